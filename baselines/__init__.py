@@ -1,0 +1,1 @@
+"""Baseline policies: scripted negotiators and (later) LLM back ends."""

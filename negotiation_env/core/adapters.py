@@ -1,0 +1,172 @@
+"""Generic PettingZoo adapters over :class:`~negotiation_env.core.game.Game`.
+
+``GameAECEnv`` asks the game's acting agents one at a time. ``GameParallelEnv`` takes a
+dict with an action for every live agent, applies the actions of the agents the game is
+waiting for (in the game's order) and ignores the others: in alternating talk only the
+speaker's action counts, in a simultaneous decision every undecided agent's does. Each
+agent's ``info`` says whose action counts next: ``active_agents`` (list) and
+``active_agent`` (the single acting agent, or None while several act at once), and the
+observation carries the same flag, so the plain loop
+``actions = {a: policy(obs[a]) for a in env.agents}`` plays complete games.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+import numpy as np
+from pettingzoo import AECEnv, ParallelEnv
+
+from .game import Game
+
+__all__ = ["GameAECEnv", "GameParallelEnv"]
+
+RENDER_MODES = ("human", "ansi")
+
+
+def _check_render_mode(mode: str | None) -> None:
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human' or 'ansi'; got {mode!r}")
+
+
+def _activity(game: Game) -> dict[str, Any]:
+    acting = list(game.acting())
+    return {"active_agents": acting, "active_agent": acting[0] if len(acting) == 1 else None}
+
+
+def _full_info(game: Game, agent: str) -> dict[str, Any]:
+    info = dict(game.info(agent))
+    info.update(_activity(game))
+    return info
+
+
+class _GameEnvBase:
+    """What both adapters share: seeding and rendering.
+
+    Seeding: a new Generator when a seed is given, otherwise the env's own stream
+    continues (never Python's or numpy's global state)."""
+
+    _rng: np.random.Generator | None = None
+    game: Game
+    render_mode: str | None
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.game.render_text()
+        if self.render_mode == "ansi":
+            return text
+        sys.stdout.write(text + "\n")
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+    def _next_rng(self, seed: int | None) -> np.random.Generator:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        elif self._rng is None:
+            self._rng = np.random.default_rng()
+        # each game gets a child stream so consecutive resets differ but stay reproducible
+        return np.random.default_rng(self._rng.integers(2**63))
+
+
+class GameAECEnv(_GameEnvBase, AECEnv):
+    def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
+        super().__init__()
+        _check_render_mode(render_mode)
+        self._factory = game_factory
+        self.game = game_factory()
+        self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
+        self.possible_agents = list(self.game.possible_agents)
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    def observation_space(self, agent):
+        return self.game.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.game.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.game.reset(self._next_rng(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: _full_info(self.game, a) for a in self.agents}
+        self.agent_selection = self.game.acting()[0]
+
+    def observe(self, agent):
+        return self.game.observe(agent)
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.game.step(agent, action)
+        self.rewards = {a: float(rewards.get(a, 0.0)) for a in self.agents}
+        if self.game.done:
+            self.terminations = {a: True for a in self.agents}
+        self.infos = {a: _full_info(self.game, a) for a in self.agents}
+        acting = self.game.acting()
+        self.agent_selection = acting[0] if acting else self.agents[0]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class GameParallelEnv(_GameEnvBase, ParallelEnv):
+    def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
+        _check_render_mode(render_mode)
+        self.game = game_factory()
+        self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
+        self.possible_agents = list(self.game.possible_agents)
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    def observation_space(self, agent):
+        return self.game.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.game.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.game.reset(self._next_rng(seed))
+        self.agents = list(self.possible_agents)
+        return (
+            {a: self.game.observe(a) for a in self.agents},
+            {a: _full_info(self.game, a) for a in self.agents},
+        )
+
+    def step(self, actions: dict):
+        if not self.agents:
+            raise RuntimeError("step() called on a finished game; call reset() first")
+        acting = self.game.acting()
+        missing = [a for a in acting if a not in actions]
+        if missing:
+            raise ValueError(
+                f"no action for {', '.join(missing)}, whose turn it is (infos[agent]['active_agents'] "
+                "lists the agents whose actions count this step; give every live agent an action)"
+            )
+        rewards = {a: 0.0 for a in self.agents}
+        for a in acting:
+            if a in self.game.acting():
+                for k, v in self.game.step(a, actions[a]).items():
+                    rewards[k] += float(v)
+        done = self.game.done
+        agents = list(self.agents)
+        obs = {a: self.game.observe(a) for a in agents}
+        infos = {a: _full_info(self.game, a) for a in agents}
+        terminations = {a: done for a in agents}
+        truncations = {a: False for a in agents}
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos

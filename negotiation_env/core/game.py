@@ -1,0 +1,64 @@
+"""The small game protocol the generic PettingZoo adapters run.
+
+A game is a state machine that says, at every moment, which agents it is waiting for
+(:meth:`Game.acting`) and takes one agent's action at a time (:meth:`Game.step`).
+Alternating talk has one acting agent; a simultaneous decision has several, and the
+game buffers each decision hidden from the others until all are in. The adapters in
+:mod:`.aec` and :mod:`.parallel` add nothing to the rules: they only map this protocol
+onto PettingZoo's two APIs, so every game gets both for free and they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+__all__ = ["Game"]
+
+
+class Game(abc.ABC):
+    """Base class of every game. Subclasses build their spaces once, in ``__init__``."""
+
+    #: PettingZoo metadata ("name" is the env id, e.g. "resource_v0")
+    metadata: dict[str, Any] = {}
+    possible_agents: tuple[str, ...] = ()
+
+    @abc.abstractmethod
+    def observation_space(self, agent: str) -> spaces.Space: ...
+
+    @abc.abstractmethod
+    def action_space(self, agent: str) -> spaces.Space: ...
+
+    @abc.abstractmethod
+    def reset(self, rng: np.random.Generator) -> None:
+        """Start a new game; all randomness comes from ``rng``."""
+
+    @abc.abstractmethod
+    def acting(self) -> tuple[str, ...]:
+        """Agents whose action the game awaits now, in the order the AEC env asks them.
+        Empty once the game is over."""
+
+    @abc.abstractmethod
+    def step(self, agent: str, action: Any) -> dict[str, float]:
+        """Apply ``agent``'s action (structured or raw text). Return the rewards this
+        step produced for every agent (zeros when nothing resolved). Invalid actions
+        never raise: the game records the error and asks the same agent again."""
+
+    @abc.abstractmethod
+    def observe(self, agent: str) -> Any:
+        """The agent's observation, contained in ``observation_space(agent)``."""
+
+    @abc.abstractmethod
+    def info(self, agent: str) -> dict[str, Any]:
+        """The agent's info dict after the latest step."""
+
+    @property
+    @abc.abstractmethod
+    def done(self) -> bool: ...
+
+    @abc.abstractmethod
+    def render_text(self) -> str:
+        """A readable transcript of the game so far."""

@@ -1,0 +1,218 @@
+"""Scenarios of the resource game: the shared pool, the budget and each agent's private projects.
+
+A scenario is data (a JSON file), validated on load. Every error names the offending
+field with a JSON-path-like location, e.g. ``projects.agent_a.project_b.requires.r9``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources as importlib_resources
+from pathlib import Path
+from typing import Any, Mapping
+
+__all__ = ["Resource", "Project", "Scenario", "ScenarioError", "load_scenario", "list_scenarios"]
+
+_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]{0,63}$")
+AGENTS = ("agent_a", "agent_b")
+
+
+class ScenarioError(ValueError):
+    """A scenario file or dict is malformed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Resource:
+    id: str
+    supply: int
+    cost: float
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    requires: tuple[tuple[str, int], ...]  # (resource id, units per run), in file order, all > 0
+    reward: float
+
+    def need(self, resource: str) -> int:
+        for rid, units in self.requires:
+            if rid == resource:
+                return units
+        return 0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    resources: tuple[Resource, ...]
+    budget: float
+    max_types: int
+    projects: tuple[tuple[str, tuple[Project, ...]], ...]  # (agent id, projects in presented order)
+
+    # -- derived views ---------------------------------------------------------
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return tuple(a for a, _ in self.projects)
+
+    @property
+    def resource_ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.resources)
+
+    def resource(self, rid: str) -> Resource:
+        for r in self.resources:
+            if r.id == rid:
+                return r
+        raise KeyError(rid)
+
+    def projects_of(self, agent: str) -> tuple[Project, ...]:
+        for a, ps in self.projects:
+            if a == agent:
+                return ps
+        raise KeyError(agent)
+
+    def requirement_matrix(self, agent: str) -> list[list[int]]:
+        """Units of each resource (columns, in resource order) per run of each project (rows)."""
+        return [[p.need(rid) for rid in self.resource_ids] for p in self.projects_of(agent)]
+
+    # -- (de)serialisation -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "resources": {r.id: {"supply": r.supply, "cost": r.cost} for r in self.resources},
+            "budget": self.budget,
+            "max_types": self.max_types,
+            "projects": {
+                agent: {
+                    p.name: {"requires": dict(p.requires), "reward": p.reward} for p in ps
+                }
+                for agent, ps in self.projects
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any, *, source: str = "scenario") -> "Scenario":
+        return _parse(d, source)
+
+
+def _fail(source: str, where: str, msg: str) -> ScenarioError:
+    return ScenarioError(f"{source}: field '{where}': {msg}")
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _parse(d: Any, source: str) -> Scenario:
+    if not isinstance(d, Mapping):
+        raise ScenarioError(f"{source}: a scenario must be a JSON object, got {type(d).__name__}")
+    allowed = {"name", "resources", "budget", "max_types", "projects", "description", "meta"}
+    for key in d:
+        if key not in allowed:
+            raise _fail(source, str(key), f"unknown field; allowed fields: {', '.join(sorted(allowed))}")
+    for key in ("name", "resources", "budget", "max_types", "projects"):
+        if key not in d:
+            raise _fail(source, key, "missing required field")
+
+    name = d["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(source, "name", "must be a non-empty string")
+
+    res = d["resources"]
+    if not isinstance(res, Mapping) or not res:
+        raise _fail(source, "resources", "must be a non-empty object of resource id -> {supply, cost}")
+    resources = []
+    for rid, spec in res.items():
+        where = f"resources.{rid}"
+        if not isinstance(rid, str) or not _ID.match(rid):
+            raise _fail(source, where, "resource id must start with a letter and use letters, digits, '_' or '-'")
+        if not isinstance(spec, Mapping) or set(spec) != {"supply", "cost"}:
+            raise _fail(source, where, "must be an object with exactly the keys 'supply' and 'cost'")
+        if not _int(spec["supply"]) or spec["supply"] < 0:
+            raise _fail(source, where + ".supply", f"must be a non-negative integer, got {spec['supply']!r}")
+        if not _number(spec["cost"]) or spec["cost"] <= 0:
+            raise _fail(source, where + ".cost", f"must be a positive finite number, got {spec['cost']!r}")
+        resources.append(Resource(rid, int(spec["supply"]), float(spec["cost"])))
+    rids = {r.id for r in resources}
+
+    budget = d["budget"]
+    if not _number(budget) or budget < 0:
+        raise _fail(source, "budget", f"must be a non-negative finite number, got {budget!r}")
+    max_types = d["max_types"]
+    if not _int(max_types) or not 1 <= max_types <= len(resources):
+        raise _fail(source, "max_types", f"must be an integer between 1 and {len(resources)}, got {max_types!r}")
+
+    projs = d["projects"]
+    if not isinstance(projs, Mapping) or list(projs) != list(AGENTS):
+        raise _fail(source, "projects", f"must be an object with exactly the agents {list(AGENTS)} in that order")
+    projects = []
+    for agent, plist in projs.items():
+        if not isinstance(plist, Mapping) or not plist:
+            raise _fail(source, f"projects.{agent}", "must be a non-empty object of project name -> {requires, reward}")
+        parsed = []
+        for pname, spec in plist.items():
+            where = f"projects.{agent}.{pname}"
+            if not isinstance(pname, str) or not _ID.match(pname):
+                raise _fail(source, where, "project name must start with a letter and use letters, digits, '_' or '-'")
+            if not isinstance(spec, Mapping) or set(spec) != {"requires", "reward"}:
+                raise _fail(source, where, "must be an object with exactly the keys 'requires' and 'reward'")
+            req = spec["requires"]
+            if not isinstance(req, Mapping) or not req:
+                raise _fail(source, where + ".requires", "must be a non-empty object of resource id -> units per run")
+            reqs = []
+            for rid, units in req.items():
+                if rid not in rids:
+                    raise _fail(source, f"{where}.requires.{rid}", f"unknown resource; known: {', '.join(sorted(rids))}")
+                if not _int(units) or units <= 0:
+                    raise _fail(source, f"{where}.requires.{rid}", f"units per run must be a positive integer, got {units!r}")
+                reqs.append((rid, int(units)))
+            if not _number(spec["reward"]) or spec["reward"] <= 0:
+                raise _fail(source, where + ".reward", f"must be a positive finite number, got {spec['reward']!r}")
+            reward = spec["reward"]
+            parsed.append(Project(pname, tuple(reqs), int(reward) if float(reward).is_integer() else float(reward)))
+        projects.append((agent, tuple(parsed)))
+    return Scenario(
+        name=name,
+        resources=tuple(resources),
+        budget=int(budget) if float(budget).is_integer() else float(budget),
+        max_types=int(max_types),
+        projects=tuple(projects),
+    )
+
+
+def _pool_dir():
+    return importlib_resources.files("negotiation_env.games.resource") / "scenarios"
+
+
+def list_scenarios() -> list[str]:
+    """Names of the scenarios shipped with the package (file stems)."""
+    return sorted(p.name[:-5] for p in _pool_dir().iterdir() if p.name.endswith(".json"))
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    """Load a shipped scenario by name (see :func:`list_scenarios`) or any JSON file by path."""
+    p = Path(name_or_path)
+    if p.suffix == ".json" or p.exists():
+        if not p.exists():
+            raise ScenarioError(f"scenario file not found: {p}")
+        text = p.read_text(encoding="utf-8")
+        source = str(p)
+    else:
+        f = _pool_dir() / f"{name_or_path}.json"
+        if not f.is_file():
+            raise ScenarioError(
+                f"unknown scenario {str(name_or_path)!r}; shipped scenarios: {', '.join(list_scenarios())}"
+            )
+        text = f.read_text(encoding="utf-8")
+        source = f"scenario {name_or_path!r}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{source}: not valid JSON: {e}") from None
+    return Scenario.from_dict(data, source=source)
