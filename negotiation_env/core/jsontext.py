@@ -97,9 +97,11 @@ def extract_json_object(text: str) -> tuple[dict[str, Any], list[str]]:
                     raise ParseError(f"JSON nested too deeply (limit {MAX_JSON_DEPTH} levels)")
                 exact = i == len(candidates) - 1 and pos == 0 and end == len(cand)
                 if not exact:
-                    if fences and i < len(fences):
+                    in_fence = i < len(fences)
+                    if in_fence:
                         warnings.append("JSON object was wrapped in a code fence")
-                    if cand[:pos].strip() or cand[end:].strip():
+                    outside = _FENCE.sub("", stripped).strip() if in_fence else ""
+                    if outside or cand[:pos].strip() or cand[end:].strip():
                         warnings.append("text before or after the JSON object was ignored")
                 return obj, warnings
             pos = cand.find("{", pos + 1)
