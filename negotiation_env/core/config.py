@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-__all__ = ["ConfigError", "build_config", "check_choice", "check_int"]
+__all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int"]
 
 T = TypeVar("T")
 
@@ -35,3 +35,8 @@ def check_int(field: str, value: Any, lo: int, hi: int | None = None) -> None:
     if not ok:
         rng = f">= {lo}" if hi is None else f"between {lo} and {hi}"
         raise ConfigError(f"config field '{field}' must be an integer {rng}; got {value!r}")
+
+
+def check_bool(field: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(f"config field '{field}' must be True or False; got {value!r}")

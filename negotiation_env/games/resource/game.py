@@ -24,6 +24,11 @@ runs not covered, null action when a decision is due, empty speech) is recorded 
 ``max_retries`` times; then a talk turn is forfeited (the other agent reads
 ``[No message sent]``) and a decision falls back to ``zero`` (an empty purchase) or
 ``heuristic`` (the agent's individual optimum).
+
+Conditions of the paper are config fields (see :class:`ResourceConfig` and README's
+table): partner stability, project rotation, the no-talk baseline, thinking on/off,
+transparency, prompt interventions, unlimited talk, first speaker, rounds, theme, and
+the post-game reflection step.
 """
 
 from __future__ import annotations
@@ -38,16 +43,16 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...core.config import ConfigError, check_choice, check_int
+from ...core.config import ConfigError, check_bool, check_choice, check_int
 from ...core.game import Game
 from ...core.jsontext import ParseError
 from ...core.spaces import action_text, obs_text, sanitize
 from . import prompts
 from .features import FeatureLayout
-from .parser import Turn, parse_structured, parse_text
-from .prompts import Names
+from .parser import Turn, parse_plain, parse_structured, parse_text
+from .prompts import Names, PromptOptions
 from .rules import Decision, RoundOutcome, _fmt, resolve_round, validate_decision, zero_decision
-from .scenario import AGENTS, Scenario, ScenarioError, load_scenario
+from .scenario import AGENTS, Scenario, ScenarioError, list_scenarios, load_scenario
 from .solver import Solution, individual_best, solve
 from .themes import THEMES, sample_theme, theme_names
 
@@ -70,46 +75,109 @@ class ResourceConfig:
 
     scenario: Any = "mc080_1"
     num_rounds: int = 4
+    cheap_talk: bool = True
     cheap_talk_turns: int = 5
     max_talk_turns: int = 20
     first_speaker: str = "agent_a"
+    partner: str = "stable"
+    shifting_agent: str = "agent_b"
+    rotation: str = "fixed"
+    rotation_pool: Any = None
+    thinking: bool = True
+    transparency: str = "none"
+    intervention: str | None = None
+    reflection: bool = False
     theme: str | None = "random"
     max_retries: int = 3
     fallback: str = "zero"
     max_message_chars: int = 4000
 
     def __post_init__(self):
-        sc = self.scenario
-        if isinstance(sc, Scenario):
-            pass
-        elif isinstance(sc, (str, Path)):
-            try:
-                sc = load_scenario(sc)
-            except ScenarioError as e:
-                raise ConfigError(f"config field 'scenario': {e}") from None
-        elif isinstance(sc, dict):
-            try:
-                sc = Scenario.from_dict(sc)
-            except ScenarioError as e:
-                raise ConfigError(f"config field 'scenario': {e}") from None
-        else:
-            raise ConfigError(
-                f"config field 'scenario' must be a scenario name, a path, a dict or a Scenario; got {type(sc).__name__}"
-            )
+        sc = _as_scenario(self.scenario, "scenario")
         object.__setattr__(self, "scenario", sc)
         check_int("num_rounds", self.num_rounds, 1, 1000)
+        check_bool("cheap_talk", self.cheap_talk)
         check_int("cheap_talk_turns", self.cheap_talk_turns, 0, 1000)
         check_int("max_talk_turns", self.max_talk_turns, 1, 1000)
         check_choice("first_speaker", self.first_speaker, AGENTS)
+        check_choice("partner", self.partner, ("stable", "shifting"))
+        check_choice("shifting_agent", self.shifting_agent, AGENTS)
+        check_choice("rotation", self.rotation, ("fixed", "rotating"))
+        check_bool("thinking", self.thinking)
+        check_choice("transparency", self.transparency, ("none", "full", "joint"))
+        check_choice("intervention", self.intervention, (None, "project_sharing", "theory_of_mind"))
+        check_bool("reflection", self.reflection)
         if self.theme is not None:
             check_choice("theme", self.theme, ("random",) + tuple(THEMES))
         check_int("max_retries", self.max_retries, 0, 100)
         check_choice("fallback", self.fallback, ("zero", "heuristic"))
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
+        if self.rotation == "rotating":
+            pool = _rotation_pool(sc, self.rotation_pool)
+            object.__setattr__(self, "rotation_pool", pool)
+        elif self.rotation_pool is not None:
+            raise ConfigError("config field 'rotation_pool' is only used with rotation='rotating'")
 
     @property
     def turn_limit(self) -> int:
         return self.cheap_talk_turns or self.max_talk_turns
+
+    def is_shifting(self, agent: str) -> bool:
+        return self.partner == "shifting" and agent == self.shifting_agent
+
+
+def _as_scenario(sc: Any, field: str) -> Scenario:
+    if isinstance(sc, Scenario):
+        return sc
+    try:
+        if isinstance(sc, (str, Path)):
+            return load_scenario(sc)
+        if isinstance(sc, dict):
+            return Scenario.from_dict(sc)
+    except ScenarioError as e:
+        raise ConfigError(f"config field '{field}': {e}") from None
+    raise ConfigError(
+        f"config field '{field}' must be a scenario name, a path, a dict or a Scenario; got {type(sc).__name__}"
+    )
+
+
+def _same_environment(a: Scenario, b: Scenario) -> bool:
+    return (
+        a.resources == b.resources
+        and a.budget == b.budget
+        and a.max_types == b.max_types
+        and [len(a.projects_of(x)) for x in AGENTS] == [len(b.projects_of(x)) for x in AGENTS]
+    )
+
+
+def _rotation_pool(base: Scenario, pool: Any) -> tuple[Scenario, ...]:
+    """Scenarios a rotating game draws rounds 2.. from. Default: every shipped scenario at
+    the base scenario's M/C level (within 0.05) on the same environment, base included."""
+    if pool is None:
+        ratio = solve(base).ratio
+        found = [base]
+        for name in list_scenarios():
+            sc = load_scenario(name)
+            if sc.name != base.name and _same_environment(base, sc) and abs(solve(sc).ratio - ratio) <= 0.05:
+                found.append(sc)
+        if len(found) < 2:
+            raise ConfigError(
+                f"config field 'rotation_pool': no shipped scenario shares {base.name!r}'s environment and M/C level; "
+                "give rotation_pool explicitly"
+            )
+        return tuple(found)
+    if isinstance(pool, (str, Path, dict, Scenario)) or not hasattr(pool, "__iter__"):
+        raise ConfigError("config field 'rotation_pool' must be a list of scenario names, paths, dicts or Scenarios")
+    out = tuple(_as_scenario(x, "rotation_pool") for x in pool)
+    if not out:
+        raise ConfigError("config field 'rotation_pool' must not be empty")
+    for sc in out:
+        if not _same_environment(base, sc):
+            raise ConfigError(
+                f"config field 'rotation_pool': scenario {sc.name!r} differs from {base.name!r} in resources, budget, "
+                "max_types or number of projects; a rotating game keeps one environment"
+            )
+    return out
 
 
 @dataclass
@@ -130,13 +198,18 @@ class ResourceGame(Game):
 
     def __init__(self, config: ResourceConfig):
         self.config = config
-        self.scenario: Scenario = config.scenario
-        self.layout = FeatureLayout(len(self.scenario.resources), max(len(self.scenario.projects_of(a)) for a in AGENTS))
+        self.base_scenario: Scenario = config.scenario
+        self.pool: tuple[Scenario, ...] = config.rotation_pool or (self.base_scenario,)
+        n_proj = max(len(sc.projects_of(a)) for sc in self.pool for a in AGENTS)
+        self.layout = FeatureLayout(len(self.base_scenario.resources), n_proj)
         self._obs_spaces = {a: self._make_obs_space() for a in AGENTS}
         self._act_spaces = {a: self._make_action_space(a) for a in AGENTS}
+        self._solutions: dict[int, Solution] = {}
         self._states: dict[str, _AgentState] = {}
         self.events: list[dict[str, Any]] = []
         self.history: list[RoundOutcome] = []
+        self.round_scenarios: list[Scenario] = [self.base_scenario]
+        self.round = 0
         self._done = True
 
     # ----------------------------------------------------------------- spaces
@@ -153,12 +226,13 @@ class ResourceGame(Game):
         )
 
     def _make_action_space(self, agent: str) -> spaces.Dict:
-        sc = self.scenario
+        sc = self.base_scenario
         per_res = [int(math.floor(sc.budget / r.cost + 1e-9)) + 1 for r in sc.resources]
-        per_proj = []
-        for p in sc.projects_of(agent):
-            run_cost = sum(sc.resource(rid).cost * u for rid, u in p.requires)
-            per_proj.append(int(math.floor(sc.budget / run_cost + 1e-9)) + 1)
+        per_proj = [1] * self.layout.n_projects
+        for pool_sc in self.pool:
+            for i, p in enumerate(pool_sc.projects_of(agent)):
+                run_cost = sum(sc.resource(rid).cost * u for rid, u in p.requires)
+                per_proj[i] = max(per_proj[i], int(math.floor(sc.budget / run_cost + 1e-9)) + 1)
         n = self.config.max_message_chars
         return spaces.Dict(
             {
@@ -177,11 +251,46 @@ class ResourceGame(Game):
     def action_space(self, agent: str) -> spaces.Space:
         return self._act_spaces[agent]
 
-    # ----------------------------------------------------------------- solver figures
+    # ----------------------------------------------------------------- scenario of the round
 
-    @cached_property
+    def scenario_of(self, round_index: int) -> Scenario:
+        return self.round_scenarios[min(round_index, len(self.round_scenarios) - 1)]
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.scenario_of(self.round)
+
+    def solution_for(self, scenario: Scenario) -> Solution:
+        key = id(scenario)
+        if key not in self._solutions:
+            self._solutions[key] = solve(scenario)
+        return self._solutions[key]
+
+    @property
     def solution(self) -> Solution:
-        return solve(self.scenario)
+        return self.solution_for(self.scenario)
+
+    def _draw_round_scenarios(self, rng: np.random.Generator) -> list[Scenario]:
+        """Round 1 plays the configured scenario; with rotation every later round draws a
+        different pool scenario (uniformly, never the previous round's) from the game rng."""
+        out = [self.base_scenario]
+        if self.config.rotation != "rotating":
+            return out
+        for _ in range(1, self.config.num_rounds):
+            choices = [sc for sc in self.pool if sc != out[-1]] or list(self.pool)
+            out.append(choices[int(rng.integers(len(choices)))])
+        return out
+
+    def prompt_options(self, agent: str) -> PromptOptions:
+        cfg = self.config
+        return PromptOptions(
+            thinking=cfg.thinking,
+            shifting=cfg.is_shifting(agent),
+            transparency=cfg.transparency,
+            intervention=cfg.intervention,
+            cheap_talk_turns=cfg.cheap_talk_turns,
+            num_rounds=cfg.num_rounds,
+        )
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -191,35 +300,65 @@ class ResourceGame(Game):
         if theme == "random":
             theme = sample_theme(rng)
         self.theme = theme
-        self.names = Names(theme_names(theme, self.scenario.resource_ids))
+        self.names = Names(theme_names(theme, self.base_scenario.resource_ids))
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
-        self._states = {
-            a: _AgentState(
-                conversation=[{"role": "system", "content": sanitize(prompts.render_system_prompt(self.scenario, a, self.names))}],
-                pending=[],
-                events=[],
-            )
-            for a in AGENTS
-        }
+        self.round = 0
+        self.round_scenarios = self._draw_round_scenarios(rng)
+        self._opts = {a: self.prompt_options(a) for a in AGENTS}
+        self._states = {a: _AgentState(conversation=[], pending=[], events=[]) for a in AGENTS}
+        for a in AGENTS:
+            self._reset_context(a)
         self.events = []
         self.history = []
         self.history_fallbacks: list[list[str]] = []
-        self.transcript: list[str] = [f"Scenario {self.scenario.name} · theme {theme or 'none'} · "
-                                      f"M={_fmt(self.solution.joint_max)} M/C={self.solution.ratio:.2f}"]
-        self.round = 0
+        self.reflections: dict[str, str] = {}
+        self.transcript: list[str] = [
+            f"Scenario {self.base_scenario.name} · theme {theme or 'none'} · "
+            f"M={_fmt(self.solution.joint_max)} M/C={self.solution.ratio:.2f}"
+        ]
         self._done = False
         self._start_round()
 
+    def _reset_context(self, agent: str) -> None:
+        """A fresh context: the system prompt of the current round's scenario only."""
+        st = self._states[agent]
+        system = prompts.render_system_prompt(self.scenario, agent, self.names, self._opts[agent])
+        st.conversation = [{"role": "system", "content": sanitize(system)}]
+        st.pending = []
+
+    def _round_preamble(self, agent: str) -> list[str]:
+        """Text that opens a round for an agent before its first prompt: the D.2.3 block
+        when projects rotate (a shifting agent sees them in its fresh system prompt)."""
+        if self.round == 0 or self.config.rotation != "rotating" or self.config.is_shifting(agent):
+            return []
+        return [prompts.render_new_projects(self.scenario, agent, self.names)]
+
     def _start_round(self) -> None:
-        self.phase = "talk"
         self.decided: dict[str, Decision] = {}
         self.fallbacks: dict[str, bool] = {}
-        for st in self._states.values():
+        for a, st in self._states.items():
             st.turns_used = 0
             st.retries = 0
-        self.talker = self.order[0]
-        self._say(self.talker, prompts.render_turn0(self.round + 1, self.config.num_rounds, self.config.cheap_talk_turns))
+            if self.round > 0 and self.config.is_shifting(a):
+                self._reset_context(a)
         self.transcript.append(f"=== Round {self.round + 1}/{self.config.num_rounds} ===")
+        if not self.config.cheap_talk:  # D.7: straight to the decision prompt
+            self.phase = "decision"
+            for a in self.order:
+                for text in self._round_preamble(a):
+                    self._say(a, text)
+                self._say(a, prompts.render_decision_prompt(self.scenario, self._opts[a]))
+            return
+        self.phase = "talk"
+        self.talker = self.order[0]
+        self._say(self.talker, self._turn0(self.talker))
+
+    def _turn0(self, agent: str, opponent_message: str | None = None) -> str:
+        parts = self._round_preamble(agent) + [prompts.render_turn0(self.round + 1, self._opts[agent])]
+        text = "\n\n".join(parts)
+        if opponent_message is not None:
+            text += "\n" + prompts.render_opponent_said(opponent_message)
+        return text
 
     @property
     def done(self) -> bool:
@@ -230,6 +369,8 @@ class ResourceGame(Game):
             return ()
         if self.phase == "talk":
             return (self.talker,)
+        if self.phase == "reflection":
+            return tuple(a for a in self.order if a not in self.reflections)
         return tuple(a for a in self.order if a not in self.decided)
 
     def other(self, agent: str) -> str:
@@ -250,21 +391,33 @@ class ResourceGame(Game):
 
     # ----------------------------------------------------------------- step
 
+    def _parse(self, agent: str, action: Any) -> tuple[Turn, str]:
+        """(accepted turn, the response text to record); raises ParseError."""
+        require = self.phase == "decision"
+        if self.phase == "reflection":
+            text = action if isinstance(action, str) else None
+            if text is None:
+                if not isinstance(action, dict) or not isinstance(action.get("message", ""), str):
+                    raise ParseError("a reflection is plain text (or a structured action's message)")
+                text = action.get("message", "")
+            if not text.strip():
+                raise ParseError("empty reflection; write 2-4 sentences")
+            return Turn("", text.strip(), None), text
+        if isinstance(action, str):
+            parse = parse_text if self.config.thinking else parse_plain
+            return parse(action, self.scenario, agent, self.names, require_decision=require), action
+        turn = parse_structured(action, self.scenario, agent, self.names, require_decision=require)
+        return turn, self._turn_text(turn)
+
     def step(self, agent: str, action: Any) -> dict[str, float]:
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        require = self.phase == "decision"
-        text = action if isinstance(action, str) else None
         try:
-            if text is not None:
-                turn = parse_text(text, self.scenario, agent, self.names, require_decision=require)
-            else:
-                turn = parse_structured(action, self.scenario, agent, self.names, require_decision=require)
-                text = self._turn_json(turn)
+            turn, text = self._parse(agent, action)
         except ParseError as e:
-            raw = text if text is not None else _describe(action)
+            raw = action if isinstance(action, str) else _describe(action)
             self._commit(agent, raw)
             return self._invalid(agent, raw, str(e))
         self._commit(agent, text)
@@ -274,7 +427,7 @@ class ResourceGame(Game):
         return self._apply(agent, turn, text)
 
     def _event(self, agent: str, kind: str, **fields: Any) -> None:
-        ev = {"type": kind, "agent": agent, "round": self.round + 1, "phase": self.phase, **fields}
+        ev = {"type": kind, "agent": agent, "round": min(self.round + 1, self.config.num_rounds), "phase": self.phase, **fields}
         self._states[agent].events.append(ev)
         self.events.append(ev)
 
@@ -284,9 +437,12 @@ class ResourceGame(Game):
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         if st.retries <= self.config.max_retries:
-            self._say(agent, prompts.render_invalid(error, self.phase))
+            self._say(agent, prompts.render_invalid(error, self.phase, self.config.thinking))
             return self._zero_rewards()
         st.retries = 0
+        if self.phase == "reflection":
+            self._event(agent, "reflection_skipped", message=f"no valid reflection after {self.config.max_retries} retries")
+            return self._apply(agent, Turn("", "", None), None)
         if self.phase == "talk":
             self._event(agent, "talk_turn_forfeited", message=f"no valid response after {self.config.max_retries} retries")
             return self._apply(agent, Turn("", "", None), None)
@@ -309,32 +465,39 @@ class ResourceGame(Game):
             "decision": _decision_dict(turn.decision),
             "raw": text,
         }
+        if self.phase == "reflection":
+            self.reflections[agent] = turn.speech
+            if turn.speech:
+                self._event(agent, "reflection", text=turn.speech)
+                self.transcript.append(f"{agent} reflects: {turn.speech}")
+            if len(self.reflections) == len(AGENTS):
+                self._finish()
+            return self._zero_rewards()
         if self.phase == "talk":
             st.turns_used += 1
             if turn.speech:
                 self.transcript.append(f"{agent}: {turn.speech}")
             if turn.thinking:
                 self.transcript.append(f"    ({agent} thinking, private: {turn.thinking})")
-            said = prompts.render_opponent_said(turn.speech)
             if turn.decision is not None:
                 self._record_decision(agent, turn.decision)
                 self.phase = "decision"
-                self._say(other, said)
-                self._say(other, prompts.render_decision_prompt(self.scenario))
+                self._say(other, prompts.render_opponent_said(turn.speech))
+                self._say(other, prompts.render_decision_prompt(self.scenario, self._opts[other]))
                 return self._zero_rewards()
             ost = self._states[other]
             if ost.turns_used < self.config.turn_limit:
                 self.talker = other
                 if ost.turns_used == 0:
-                    self._say(other, prompts.render_turn0(self.round + 1, self.config.num_rounds, self.config.cheap_talk_turns) + "\n" + said)
+                    self._say(other, self._turn0(other, turn.speech))
                 else:
-                    self._say(other, said + "\n" + prompts.RESPOND_WITH_JSON)
+                    self._say(other, prompts.render_reply_prompt(turn.speech, self._opts[other]))
                 return self._zero_rewards()
             # both agents have used their turns: forced decision for both
             self.phase = "decision"
-            self._say(other, said)
+            self._say(other, prompts.render_opponent_said(turn.speech))
             for a in self.order:
-                self._say(a, prompts.render_decision_prompt(self.scenario))
+                self._say(a, prompts.render_decision_prompt(self.scenario, self._opts[a]))
             return self._zero_rewards()
         # decision phase
         assert turn.decision is not None
@@ -356,7 +519,6 @@ class ResourceGame(Game):
         for a in AGENTS:
             st = self._states[a]
             st.cumulative += outcome.reward(a)
-            st.last_purchase = outcome.decision(a).purchase_dict()
             self._say(a, prompts.render_result(outcome, a, self.names))
         self.transcript.append(
             "Result: " + ("ANNULLED (overdraw of " + ", ".join(self.names.name(r) for r in outcome.overdrawn_resources) + ")"
@@ -365,27 +527,41 @@ class ResourceGame(Game):
             + f" · joint {_fmt(outcome.joint_reward)} of M={_fmt(self.solution.joint_max)}"
         )
         rewards = {a: outcome.reward(a) for a in AGENTS}
-        self.round += 1
-        if self.round >= self.config.num_rounds:
-            self._done = True
-            self.phase = "done"
-            self.transcript.append(
-                "=== Game over: " + ", ".join(f"{a} {_fmt(self._states[a].cumulative)}" for a in AGENTS) + " ==="
-            )
+        if self.round + 1 >= self.config.num_rounds:
+            if self.config.reflection and self.config.cheap_talk:  # D.7: no reflection without talk
+                self.phase = "reflection"
+                theoretical = sum(self.solution_for(self.scenario_of(i)).joint_max for i in range(len(self.history)))
+                for a in self.order:
+                    own, opp = self._states[a].cumulative, self._states[self.other(a)].cumulative
+                    self._say(a, prompts.render_reflection(self.config.num_rounds, own, opp, theoretical))
+            else:
+                self._finish()
         else:
+            self.round += 1
             self._start_round()
         return rewards
+
+    def _finish(self) -> None:
+        self._done = True
+        self.phase = "done"
+        self.transcript.append(
+            "=== Game over: " + ", ".join(f"{a} {_fmt(self._states[a].cumulative)}" for a in AGENTS) + " ==="
+        )
 
     def _zero_rewards(self) -> dict[str, float]:
         return {a: 0.0 for a in AGENTS}
 
-    def _turn_json(self, turn: Turn) -> str:
-        """The structured action written as the Appendix D.1.4 JSON (for the conversation)."""
+    def _turn_text(self, turn: Turn) -> str:
+        """A structured action written as a model would have written it (for the
+        conversation): the D.1.4 JSON, or with thinking off (D.6) plain speech or the
+        bare purchase object."""
         action = None
         if turn.decision is not None:
             action = {self.names.name(r): q for r, q in turn.decision.purchase if q}
             if not turn.decision.auto_assigned:
                 action["projects"] = turn.decision.runs_dict()
+        if not self.config.thinking:
+            return turn.speech if action is None else json.dumps(action, ensure_ascii=False)
         return json.dumps({"thinking": turn.thinking, "speech": turn.speech, "action": action}, ensure_ascii=False)
 
     # ----------------------------------------------------------------- observation / info
@@ -405,13 +581,14 @@ class ResourceGame(Game):
 
     def _features(self, agent: str) -> np.ndarray:
         L, sc, st = self.layout, self.scenario, self._states[agent]
+        redact = self.config.is_shifting(agent)  # D.8: the shifting agent sees only the current round
         v = L.empty()
-        v[L.slice("phase")][("talk", "decision", "done").index(self.phase)] = 1
+        v[L.slice("phase")][("talk", "decision", "done").index("done" if self.phase in ("done", "reflection") else self.phase)] = 1
         v[L.slice("active")] = float(agent in self.acting())
-        v[L.slice("round")] = self.round
-        v[L.slice("num_rounds")] = self.config.num_rounds
+        v[L.slice("round")] = 0 if redact else self.round
+        v[L.slice("num_rounds")] = 1 if redact else self.config.num_rounds
         v[L.slice("turns_used")] = st.turns_used
-        v[L.slice("turns_limit")] = self.config.turn_limit
+        v[L.slice("turns_limit")] = self.config.turn_limit if self.config.cheap_talk else 0
         v[L.slice("retries")] = st.retries
         v[L.slice("budget")] = sc.budget
         v[L.slice("max_types")] = sc.max_types
@@ -424,20 +601,23 @@ class ResourceGame(Game):
         rew = np.zeros(L.n_projects, dtype=np.float32)
         rew[: len(mat)] = [p.reward for p in sc.projects_of(agent)]
         v[L.slice("reward")] = rew
-        if self.history:
+        # the previous round's result, unless this agent's context was reset since
+        visible = self.history and not (redact and len(self.history) == self.round and self.phase not in ("done", "reflection"))
+        if visible:
             last = self.history[-1]
             v[L.slice("last_own_purchase")] = [q for _, q in last.decision(agent).purchase]
             v[L.slice("last_opponent_purchase")] = [q for _, q in last.decision(self.other(agent)).purchase]
             v[L.slice("last_outcome")][("standard", "annulled", "no_runs").index(last.kind_of(agent))] = 1
             v[L.slice("last_reward")] = last.reward(agent)
-        v[L.slice("cumulative_reward")] = st.cumulative
+        v[L.slice("cumulative_reward")] = (self.history[-1].reward(agent) if visible else 0.0) if redact else st.cumulative
         return v
 
     def round_outcome(self, index: int) -> dict[str, Any]:
         o = self.history[index]
-        M = self.solution.joint_max
+        M = self.solution_for(self.scenario_of(index)).joint_max
         return {
             "round": index + 1,
+            "scenario": self.scenario_of(index).name,
             "overdraw": o.overdraw,
             "overdrawn_resources": list(o.overdrawn_resources),
             "kind": dict(o.kind),
@@ -456,9 +636,11 @@ class ResourceGame(Game):
         return {
             "round": min(self.round + 1, self.config.num_rounds),
             "phase": self.phase,
+            "scenario": self.scenario.name,
             "events": list(st.events),
             "last_turn": st.last_turn,
             "last_round": self.round_outcome(len(self.history) - 1) if self.history else None,
+            "reflection": self.reflections.get(agent),
             "theme": self.theme,
             "resource_names": dict(self.names.display),
         }

@@ -9,6 +9,7 @@ agent reads on retry.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -20,7 +21,7 @@ from .prompts import Names
 from .rules import Decision, InvalidDecision, validate_decision
 from .scenario import Scenario
 
-__all__ = ["Turn", "parse_text", "parse_structured", "ParseError"]
+__all__ = ["Turn", "parse_text", "parse_plain", "parse_structured", "ParseError"]
 
 TURN_FIELDS = ("thinking", "speech", "action")
 
@@ -131,6 +132,42 @@ def parse_text(
     if not isinstance(action, Mapping):
         raise ParseError('"action" must be null or a purchase object like {"<resource>": 3, "projects": {...}}')
     return Turn(thinking, speech, _resolve_action(action, scenario, agent, names), tuple(warnings))
+
+
+def _exact_object(text: str):
+    """The text as one JSON object (optionally inside one code fence), else None."""
+    try:
+        obj, warnings = extract_json_object(text)
+    except ParseError:
+        return None
+    return obj if all("fence" in w for w in warnings) else None
+
+
+def parse_plain(
+    text: str, scenario: Scenario, agent: str, names: Names, *, require_decision: bool
+) -> Turn:
+    """Thinking-off format (Appendix D.6): plain text is speech, passed verbatim; a
+    response that is ONLY a JSON purchase object is the decision. In the decision phase a
+    purchase object is required (found with the usual tolerance, and warned about)."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected text, got {type(text).__name__}")
+    if not text.strip():
+        raise ParseError("empty message; write a message to the other party, or ONLY a JSON purchase object to finalize")
+    obj = _exact_object(text)
+    if obj is None and not require_decision:
+        return Turn("", text.strip(), None)
+    if obj is None:
+        obj, warnings = extract_json_object(text)
+    else:
+        warnings = []
+    if "action" in obj or "speech" in obj or "thinking" in obj:
+        # the thinking-on wrapper: there is no private channel in this mode
+        warnings.append('"thinking"/"speech" wrapper received; with thinking off send plain text or ONLY the purchase object')
+        if obj.get("action") is None and not require_decision:
+            return Turn("", text.strip(), None, tuple(warnings))
+        turn = parse_text(json.dumps(obj), scenario, agent, names, require_decision=True)
+        return Turn("", turn.speech, turn.decision, tuple(warnings) + turn.warnings)
+    return Turn("", "", _resolve_action(obj, scenario, agent, names), tuple(warnings))
 
 
 def parse_structured(

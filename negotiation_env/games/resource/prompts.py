@@ -21,9 +21,10 @@ GAME_RULES = """## Game Rules
 - Resource supply per round: {resource_supply}
 - Resource costs: {resource_costs}
 - Your budget per round: ${agent_budget}
-- You may purchase at most {max_types} different resource types per round.
-- Resources do NOT carry over between rounds — each round starts fresh with a new budget and new supply.
+- You may purchase at most {max_types} different resource types per round.{carry_over}
 - If total demand for ANY resource exceeds supply, the round is ANNULLED and both parties get 0 reward."""
+
+CARRY_OVER = "\n- Resources do NOT carry over between rounds — each round starts fresh with a new budget and new supply."
 
 PROJECTS = """## Projects
 You have {n_projects} projects. Each project requires specific resources per run and yields a reward per run. The other party has their own projects with different requirements and rewards.
@@ -54,14 +55,56 @@ Example — purchasing: {{"thinking": "I’ll buy {r1} for my projects.", "speec
 IMPORTANT: Respond with ONLY the JSON object. No text before or after it.
 I will guide you through each phase with instructions."""
 
+RESPONSE_FORMAT_PLAIN = """## Response Format
+Everything you say is passed VERBATIM to the other party — you have NO private channel. The other party sees your FULL response. Think carefully about what you reveal.
+To send a message, respond with plain natural language text — NOT JSON, NOT a wrapper object. Just write your message directly as plain text.
+To finalize a purchase, respond with ONLY a JSON object with your resource purchases and project allocations:
+{purchase_example}
+I will guide you through each phase with instructions."""
+
 SITUATION_STABLE = """## Your Situation
 - Your goal: maximize your cumulative reward across all rounds
 - The other party is also purchasing from the same shared pool."""
 
+SITUATION_SHIFTING = """## Your Situation
+- Your goal: maximize your cumulative reward across all rounds
+- You are playing against a DIFFERENT opponent each round."""
+
+INTERVENTION_PROJECT_SHARING = (
+    "IMPORTANT — As a FIRST step in each round’s cheap talk, share your project details (names, resource "
+    "requirements, rewards) with the other party and ask them to share theirs."
+)
+INTERVENTION_THEORY_OF_MIND = (
+    "IMPORTANT — During each round’s cheap talk, actively reason about the other party’s goals and which "
+    "projects they might be trying to run. Consider what resources they need, how their interests align or "
+    "conflict with yours, and how you can use this understanding to inform your strategy."
+)
+TOM_REMINDER = (
+    "Reminder: Actively reason about the other party’s goals and which projects they might be trying to run. "
+    "Consider what resources they need and how their interests align or conflict with yours."
+)
+
+# Transparency (§5.7). The paper does not print this block; ours. "full" shows the other
+# party's project names and requirements, "joint" also their rewards per run.
+OPPONENT_PROJECTS = """
+
+The other party's projects (revealed to both parties):
+{lines}"""
+OPPONENT_PROJECT_LINE_FULL = "- {name}: requires [{requirements}]"
+
 # --------------------------------------------------------------------------- D.2 - D.4 user prompts
 
-CHEAP_TALK_TURN0 = """--- CHEAP TALK PHASE (Round {round_number}/{num_rounds}) ---
+CHEAP_TALK_HEADER = "--- CHEAP TALK PHASE (Round {round_number}/{num_rounds}) ---"
+# D.8: the shifting agent sees only the current round, so its header carries no round count
+CHEAP_TALK_HEADER_REDACTED = "--- CHEAP TALK PHASE ---"
+CHEAP_TALK_TURN0 = """{header}
 Exchange messages with the other party ({turns_info}). Respond with JSON. Set "action" to null to keep chatting, or to a purchase object to finalize."""
+# D.6: with thinking off, cheap talk prompts do not request JSON
+CHEAP_TALK_TURN0_PLAIN = """{header}
+Exchange messages with the other party ({turns_info}). Send your opening message. Or end the round early by responding with ONLY a JSON purchase."""
+
+NEW_PROJECTS = """NEW PROJECTS FOR THIS ROUND:
+{lines}"""
 
 TURNS_INFO_LIMITED = "up to {n} exchanges this round"
 TURNS_INFO_UNLIMITED = "as much as required"
@@ -71,6 +114,19 @@ RESPOND_WITH_JSON = "Respond with JSON."
 
 DECISION_PHASE = """--- DECISION PHASE ---
 Now submit your resource purchases and project allocations. Choose at most {max_types} resource types. Total cost must not exceed ${budget}. Respond with JSON. You MUST set "action" to your purchase object (include "projects" to specify runs)."""
+# Ours: with thinking off there is no "action" wrapper (D.6), so the last sentence names the bare object.
+DECISION_PHASE_PLAIN = """--- DECISION PHASE ---
+Now submit your resource purchases and project allocations. Choose at most {max_types} resource types. Total cost must not exceed ${budget}. Respond with ONLY a JSON object with your resource purchases and project allocations (include "projects" to specify runs)."""
+
+REFLECTION = """--- GAME COMPLETE ({total_rounds} rounds) ---
+Your cumulative reward: {own_cumulative_reward}. Opponent’s cumulative reward: {opponent_cumulative_reward}. Joint total: {joint_actual}. Theoretical joint maximum (optimal collaboration): {theoretical_max}. Efficiency achieved: {efficiency_pct}%.
+Reflect on the game and summarize key learnings that could help you achieve better outcomes in future games. Consider:
+- What strategies worked well or poorly?
+- How effective was your communication and negotiation approach?
+- What would you do differently next time?
+- Any patterns you noticed in resource allocation or opponent behavior?
+- How close did you get to the theoretical optimum?
+Provide a concise reflection (2-4 sentences) focusing on actionable insights."""
 
 RESULT_STANDARD = (
     "--- Round result: You purchased {own_allocation}, ran projects [{project_runs}], and earned "
@@ -91,6 +147,9 @@ INVALID_RESPONSE = """Your previous response was invalid: {error}
 Please respond again. {instruction}"""
 INVALID_INSTRUCTION_TALK = 'Respond with ONLY a JSON object with the fields "thinking", "speech" and "action".'
 INVALID_INSTRUCTION_DECISION = 'Respond with ONLY a JSON object whose "action" is your purchase object.'
+INVALID_INSTRUCTION_PLAIN_TALK = "Respond with a plain-text message, or with ONLY a JSON purchase object to finalize."
+INVALID_INSTRUCTION_PLAIN_DECISION = "Respond with ONLY a JSON object with your resource purchases and project allocations."
+INVALID_INSTRUCTION_REFLECTION = "Respond with a short plain-text reflection."
 
 NO_MESSAGE = "[No message sent]"
 
@@ -124,7 +183,9 @@ def project_lines(scenario: Scenario, agent: str, names: Names) -> str:
     return "\n".join(lines)
 
 
-def purchase_example(scenario: Scenario, agent: str, names: Names, first: int, second: int, q=(3, 1)) -> dict:
+def purchase_example(
+    scenario: Scenario, agent: str, names: Names, first: int, second: int, q=(3, 1), runs_all_one: bool = False
+) -> dict:
     """The Appendix D example purchase ({"wood": 3, "gold": 1, ...}) with this game's names."""
     rids = scenario.resource_ids
     ex = {names.name(rids[first % len(rids)]): q[0]}
@@ -132,12 +193,40 @@ def purchase_example(scenario: Scenario, agent: str, names: Names, first: int, s
     pnames = [p.name for p in scenario.projects_of(agent)]
     runs = {pnames[0]: 1}
     if len(pnames) > 1:
-        runs[pnames[1]] = 2 if q == (3, 1) else 1
+        runs[pnames[1]] = 2 if q == (3, 1) and not runs_all_one else 1
     ex["projects"] = runs
     return ex
 
 
-def render_system_prompt(scenario: Scenario, agent: str, names: Names) -> str:
+@dataclass(frozen=True)
+class PromptOptions:
+    """The conditions that change an agent's prompts (validated in the game's config)."""
+
+    thinking: bool = True
+    shifting: bool = False  # this agent's context is reset every round (D.1.5, D.8)
+    transparency: str = "none"  # none | full | joint (§5.7)
+    intervention: str | None = None  # None | project_sharing | theory_of_mind (D.1.5)
+    cheap_talk_turns: int = 5
+    num_rounds: int = 4
+
+
+def _opponent_projects(scenario: Scenario, agent: str, names: Names, transparency: str) -> str:
+    if transparency == "none":
+        return ""
+    other = next(a for a in scenario.agents if a != agent)
+    if transparency == "joint":
+        lines = project_lines(scenario, other, names)
+    else:
+        lines = "\n".join(
+            OPPONENT_PROJECT_LINE_FULL.format(
+                name=p.name, requirements=", ".join(f"{names.name(rid)}×{u}" for rid, u in p.requires)
+            )
+            for p in scenario.projects_of(other)
+        )
+    return OPPONENT_PROJECTS.format(lines=lines)
+
+
+def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: PromptOptions = PromptOptions()) -> str:
     rids = scenario.resource_ids
     rules = GAME_RULES.format(
         resource_types=", ".join(names.name(r) for r in rids),
@@ -145,32 +234,76 @@ def render_system_prompt(scenario: Scenario, agent: str, names: Names) -> str:
         resource_costs=_json({names.name(r.id): _num(r.cost) for r in scenario.resources}),
         agent_budget=_fmt(scenario.budget),
         max_types=scenario.max_types,
+        carry_over="" if opts.shifting else CARRY_OVER,
     )
     projects = PROJECTS.format(
         n_projects=len(scenario.projects_of(agent)),
         projects_info=project_lines(scenario, agent, names),
-        opponent_projects_info="",
+        opponent_projects_info=_opponent_projects(scenario, agent, names, opts.transparency),
     )
     decision = DECISION_FORMAT.format(example=_json(purchase_example(scenario, agent, names, 0, 2)))
-    response = RESPONSE_FORMAT_THINKING.format(
-        r1=names.name(rids[0]),
-        r3=names.name(rids[min(2, len(rids) - 1)]),
-        purchase_example=_json(purchase_example(scenario, agent, names, 0, 1, q=(5, 2))),
+    if opts.thinking:
+        response = RESPONSE_FORMAT_THINKING.format(
+            r1=names.name(rids[0]),
+            r3=names.name(rids[min(2, len(rids) - 1)]),
+            purchase_example=_json(purchase_example(scenario, agent, names, 0, 1, q=(5, 2))),
+        )
+    else:
+        response = RESPONSE_FORMAT_PLAIN.format(
+            purchase_example=_json(purchase_example(scenario, agent, names, 0, 2, q=(3, 1), runs_all_one=True))
+        )
+    situation = SITUATION_SHIFTING if opts.shifting else SITUATION_STABLE
+    if opts.intervention == "project_sharing":
+        situation += "\n\n" + INTERVENTION_PROJECT_SHARING
+    elif opts.intervention == "theory_of_mind":
+        situation += "\n\n" + INTERVENTION_THEORY_OF_MIND
+    return "\n\n".join([rules, projects, decision, response, situation])
+
+
+def render_turn0(round_number: int, opts: PromptOptions) -> str:
+    n = opts.cheap_talk_turns
+    info = TURNS_INFO_LIMITED.format(n=n) if n else TURNS_INFO_UNLIMITED
+    header = (
+        CHEAP_TALK_HEADER_REDACTED
+        if opts.shifting
+        else CHEAP_TALK_HEADER.format(round_number=round_number, num_rounds=opts.num_rounds)
     )
-    return "\n\n".join([rules, projects, decision, response, SITUATION_STABLE])
+    text = (CHEAP_TALK_TURN0 if opts.thinking else CHEAP_TALK_TURN0_PLAIN).format(header=header, turns_info=info)
+    if opts.intervention == "theory_of_mind":
+        text += "\n" + TOM_REMINDER
+    return text
 
 
-def render_turn0(round_number: int, num_rounds: int, cheap_talk_turns: int) -> str:
-    info = TURNS_INFO_LIMITED.format(n=cheap_talk_turns) if cheap_talk_turns else TURNS_INFO_UNLIMITED
-    return CHEAP_TALK_TURN0.format(round_number=round_number, num_rounds=num_rounds, turns_info=info)
+def render_new_projects(scenario: Scenario, agent: str, names: Names) -> str:
+    return NEW_PROJECTS.format(lines=project_lines(scenario, agent, names))
 
 
 def render_opponent_said(message: str) -> str:
     return OPPONENT_SAID.format(opponent_message=message if message else NO_MESSAGE)
 
 
-def render_decision_prompt(scenario: Scenario) -> str:
-    return DECISION_PHASE.format(max_types=scenario.max_types, budget=_fmt(scenario.budget))
+def render_reply_prompt(message: str, opts: PromptOptions) -> str:
+    """D.2.2: a later cheap-talk turn (no JSON request with thinking off, D.6)."""
+    said = render_opponent_said(message)
+    return said + "\n" + RESPOND_WITH_JSON if opts.thinking else said
+
+
+def render_decision_prompt(scenario: Scenario, opts: PromptOptions = PromptOptions()) -> str:
+    template = DECISION_PHASE if opts.thinking else DECISION_PHASE_PLAIN
+    return template.format(max_types=scenario.max_types, budget=_fmt(scenario.budget))
+
+
+def render_reflection(total_rounds: int, own: float, opponent: float, theoretical_max: float) -> str:
+    joint = own + opponent
+    pct = 100.0 * joint / theoretical_max if theoretical_max > 0 else 100.0
+    return REFLECTION.format(
+        total_rounds=total_rounds,
+        own_cumulative_reward=_fmt(own),
+        opponent_cumulative_reward=_fmt(opponent),
+        joint_actual=_fmt(joint),
+        theoretical_max=_fmt(theoretical_max),
+        efficiency_pct=f"{pct:.1f}",
+    )
 
 
 def render_allocation(decision: Decision, names: Names) -> str:
@@ -196,6 +329,11 @@ def render_result(outcome: RoundOutcome, agent: str, names: Names) -> str:
     )
 
 
-def render_invalid(error: str, phase: str) -> str:
-    instr = INVALID_INSTRUCTION_DECISION if phase == "decision" else INVALID_INSTRUCTION_TALK
+def render_invalid(error: str, phase: str, thinking: bool = True) -> str:
+    if phase == "reflection":
+        instr = INVALID_INSTRUCTION_REFLECTION
+    elif thinking:
+        instr = INVALID_INSTRUCTION_DECISION if phase == "decision" else INVALID_INSTRUCTION_TALK
+    else:
+        instr = INVALID_INSTRUCTION_PLAIN_DECISION if phase == "decision" else INVALID_INSTRUCTION_PLAIN_TALK
     return INVALID_RESPONSE.format(error=error, instruction=instr)

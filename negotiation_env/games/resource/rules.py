@@ -161,7 +161,7 @@ def validate_decision(
                 problems.append(f"runs of {pname!r} must be a non-negative integer, got {n!r}")
             else:
                 run_map[pname] = run_map.get(pname, 0) + n
-        if not problems:
+        if run_map:
             use = runs_usage(projects, run_map)
             short = [
                 f"{name(rid)} needs {need}, bought {clean.get(rid, 0)}"

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 __all__ = ["Resource", "Project", "Scenario", "ScenarioError", "load_scenario", "list_scenarios"]
 
-_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]{0,63}$")
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")  # used with fullmatch: "$" would admit a trailing newline
 AGENTS = ("agent_a", "agent_b")
 
 
@@ -130,7 +130,7 @@ def _parse(d: Any, source: str) -> Scenario:
     resources = []
     for rid, spec in res.items():
         where = f"resources.{rid}"
-        if not isinstance(rid, str) or not _ID.match(rid):
+        if not isinstance(rid, str) or not _ID.fullmatch(rid):
             raise _fail(source, where, "resource id must start with a letter and use letters, digits, '_' or '-'")
         if not isinstance(spec, Mapping) or set(spec) != {"supply", "cost"}:
             raise _fail(source, where, "must be an object with exactly the keys 'supply' and 'cost'")
@@ -158,7 +158,7 @@ def _parse(d: Any, source: str) -> Scenario:
         parsed = []
         for pname, spec in plist.items():
             where = f"projects.{agent}.{pname}"
-            if not isinstance(pname, str) or not _ID.match(pname):
+            if not isinstance(pname, str) or not _ID.fullmatch(pname):
                 raise _fail(source, where, "project name must start with a letter and use letters, digits, '_' or '-'")
             if not isinstance(spec, Mapping) or set(spec) != {"requires", "reward"}:
                 raise _fail(source, where, "must be an object with exactly the keys 'requires' and 'reward'")
@@ -199,8 +199,8 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     """Load a shipped scenario by name (see :func:`list_scenarios`) or any JSON file by path."""
     p = Path(name_or_path)
     if p.suffix == ".json" or p.exists():
-        if not p.exists():
-            raise ScenarioError(f"scenario file not found: {p}")
+        if not p.is_file():
+            raise ScenarioError(f"scenario file not found (or not a file): {p}")
         text = p.read_text(encoding="utf-8")
         source = str(p)
     else:
