@@ -51,6 +51,20 @@ class _GameEnvBase:
     game: Game
     render_mode: str | None
 
+    def _setup(self, game_factory: Callable[[], Game], render_mode: str | None) -> None:
+        _check_render_mode(render_mode)
+        self.game = game_factory()
+        self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
+        self.possible_agents = list(self.game.possible_agents)
+        self.render_mode = render_mode
+        self.agents: list[str] = []
+
+    def observation_space(self, agent):
+        return self.game.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.game.action_space(agent)
+
     def render(self):
         if self.render_mode is None:
             return None
@@ -76,19 +90,7 @@ class _GameEnvBase:
 class GameAECEnv(_GameEnvBase, AECEnv):
     def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
         super().__init__()
-        _check_render_mode(render_mode)
-        self._factory = game_factory
-        self.game = game_factory()
-        self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
-        self.possible_agents = list(self.game.possible_agents)
-        self.render_mode = render_mode
-        self.agents: list[str] = []
-
-    def observation_space(self, agent):
-        return self.game.observation_space(agent)
-
-    def action_space(self, agent):
-        return self.game.action_space(agent)
+        self._setup(game_factory, render_mode)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game.reset(self._next_rng(seed))
@@ -123,18 +125,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):
 
 class GameParallelEnv(_GameEnvBase, ParallelEnv):
     def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
-        _check_render_mode(render_mode)
-        self.game = game_factory()
-        self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
-        self.possible_agents = list(self.game.possible_agents)
-        self.render_mode = render_mode
-        self.agents: list[str] = []
-
-    def observation_space(self, agent):
-        return self.game.observation_space(agent)
-
-    def action_space(self, agent):
-        return self.game.action_space(agent)
+        self._setup(game_factory, render_mode)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.game.reset(self._next_rng(seed))
