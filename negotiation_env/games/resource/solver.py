@@ -9,8 +9,8 @@ usage u_i = R_i x_i and
 * M   = max sum_i reward_i . x_i  s.t. each agent's constraints and u_1 + u_2 <= supply
 * ratio = M / (V_1 + V_2)
 
-Two exact methods. ``enumerate`` lists every feasible run vector per agent (depth-first,
-pruned by budget, supply and type limit) and pairs them with numpy, which also yields
+Two exact methods. ``enumerate`` lists every feasible run vector per agent (expanded
+project by project, pruned by budget, supply and type limit) and pairs them with numpy, which also yields
 every joint-optimal allocation. ``milp`` solves the same integer programme with
 scipy.optimize.milp (HiGHS, zero gap tolerance): it scales to large scenarios where
 pairing blows up, and returns one joint optimum. ``auto`` enumerates while the pairing
@@ -27,7 +27,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from .scenario import Scenario
 
-__all__ = ["Solution", "solve", "feasible_run_vectors", "individual_best"]
+__all__ = ["Solution", "solve", "run_vectors", "feasible_run_vectors", "individual_best"]
 
 _PAIR_LIMIT = 4_000_000  # option pairs the enumerator will score before switching to the ILP
 _TOL = 1e-6
@@ -62,44 +62,55 @@ def _agent_arrays(scenario: Scenario, agent: str):
     return R, rew
 
 
-def feasible_run_vectors(scenario: Scenario, agent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every run vector the agent can afford alone: (runs [n x P], usage [n x R], value [n]).
+def run_vectors(
+    R: np.ndarray, rew: np.ndarray, supply: np.ndarray, cost: np.ndarray, budget: float, max_types: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every run vector one agent can afford alone, from arrays: (runs [n x P],
+    usage [n x nR], value [n]), the all-zero vector first, rows in lexicographic order
+    of (runs of project 0, runs of project 1, ...).
 
-    Includes the all-zero vector. Depth-first over projects with pruning on budget,
-    supply and the type limit.
+    Feasibility (budget, supply, type limit) is monotone in each project's runs, so
+    expanding project by project and dropping infeasible rows is exact; numpy does each
+    expansion at once (the generator calls this in its inner loop).
     """
+    R = np.asarray(R, dtype=np.int64)
+    supply = np.asarray(supply, dtype=np.int64)
+    cost = np.asarray(cost, dtype=float)
+    P, nR = R.shape
+    runs = np.zeros((1, P), dtype=np.int64)
+    use = np.zeros((1, nR), dtype=np.int64)
+    for i in range(P):
+        r = R[i]
+        need = r > 0
+        if not need.any():
+            continue
+        cap = int(np.min(supply[need] // r[need]))
+        per_cost = float(cost @ r)
+        if per_cost > 0:
+            cap = min(cap, int(math.floor(budget / per_cost + 1e-9)))
+        if cap <= 0:
+            continue
+        ks = np.arange(cap + 1, dtype=np.int64)
+        new_use = use[:, None, :] + ks[None, :, None] * r[None, None, :]  # n x (cap+1) x nR
+        ok = (
+            (new_use @ cost <= budget + 1e-9)
+            & np.all(new_use <= supply, axis=2)
+            & (np.count_nonzero(new_use, axis=2) <= max_types)
+        )
+        rows, cols = np.nonzero(ok)
+        runs = runs[rows].copy()
+        runs[:, i] = ks[cols]
+        use = new_use[rows, cols]
+    return runs, use, runs @ np.asarray(rew, dtype=float)
+
+
+def feasible_run_vectors(scenario: Scenario, agent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every run vector the agent can afford alone: (runs [n x P], usage [n x R], value [n]),
+    the all-zero vector included (see :func:`run_vectors`)."""
     R, rew = _agent_arrays(scenario, agent)
     supply = np.array([r.supply for r in scenario.resources], dtype=np.int64)
     cost = np.array([r.cost for r in scenario.resources], dtype=float)
-    P = R.shape[0]
-    budget = float(scenario.budget)
-    kmax = scenario.max_types
-    out_runs: list[tuple[int, ...]] = []
-    out_use: list[np.ndarray] = []
-    cur = [0] * P
-
-    def rec(i: int, use: np.ndarray, spent: float) -> None:
-        if i == P:
-            out_runs.append(tuple(cur))
-            out_use.append(use.copy())
-            return
-        n = 0
-        u = use
-        s = spent
-        while True:
-            cur[i] = n
-            rec(i + 1, u, s)
-            u = u + R[i]
-            s = s + float(cost @ R[i])
-            if s > budget + 1e-9 or np.any(u > supply) or int(np.count_nonzero(u)) > kmax:
-                break
-            n += 1
-        cur[i] = 0
-
-    rec(0, np.zeros(len(supply), dtype=np.int64), 0.0)
-    runs = np.array(out_runs, dtype=np.int64).reshape(-1, P)
-    use = np.array(out_use, dtype=np.int64).reshape(-1, len(supply))
-    return runs, use, runs @ rew
+    return run_vectors(R, rew, supply, cost, float(scenario.budget), scenario.max_types)
 
 
 def _runs_tuple(scenario: Scenario, agent: str, vec) -> tuple[tuple[str, int], ...]:

@@ -1,0 +1,671 @@
+"""Scenario generation by simulated annealing (paper 000, section 3.1).
+
+:func:`generate` builds a resource-game scenario whose compatibility ratio M/C lies
+within ``tolerance`` of a target, starting from random projects (``n_projects`` per
+agent) and annealing over three kinds of move:
+
+* **requirement**: one project's units of one resource go up or down by one, or the
+  project starts or stops needing a resource (it always needs 1 to
+  ``min(3, max_types, #resources)`` of them);
+* **reward**: one project's reward per run moves by 1 to 3 (integers in
+  ``1..max_reward``);
+* **swap**: a project of agent_a and a project of agent_b trade owners (each agent keeps
+  ``n_projects``).
+
+The loss is a weighted sum of six terms, each zero exactly when its constraint holds
+and positive otherwise (``_evaluate``):
+
+=================  ======================================================================
+ratio              ``max(0, |M/C - target| - tolerance)``
+equal maxima       ``|V_a - V_b| / max(V_a, V_b)`` (must be 0: V_a = V_b exactly)
+swap fairness      see below; ``gap_a + gap_b``
+multiple optima    0 when at least two joint-optimal allocations exist, else
+                   ``(M - M_2) / M`` with M_2 the best joint value below M (1 if none)
+affordability      the number of projects that cannot be run once alone: one run must
+                   cost at most the budget, need at most the supply of each resource and
+                   at most ``max_types`` resource types
+distinct projects  the number of pairs of identical projects (same requirements and
+                   reward) held by one agent; such twins would make "several joint
+                   optima" trivially true by splitting runs between them
+=================  ======================================================================
+
+**Swap fairness.** A joint-optimal allocation is a pair of run vectors (x_a, x_b) with
+combined usage within supply and joint reward M; agent i's *share* in it is
+``reward_i . x_i``. The scenario is swap-fair when the set of joint optima contains one
+with ``share_a >= share_b`` *and* one with ``share_b >= share_a`` (a single optimum with
+equal shares satisfies both), so no agent is structurally the loser of every joint
+optimum. Its loss term: ``gap_a = 0`` if some optimum has ``share_a >= share_b``, else
+``min over optima of (share_b - share_a) / M``; ``gap_b`` likewise.
+
+Only candidates with loss exactly 0 are accepted, and each is re-verified by
+:func:`~negotiation_env.games.resource.solver.solve` (``method="enumerate"``, which lists
+every joint optimum) through :func:`verify` before it is returned; a candidate that fails
+there is counted as rejected and the search goes on. The search restarts from fresh
+random projects when the best loss has not improved for ``patience`` moves or the cooling
+schedule runs out, and gives up (:class:`GenerationError`) after ``max_iters`` moves in all.
+
+Why not ``scipy.optimize.dual_annealing``: it anneals over a continuous box with
+gradient-based local search, while the state here is discrete and structured (which
+resources a project needs, integer units and rewards, which agent owns which project),
+so the moves above and the Metropolis loop are written directly over a
+``numpy.random.Generator``.
+
+Randomness comes only from ``np.random.default_rng(seed)``: the same arguments give the
+same scenario on every run, and no global random state is read or written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .scenario import AGENTS, Resource, Scenario, ScenarioError
+from .solver import Solution, run_vectors, solve
+
+__all__ = [
+    "APPENDIX_C_RESOURCES",
+    "GenerationError",
+    "GenerationResult",
+    "LOSS_WEIGHTS",
+    "generate",
+    "generate_pool",
+    "generate_with_stats",
+    "scenario_key",
+    "swap_fair",
+    "verify",
+    "write_scenario",
+]
+
+#: The Appendix C environment: resource id -> supply and unit cost (budget 18, 2 types).
+APPENDIX_C_RESOURCES: dict[str, dict[str, float]] = {
+    "r1": {"supply": 10, "cost": 1.0},
+    "r2": {"supply": 10, "cost": 1.5},
+    "r3": {"supply": 6, "cost": 3.0},
+}
+
+#: Weights of the loss terms (see the module docstring).
+LOSS_WEIGHTS: dict[str, float] = {
+    "ratio": 4.0,
+    "equal_maxima": 2.0,
+    "swap_fairness": 1.0,
+    "multiple_optima": 1.0,
+    "affordability": 1.0,
+    "distinct_projects": 1.0,
+}
+
+_TOL = 1e-6  # values are sums of integer rewards; this only guards float noise
+_MOVES = ("requirement", "reward", "swap")
+_MOVE_P = (0.5, 0.3, 0.2)
+
+
+class GenerationError(RuntimeError):
+    """The annealer ran out of iterations without an accepted scenario."""
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """A generated scenario, its verified solution, and how the search went."""
+
+    scenario: Scenario
+    solution: Solution
+    seed: int
+    target_ratio: float
+    tolerance: float
+    iterations: int  # moves evaluated, all restarts together (the initial states included)
+    restarts: int  # fresh random starts after the first
+    rejected: int  # zero-loss candidates that failed re-verification by solve(); in generate_pool,
+    #               also the duplicates dropped just before this scenario
+    loss: float  # loss of the returned scenario: always 0.0
+    seconds: float  # wall time (the only field that varies between identical runs)
+    loss_terms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The ``meta`` block written next to the scenario in a JSON file."""
+        sol = self.solution
+        return {
+            "target_ratio": self.target_ratio,
+            "ratio": round(sol.ratio, 4),
+            "individual_max": {a: float(v) for a, v in sol.individual_max.items()},
+            "joint_max": float(sol.joint_max),
+            "n_joint_optima": sol.n_joint_optima,
+            "tolerance": self.tolerance,
+            "generator_seed": self.seed,
+            "iterations": self.iterations,
+            "restarts": self.restarts,
+            "origin": (
+                "simulated annealing (negotiation_env.games.resource.generator.generate, "
+                f"seed {self.seed}): random projects perturbed by requirement, reward and swap moves "
+                "until M/C is within the tolerance of the target, V_a = V_b, some joint optimum "
+                "favours each side (swap fairness), at least two joint optima exist, every "
+                "project is individually affordable and no agent holds two identical projects; "
+                "verified by the solver"
+            ),
+        }
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The scenario as written to a file: :meth:`Scenario.to_dict` plus :attr:`meta`."""
+        d = self.scenario.to_dict()
+        d["meta"] = self.meta
+        return d
+
+
+# --------------------------------------------------------------------------- argument checks
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_ratio(ratio: Any, tolerance: Any) -> tuple[float, float]:
+    if not _is_number(ratio) or not 0 < ratio <= 1:
+        raise ValueError(f"ratio must be a number in (0, 1], got {ratio!r}")
+    if not _is_number(tolerance) or tolerance <= 0:
+        raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
+    if ratio + tolerance < 0.5:
+        raise ValueError(
+            f"ratio {ratio!r} with tolerance {tolerance!r} is unreachable: with V_a = V_b the ratio "
+            "M/C is at least 0.5 (one agent alone already earns its V), so ratio + tolerance must be >= 0.5"
+        )
+    return float(ratio), float(tolerance)
+
+
+def _check_resources(resources: Any) -> tuple[Resource, ...]:
+    if resources is None:
+        resources = APPENDIX_C_RESOURCES
+    if isinstance(resources, Mapping):
+        spec = dict(resources)
+    elif isinstance(resources, Sequence) and not isinstance(resources, (str, bytes)) and all(
+        isinstance(r, Resource) for r in resources
+    ):
+        spec = {r.id: {"supply": r.supply, "cost": r.cost} for r in resources}
+    else:
+        raise ValueError(
+            "resources must be a mapping of resource id -> {'supply': int, 'cost': float} "
+            f"or a sequence of Resource, got {type(resources).__name__}"
+        )
+    stub = {
+        "name": "stub",
+        "resources": spec,
+        "budget": 1,
+        "max_types": 1,
+        "projects": {a: {"p": {"requires": {next(iter(spec), "x"): 1}, "reward": 1}} for a in AGENTS},
+    }
+    try:
+        sc = Scenario.from_dict(stub, source="resources")
+    except ScenarioError as e:
+        raise ValueError(f"resources: {e}") from None
+    if all(r.supply == 0 for r in sc.resources):
+        raise ValueError("resources: every supply is 0, so no project could ever run")
+    return sc.resources
+
+
+def _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance, max_iters,
+                name, max_units, max_reward, patience) -> dict[str, Any]:
+    ratio, tolerance = _check_ratio(ratio, tolerance)
+    if not _is_int(seed) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if not _is_int(n_projects) or n_projects < 1:
+        raise ValueError(f"n_projects must be an integer >= 1, got {n_projects!r}")
+    if n_projects > 26:
+        raise ValueError(f"n_projects must be at most 26 (projects are named project_a .. project_z), got {n_projects!r}")
+    res = _check_resources(resources)
+    if not _is_number(budget) or budget <= 0:
+        raise ValueError(f"budget must be a positive finite number, got {budget!r}")
+    if not _is_int(max_types) or not 1 <= max_types <= len(res):
+        raise ValueError(f"max_types must be an integer between 1 and {len(res)} (the number of resources), got {max_types!r}")
+    if not _is_int(max_iters) or max_iters < 1:
+        raise ValueError(f"max_iters must be an integer >= 1, got {max_iters!r}")
+    if not _is_int(max_units) or max_units < 1:
+        raise ValueError(f"max_units must be an integer >= 1, got {max_units!r}")
+    if not _is_int(max_reward) or max_reward < 1:
+        raise ValueError(f"max_reward must be an integer >= 1, got {max_reward!r}")
+    if not _is_int(patience) or patience < 1:
+        raise ValueError(f"patience must be an integer >= 1, got {patience!r}")
+    if name is not None:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"name must be a non-empty string or None, got {name!r}")
+        try:
+            _build(name, res, budget, max_types, np.ones((2, 1, len(res)), np.int64), np.ones((2, 1), np.int64))
+        except ScenarioError as e:
+            raise ValueError(f"name: {e}") from None
+    return dict(
+        ratio=ratio, seed=int(seed), n_projects=int(n_projects), resources=res,
+        budget=int(budget) if float(budget).is_integer() else float(budget), max_types=int(max_types),
+        tolerance=tolerance, max_iters=int(max_iters), name=name, max_units=int(max_units),
+        max_reward=int(max_reward), patience=int(patience),
+    )
+
+
+def default_name(ratio: float, seed: int) -> str:
+    """``gen_mc080_s7`` for ratio 0.8 and seed 7."""
+    return f"gen_mc{round(ratio * 100):03d}_s{seed}"
+
+
+def _project_names(n: int) -> list[str]:
+    return [f"project_{chr(ord('a') + i)}" for i in range(n)]
+
+
+def _build(name, resources, budget, max_types, R, rew) -> Scenario:
+    """Scenario from requirement tensor R [2 x P x nR] and rewards [2 x P] (validated)."""
+    names = _project_names(R.shape[1])
+    d = {
+        "name": name,
+        "resources": {r.id: {"supply": r.supply, "cost": r.cost} for r in resources},
+        "budget": budget,
+        "max_types": max_types,
+        "projects": {
+            agent: {
+                names[j]: {
+                    "requires": {r.id: int(R[i, j, k]) for k, r in enumerate(resources) if R[i, j, k] > 0},
+                    "reward": int(rew[i, j]),
+                }
+                for j in range(R.shape[1])
+            }
+            for i, agent in enumerate(AGENTS)
+        },
+    }
+    return Scenario.from_dict(d, source="generated scenario")
+
+
+# --------------------------------------------------------------------------- evaluation
+
+class _Env:
+    """The fixed part of a scenario as arrays."""
+
+    def __init__(self, resources: tuple[Resource, ...], budget: float, max_types: int):
+        self.supply = np.array([r.supply for r in resources], dtype=np.int64)
+        self.cost = np.array([r.cost for r in resources], dtype=float)
+        self.budget = float(budget)
+        self.max_types = max_types
+        self.n_res = len(resources)
+
+    def affordable(self, req: np.ndarray) -> bool:
+        """One run of a project alone fits the budget, the supply and the type limit."""
+        return (
+            bool(np.any(req > 0))
+            and float(self.cost @ req) <= self.budget + 1e-9
+            and bool(np.all(req <= self.supply))
+            and int(np.count_nonzero(req)) <= self.max_types
+        )
+
+    def options(self, R: np.ndarray, rew: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every run vector one agent can afford alone (the solver's enumeration)."""
+        return run_vectors(R, rew, self.supply, self.cost, self.budget, self.max_types)
+
+
+@dataclass
+class _Eval:
+    loss: float
+    terms: dict[str, float]
+
+
+def _evaluate(env: _Env, R: np.ndarray, rew: np.ndarray, target: float, tolerance: float,
+              cache: dict | None = None) -> _Eval:
+    """The composite loss of state (R, rew); see the module docstring."""
+    terms = dict.fromkeys(LOSS_WEIGHTS, 0.0)
+    P = R.shape[1]
+    terms["affordability"] = float(sum(not env.affordable(R[i, j]) for i in range(2) for j in range(P)))
+    terms["distinct_projects"] = float(sum(
+        rew[i, j] == rew[i, k] and np.array_equal(R[i, j], R[i, k])
+        for i in range(2) for j in range(P) for k in range(j + 1, P)
+    ))
+    opts = []
+    for i in range(2):
+        key = (R[i].tobytes(), rew[i].tobytes())
+        got = cache.get(key) if cache is not None else None
+        if got is None:
+            got = env.options(R[i], rew[i].astype(float))
+            if cache is not None:
+                if len(cache) > 50_000:
+                    cache.clear()
+                cache[key] = got
+        opts.append(got)
+    (_, ua, va), (_, ub, vb) = opts
+    Va, Vb = float(va.max()), float(vb.max())
+    if Va <= 0 or Vb <= 0:  # some agent can run nothing: everything else is meaningless
+        terms["ratio"] = 0.5
+        terms["equal_maxima"] = 1.0 if max(Va, Vb) > 0 else 0.0
+        terms["swap_fairness"] = 2.0
+        terms["multiple_optima"] = 1.0
+        return _Eval(sum(LOSS_WEIGHTS[k] * v for k, v in terms.items()), terms)
+    ok = np.all(ua[:, None, :] + ub[None, :, :] <= env.supply, axis=2)
+    val = np.where(ok, va[:, None] + vb[None, :], -np.inf)
+    M = float(val.max())
+    ratio = M / (Va + Vb)
+    terms["ratio"] = max(0.0, abs(ratio - target) - tolerance)
+    terms["equal_maxima"] = abs(Va - Vb) / max(Va, Vb)
+    opt = val >= M - _TOL
+    ii, jj = np.nonzero(opt)
+    sa, sb = va[ii], vb[jj]
+    terms["swap_fairness"] = (
+        (0.0 if np.any(sa >= sb - _TOL) else float(np.min(sb - sa)) / M)
+        + (0.0 if np.any(sb >= sa - _TOL) else float(np.min(sa - sb)) / M)
+    )
+    if len(ii) < 2:
+        rest = val[~opt]
+        rest = rest[np.isfinite(rest)]
+        terms["multiple_optima"] = (M - float(rest.max())) / M if rest.size else 1.0
+    loss = sum(LOSS_WEIGHTS[k] * v for k, v in terms.items())
+    return _Eval(loss, terms)
+
+
+# --------------------------------------------------------------------------- verification
+
+def _share(scenario: Scenario, agent: str, runs: Iterable[tuple[str, int]]) -> float:
+    reward = {p.name: p.reward for p in scenario.projects_of(agent)}
+    return float(sum(reward[p] * n for p, n in runs))
+
+
+def swap_fair(scenario: Scenario, solution: Solution) -> bool:
+    """Some joint optimum gives agent_a at least agent_b's share, and some gives agent_b
+    at least agent_a's (``solution`` must come from ``solve(scenario, "enumerate")``)."""
+    a, b = scenario.agents
+    shares = [(_share(scenario, a, ra), _share(scenario, b, rb)) for ra, rb in solution.joint_optima]
+    return any(x >= y - _TOL for x, y in shares) and any(y >= x - _TOL for x, y in shares)
+
+
+def verify(scenario: Scenario, ratio: float, tolerance: float = 0.05) -> tuple[Solution, list[str]]:
+    """Solve ``scenario`` exactly and list every generator constraint it breaks (empty: all hold)."""
+    sol = solve(scenario, "enumerate")
+    a, b = scenario.agents
+    problems = []
+    if not abs(sol.ratio - ratio) <= tolerance:
+        problems.append(f"M/C = {sol.ratio:.4f} is not within {tolerance} of {ratio}")
+    if sol.individual_max[a] != sol.individual_max[b]:
+        problems.append(f"V_a = {sol.individual_max[a]:g} differs from V_b = {sol.individual_max[b]:g}")
+    if not swap_fair(scenario, sol):
+        problems.append("not swap-fair: every joint optimum favours the same agent")
+    if sol.n_joint_optima < 2:
+        problems.append(f"only {sol.n_joint_optima} joint-optimal allocation")
+    supply = {r.id: r.supply for r in scenario.resources}
+    for agent in scenario.agents:
+        for p in scenario.projects_of(agent):
+            cost = sum(scenario.resource(rid).cost * u for rid, u in p.requires)
+            if cost > scenario.budget + 1e-9 or any(u > supply[rid] for rid, u in p.requires) or len(
+                p.requires
+            ) > scenario.max_types:
+                problems.append(f"{agent}.{p.name} cannot be run once alone")
+        specs = [(dict(p.requires), p.reward) for p in scenario.projects_of(agent)]
+        if any(specs[j] == specs[k] for j in range(len(specs)) for k in range(j + 1, len(specs))):
+            problems.append(f"{agent} has two identical projects")
+    return sol, problems
+
+
+# --------------------------------------------------------------------------- annealing
+
+def _random_project(rng: np.random.Generator, env: _Env, kmax: int, max_units: int, max_reward: int):
+    req = np.zeros(env.n_res, dtype=np.int64)
+    for _ in range(100):  # start from an affordable project when one is easy to find
+        req[:] = 0
+        k = int(rng.integers(1, kmax + 1))
+        idx = rng.choice(env.n_res, size=k, replace=False)
+        req[idx] = rng.integers(1, max_units + 1, size=k)
+        if env.affordable(req):
+            break
+    return req, int(rng.integers(1, max_reward + 1))
+
+
+def _random_state(rng, env, P, kmax, max_units, max_reward):
+    R = np.zeros((2, P, env.n_res), dtype=np.int64)
+    rew = np.zeros((2, P), dtype=np.int64)
+    for i in range(2):
+        for j in range(P):
+            R[i, j], rew[i, j] = _random_project(rng, env, kmax, max_units, max_reward)
+    return R, rew
+
+
+def _propose(rng, R, rew, kmax, max_units, max_reward):
+    R = R.copy()
+    rew = rew.copy()
+    P, nR = R.shape[1], R.shape[2]
+    move = _MOVES[int(rng.choice(3, p=_MOVE_P))]
+    if move == "requirement":
+        i, j, k = int(rng.integers(2)), int(rng.integers(P)), int(rng.integers(nR))
+        req = R[i, j]
+        used = int(np.count_nonzero(req))
+        if req[k] > 0 and rng.random() < 0.8:  # change the units of a needed resource
+            step = 1 if req[k] == 1 else (-1 if req[k] == max_units else int(rng.choice((-1, 1))))
+            if max_units > 1:
+                req[k] += step
+            elif used > 1:
+                req[k] = 0
+        elif req[k] > 0:  # stop needing it; when it is the only one, its units move elsewhere
+            if used == 1 and nR > 1:
+                other = int(rng.choice([x for x in range(nR) if x != k]))
+                req[other] = req[k]
+            if used > 1 or nR > 1:
+                req[k] = 0
+        else:  # start needing k; at the type cap, it replaces a needed resource
+            if used >= kmax:
+                drop = int(rng.choice(np.nonzero(req)[0]))
+                req[drop] = 0
+            req[k] = int(rng.integers(1, max_units + 1))
+    elif move == "reward":
+        i, j = int(rng.integers(2)), int(rng.integers(P))
+        delta = int(rng.integers(1, 4)) * (1 if rng.random() < 0.5 else -1)
+        rew[i, j] = min(max_reward, max(1, rew[i, j] + delta))
+    else:
+        ja, jb = int(rng.integers(P)), int(rng.integers(P))
+        R[0, ja], R[1, jb] = R[1, jb].copy(), R[0, ja].copy()
+        rew[0, ja], rew[1, jb] = rew[1, jb], rew[0, ja]
+    return R, rew
+
+
+def generate_with_stats(
+    ratio: float = 0.8,
+    seed: int = 0,
+    *,
+    n_projects: int = 3,
+    resources: Mapping[str, Mapping[str, float]] | Sequence[Resource] | None = None,
+    budget: float = 18,
+    max_types: int = 2,
+    tolerance: float = 0.05,
+    max_iters: int = 200_000,
+    name: str | None = None,
+    max_units: int = 5,
+    max_reward: int = 20,
+    patience: int = 1_500,
+    t0: float = 0.3,
+    t_end: float = 0.003,
+    schedule: int = 6_000,
+) -> GenerationResult:
+    """Like :func:`generate`, but returns the scenario with its solution and search statistics.
+
+    Extra knobs: ``max_units`` (most units of one resource per run), ``max_reward`` (largest
+    reward per run), ``patience`` (moves without improving the best loss before a restart),
+    and the cooling schedule: temperature ``t0`` decays geometrically to ``t_end`` over
+    ``schedule`` moves, then the search restarts.
+    """
+    a = _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance, max_iters,
+                    name, max_units, max_reward, patience)
+    for key, v in (("t0", t0), ("t_end", t_end)):
+        if not _is_number(v) or v <= 0:
+            raise ValueError(f"{key} must be a positive number, got {v!r}")
+    if not _is_int(schedule) or schedule < 1:
+        raise ValueError(f"schedule must be an integer >= 1, got {schedule!r}")
+    ratio, tolerance, seed = a["ratio"], a["tolerance"], a["seed"]
+    name = a["name"] or default_name(ratio, seed)
+    env = _Env(a["resources"], a["budget"], a["max_types"])
+    P = a["n_projects"]
+    kmax = min(3, a["max_types"], env.n_res)
+    mu, mr = a["max_units"], a["max_reward"]
+    cool = (t_end / t0) ** (1.0 / schedule)
+
+    rng = np.random.default_rng(seed)
+    cache: dict = {}
+    started = time.perf_counter()
+    iterations = restarts = rejected = 0
+    best_loss = math.inf
+    best_terms: dict[str, float] = {}
+    while True:
+        R, rew = _random_state(rng, env, P, kmax, mu, mr)
+        cur = _evaluate(env, R, rew, ratio, tolerance, cache)
+        iterations += 1
+        run_best = cur.loss
+        since = 0
+        T = float(t0)
+        for _step in range(schedule + 1):
+            if cur.loss == 0.0:
+                sc = _build(name, a["resources"], a["budget"], a["max_types"], R, rew)
+                sol, problems = verify(sc, ratio, tolerance)
+                if not problems:
+                    return GenerationResult(
+                        scenario=sc, solution=sol, seed=seed, target_ratio=ratio, tolerance=tolerance,
+                        iterations=iterations, restarts=restarts, rejected=rejected, loss=0.0,
+                        seconds=time.perf_counter() - started, loss_terms=dict(cur.terms),
+                    )
+                rejected += 1  # pragma: no cover - the evaluator and the solver agree
+                cur = _Eval(math.inf, cur.terms)  # pragma: no cover
+            if iterations >= a["max_iters"] or since >= a["patience"]:
+                break
+            R2, rew2 = _propose(rng, R, rew, kmax, mu, mr)
+            new = _evaluate(env, R2, rew2, ratio, tolerance, cache)
+            iterations += 1
+            d = new.loss - cur.loss
+            if d <= 0 or rng.random() < math.exp(-d / T):
+                R, rew, cur = R2, rew2, new
+            if cur.loss < run_best - 1e-12:
+                run_best = cur.loss
+                since = 0
+            else:
+                since += 1
+            if cur.loss < best_loss:
+                best_loss, best_terms = cur.loss, dict(cur.terms)
+            T *= cool
+        if iterations >= a["max_iters"]:
+            failing = ", ".join(f"{k} {v:.3g}" for k, v in best_terms.items() if v > 0) or "none"
+            raise GenerationError(
+                f"no scenario with M/C within {tolerance} of {ratio} found in max_iters={a['max_iters']} "
+                f"moves ({restarts} restarts, {rejected} rejected); best loss {best_loss:.4g} "
+                f"(terms still > 0: {failing}); raise max_iters or relax the constraints"
+            )
+        restarts += 1
+
+
+def generate(
+    ratio: float = 0.8,
+    seed: int = 0,
+    *,
+    n_projects: int = 3,
+    resources: Mapping[str, Mapping[str, float]] | Sequence[Resource] | None = None,
+    budget: float = 18,
+    max_types: int = 2,
+    tolerance: float = 0.05,
+    max_iters: int = 200_000,
+    name: str | None = None,
+    **kw: Any,
+) -> Scenario:
+    """A scenario with ``|M/C - ratio| <= tolerance`` found by simulated annealing.
+
+    ``resources`` defaults to the Appendix C pool (:data:`APPENDIX_C_RESOURCES`); the
+    returned scenario also has V_a = V_b, is swap-fair, has at least two joint-optimal
+    allocations and only individually affordable projects, all checked by :func:`verify`
+    (the exact solver). Deterministic in ``seed``. Raises ``ValueError`` on bad arguments
+    (the message names the argument) and :class:`GenerationError` when ``max_iters``
+    moves find nothing. ``name`` defaults to :func:`default_name`. Further keywords go to
+    :func:`generate_with_stats`.
+    """
+    return generate_with_stats(
+        ratio, seed, n_projects=n_projects, resources=resources, budget=budget, max_types=max_types,
+        tolerance=tolerance, max_iters=max_iters, name=name, **kw,
+    ).scenario
+
+
+def scenario_key(scenario: Scenario) -> tuple:
+    """Identity of a scenario's game, ignoring its name, the order of each agent's projects,
+    project names and which agent is called agent_a: two scenarios with the same key are
+    the same game (possibly with roles swapped)."""
+    env = (tuple((r.id, r.supply, r.cost) for r in scenario.resources), scenario.budget, scenario.max_types)
+    sides = [
+        tuple(sorted((tuple(sorted(p.requires)), p.reward) for p in scenario.projects_of(agent)))
+        for agent in scenario.agents
+    ]
+    return (env, min(tuple(sides), tuple(reversed(sides))))
+
+
+def generate_pool(
+    ratio: float,
+    n: int,
+    seed: int = 0,
+    *,
+    prefix: str | None = None,
+    start: int = 1,
+    exclude: Iterable[Scenario] = (),
+    progress: Callable[[int, int, GenerationResult], None] | None = None,
+    max_attempts: int | None = None,
+    **kw: Any,
+) -> list[tuple[Scenario, GenerationResult]]:
+    """``n`` distinct scenarios at one level, as (scenario, result) pairs.
+
+    The i-th attempt runs :func:`generate_with_stats` with a seed drawn from
+    ``np.random.default_rng(seed)`` (recorded in ``result.seed``, so
+    ``generate(ratio, result.seed, name=...)`` reproduces that scenario alone). A
+    candidate whose :func:`scenario_key` equals an earlier one's, or one in ``exclude``,
+    is dropped and counted in the last result's ``rejected``. Names are
+    ``f"{prefix}{start + k}"`` (default prefix ``mc080_g`` for ratio 0.8).
+    ``progress(done, n, result)`` is called after each accepted scenario. Gives up with
+    :class:`GenerationError` after ``max_attempts`` (default ``20 * n``) attempts.
+    """
+    if not _is_int(n) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    if not _is_int(seed) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if not _is_int(start) or start < 0:
+        raise ValueError(f"start must be a non-negative integer, got {start!r}")
+    if "name" in kw or "seed" in kw:
+        raise ValueError("generate_pool names and seeds the scenarios itself: use prefix and seed")
+    ratio_f, _ = _check_ratio(ratio, kw.get("tolerance", 0.05))
+    if prefix is None:
+        prefix = f"mc{round(ratio_f * 100):03d}_g"
+    if not isinstance(prefix, str):
+        raise ValueError(f"prefix must be a string, got {prefix!r}")
+    if max_attempts is None:
+        max_attempts = 20 * n
+    if not _is_int(max_attempts) or max_attempts < n:
+        raise ValueError(f"max_attempts must be an integer >= n ({n}), got {max_attempts!r}")
+    seen = {scenario_key(s) for s in exclude}
+    rng = np.random.default_rng(seed)
+    out: list[tuple[Scenario, GenerationResult]] = []
+    pending_rejects = 0
+    attempts = 0
+    while len(out) < n:
+        if attempts >= max_attempts:
+            raise GenerationError(
+                f"only {len(out)} distinct scenarios of {n} after {attempts} attempts "
+                "(the others were duplicates); raise max_attempts or change the constraints"
+            )
+        attempts += 1
+        s = int(rng.integers(0, 2**31 - 1))
+        res = generate_with_stats(ratio, s, name=f"{prefix}{start + len(out)}", **kw)
+        key = scenario_key(res.scenario)
+        if key in seen:
+            pending_rejects += 1 + res.rejected
+            continue
+        seen.add(key)
+        if pending_rejects:
+            res = replace(res, rejected=res.rejected + pending_rejects)
+            pending_rejects = 0
+        out.append((res.scenario, res))
+        if progress is not None:
+            progress(len(out), n, res)
+    return out
+
+
+def write_scenario(result: GenerationResult, path: str | Path, **extra_meta: Any) -> Path:
+    """Write ``result`` as a scenario JSON file (the shipped files' layout: indent 2, a
+    ``meta`` block, trailing newline); ``extra_meta`` entries are added to the meta block."""
+    d = result.to_json_dict()
+    d["meta"].update(extra_meta)
+    path = Path(path)
+    path.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+    return path

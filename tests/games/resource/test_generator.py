@@ -1,0 +1,345 @@
+"""The simulated-annealing scenario generator (generator.py) and `scenarios generate`.
+
+Every constraint is checked here with the exact solver directly (``solve(..., "enumerate")``
+and the scenario's own fields), not with the generator's ``verify`` or its loss.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from importlib import resources as importlib_resources
+
+import numpy as np
+import pytest
+
+from negotiation_env.cli import main
+from negotiation_env.games.resource import Scenario, list_scenarios, load_scenario, solve
+from negotiation_env.games.resource.generator import (
+    APPENDIX_C_RESOURCES,
+    GenerationError,
+    _Env,
+    generate,
+    generate_pool,
+    generate_with_stats,
+    scenario_key,
+)
+
+AGENTS = ("agent_a", "agent_b")
+LEVELS = {"mc050": 0.5, "mc080": 0.8, "mc100": 1.0}
+APPENDIX_C = {"r1": (10, 1.0), "r2": (10, 1.5), "r3": (6, 3.0)}
+
+
+def _share(s: Scenario, agent: str, runs) -> float:
+    reward = {p.name: p.reward for p in s.projects_of(agent)}
+    return sum(reward[name] * n for name, n in runs)
+
+
+def assert_constraints(s: Scenario, level: float, tolerance: float = 0.05, n_projects: int = 3):
+    """Every generator constraint, checked from the solver's output and the scenario itself."""
+    sol = solve(s, "enumerate")
+    assert abs(sol.ratio - level) <= tolerance, (s.name, sol.ratio)
+    assert sol.ratio == pytest.approx(sol.joint_max / (sol.individual_max["agent_a"] + sol.individual_max["agent_b"]))
+    assert sol.individual_max["agent_a"] == sol.individual_max["agent_b"] > 0
+    assert sol.n_joint_optima >= 2 and len(sol.joint_optima) == sol.n_joint_optima
+    # swap fairness: some joint optimum gives agent_a >= agent_b, and some gives agent_b >= agent_a
+    shares = [(_share(s, "agent_a", ra), _share(s, "agent_b", rb)) for ra, rb in sol.joint_optima]
+    for a, b in shares:
+        assert a + b == pytest.approx(sol.joint_max)
+    assert any(a >= b for a, b in shares), shares
+    assert any(b >= a for a, b in shares), shares
+    # every project is individually affordable: one run alone fits budget, supply, type limit
+    for agent in AGENTS:
+        ps = s.projects_of(agent)
+        assert len(ps) == n_projects
+        for p in ps:
+            assert 1 <= len(p.requires) <= min(3, s.max_types)
+            assert all(isinstance(u, int) and u > 0 for _, u in p.requires)
+            assert isinstance(p.reward, int) and p.reward > 0
+            assert sum(s.resource(rid).cost * u for rid, u in p.requires) <= s.budget
+            assert all(u <= s.resource(rid).supply for rid, u in p.requires)
+        # and no agent holds two identical projects
+        specs = [(dict(p.requires), p.reward) for p in ps]
+        assert all(specs[i] != specs[j] for i in range(len(specs)) for j in range(i + 1, len(specs)))
+    return sol
+
+
+def _is_appendix_c(s: Scenario) -> bool:
+    return (
+        {r.id: (r.supply, r.cost) for r in s.resources} == APPENDIX_C
+        and s.budget == 18
+        and s.max_types == 2
+    )
+
+
+# --------------------------------------------------------------------------- generate()
+
+
+@pytest.mark.parametrize("level", [0.5, 0.8, 1.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_generated_scenarios_meet_every_constraint(level, seed):
+    res = generate_with_stats(level, seed)
+    s = res.scenario
+    assert _is_appendix_c(s)
+    sol = assert_constraints(s, level)
+    # the returned solution is the solver's
+    assert res.solution.joint_max == sol.joint_max and res.solution.individual_max == sol.individual_max
+    assert res.solution.n_joint_optima == sol.n_joint_optima
+    assert res.loss == 0.0 and res.iterations >= 1 and res.restarts >= 0 and res.rejected >= 0
+    assert res.seed == seed and res.target_ratio == level
+    assert s.name == f"gen_mc{round(level * 100):03d}_s{seed}"
+    # the scenario is valid data
+    assert Scenario.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+
+
+def test_tight_tolerance_and_custom_environment():
+    s = generate(1.0, 5, tolerance=1e-9, name="exact")
+    sol = assert_constraints(s, 1.0, tolerance=1e-9)
+    assert sol.ratio == 1.0 and s.name == "exact"
+    env = {"wood": {"supply": 8, "cost": 2.0}, "ore": {"supply": 5, "cost": 1.0}}
+    s2 = generate(0.8, 2, n_projects=2, resources=env, budget=12, max_types=2)
+    assert [r.id for r in s2.resources] == ["wood", "ore"] and s2.budget == 12
+    assert_constraints(s2, 0.8, n_projects=2)
+    s3 = generate(0.5, 1, n_projects=1, max_types=1)
+    assert_constraints(s3, 0.5, n_projects=1)
+
+
+def test_same_seed_same_scenario_and_no_global_random_state():
+    np_state = np.random.get_state()
+    py_state = random.getstate()
+    a = generate_with_stats(0.8, 7)
+    b = generate_with_stats(0.8, 7)
+    assert a.scenario.to_dict() == b.scenario.to_dict()
+    assert (a.iterations, a.restarts, a.rejected) == (b.iterations, b.restarts, b.rejected)
+    assert generate(0.8, 7) == a.scenario
+    after = np.random.get_state()
+    assert after[0] == np_state[0] and np.array_equal(after[1], np_state[1]) and after[2:] == np_state[2:]
+    assert random.getstate() == py_state
+
+
+def test_different_seeds_give_different_scenarios():
+    for level in (0.5, 0.8, 1.0):
+        dicts = [generate(level, seed, name="same").to_dict() for seed in (0, 1, 2)]
+        assert dicts[0] != dicts[1] and dicts[0] != dicts[2] and dicts[1] != dicts[2]
+
+
+@pytest.mark.parametrize(
+    "kwargs,arg",
+    [
+        ({"ratio": 0}, "ratio"),
+        ({"ratio": -0.5}, "ratio"),
+        ({"ratio": 1.01}, "ratio"),
+        ({"ratio": math.nan}, "ratio"),
+        ({"ratio": "0.8"}, "ratio"),
+        ({"ratio": 0.3}, "ratio"),  # below 0.5 - tolerance: unreachable with V_a = V_b
+        ({"tolerance": 0}, "tolerance"),
+        ({"tolerance": -0.1}, "tolerance"),
+        ({"n_projects": 0}, "n_projects"),
+        ({"n_projects": 2.5}, "n_projects"),
+        ({"n_projects": True}, "n_projects"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"budget": 0}, "budget"),
+        ({"budget": math.inf}, "budget"),
+        ({"max_types": 0}, "max_types"),
+        ({"max_types": 4}, "max_types"),
+        ({"max_iters": 0}, "max_iters"),
+        ({"resources": {}}, "resources"),
+        ({"resources": "r1"}, "resources"),
+        ({"resources": {"r1": {"supply": -1, "cost": 1.0}}}, "resources"),
+        ({"resources": {"r1": {"supply": 0, "cost": 1.0}}}, "resources"),
+        ({"name": ""}, "name"),
+        ({"name": 3}, "name"),
+        ({"max_units": 0}, "max_units"),
+        ({"max_reward": 0}, "max_reward"),
+    ],
+)
+def test_bad_arguments_raise_value_error_naming_the_argument(kwargs, arg):
+    with pytest.raises(ValueError, match=arg):
+        generate(**kwargs)
+
+
+def test_gives_up_with_a_clear_error():
+    with pytest.raises(GenerationError, match="max_iters=20"):
+        generate(0.8, 0, max_iters=20)
+
+
+def test_enumeration_used_by_the_generator_matches_a_brute_force():
+    """The generator scores candidates with the solver's run_vectors; check that against
+    an independent product over all run counts, on every shipped scenario."""
+    import itertools
+
+    for name in list_scenarios():
+        s = load_scenario(name)
+        env = _Env(s.resources, s.budget, s.max_types)
+        supply = np.array([r.supply for r in s.resources])
+        cost = np.array([r.cost for r in s.resources])
+        for agent in AGENTS:
+            R = np.array(s.requirement_matrix(agent), dtype=np.int64)
+            rew = np.array([p.reward for p in s.projects_of(agent)], dtype=float)
+            ours = sorted(map(tuple, env.options(R, rew)[0].tolist()))
+            brute = []
+            for x in itertools.product(*(range(0, int(supply.max()) + 1) for _ in range(R.shape[0]))):
+                use = np.array(x) @ R
+                if cost @ use <= s.budget + 1e-9 and np.all(use <= supply) and np.count_nonzero(use) <= s.max_types:
+                    brute.append(tuple(x))
+            assert ours == sorted(brute), (name, agent)
+
+
+# --------------------------------------------------------------------------- generate_pool()
+
+
+def test_pool_is_distinct_named_and_reports_progress():
+    calls = []
+    pool = generate_pool(0.5, 3, seed=3, start=7,
+                         progress=lambda done, total, res: calls.append((done, total, res.scenario.name)))
+    names = [s.name for s, _ in pool]
+    assert names == ["mc050_g7", "mc050_g8", "mc050_g9"]
+    assert calls == [(i + 1, 3, n) for i, n in enumerate(names)]
+    assert len({scenario_key(s) for s, _ in pool}) == 3
+    for s, res in pool:
+        assert res.scenario is s
+        assert_constraints(s, 0.5)
+        # each scenario's recorded seed reproduces it alone
+        assert generate(0.5, res.seed, name=s.name) == s
+
+
+def test_pool_excludes_given_scenarios_and_mirrors():
+    (first, _), = generate_pool(1.0, 1, seed=0, prefix="x")
+    mirrored = Scenario(first.name, first.resources, first.budget, first.max_types,
+                        (("agent_a", first.projects_of("agent_b")), ("agent_b", first.projects_of("agent_a"))))
+    assert scenario_key(mirrored) == scenario_key(first)
+    (other, res), = generate_pool(1.0, 1, seed=0, prefix="x", exclude=[mirrored])
+    assert scenario_key(other) != scenario_key(first)
+    assert res.rejected >= 1  # the duplicate was counted
+
+
+@pytest.mark.parametrize(
+    "kwargs,arg",
+    [({"n": 0}, "n"), ({"n": 1, "seed": -2}, "seed"), ({"n": 1, "ratio": 2.0}, "ratio"),
+     ({"n": 1, "name": "x"}, "name"), ({"n": 2, "max_attempts": 1}, "max_attempts")],
+)
+def test_pool_bad_arguments(kwargs, arg):
+    kwargs = {"ratio": 0.8, "seed": 0, **kwargs}
+    with pytest.raises(ValueError, match=arg):
+        generate_pool(**kwargs)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_cli_generate_writes_verified_files(tmp_path, capsys):
+    out = tmp_path / "new"
+    assert main(["scenarios", "generate", "--ratio", "0.8", "--n", "3", "--seed", "0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "written 3 scenario files" in text and "rejected candidates: 0" in text
+    files = sorted(out.glob("*.json"))
+    assert [f.name for f in files] == ["mc080_g1.json", "mc080_g2.json", "mc080_g3.json"]
+    keys = set()
+    for f in files:
+        s = load_scenario(f)
+        assert s.name == f.stem and _is_appendix_c(s)
+        sol = assert_constraints(s, 0.8)
+        keys.add(scenario_key(s))
+        raw = json.loads(f.read_text(encoding="utf-8"))
+        assert list(raw) == ["name", "resources", "budget", "max_types", "projects", "meta"]
+        meta = raw["meta"]
+        assert meta["target_ratio"] == 0.8
+        assert meta["ratio"] == pytest.approx(sol.ratio, abs=5e-5)
+        assert meta["individual_max"] == sol.individual_max
+        assert meta["joint_max"] == sol.joint_max
+        assert meta["n_joint_optima"] == sol.n_joint_optima
+        assert meta["pool_seed"] == 0 and isinstance(meta["generator_seed"], int)
+        assert meta["origin"].startswith("simulated annealing")
+        assert generate(0.8, meta["generator_seed"], name=s.name) == s
+    assert len(keys) == 3
+    # the shipped pool is never repeated
+    shipped = {scenario_key(load_scenario(n)) for n in list_scenarios()}
+    assert not keys & shipped
+    # same names again: refused unless --force
+    assert main(["scenarios", "generate", "--n", "1", "--out", str(out)]) == 2
+    assert "--force" in capsys.readouterr().err.replace("\n", " ")
+    assert main(["scenarios", "generate", "--n", "1", "--out", str(out), "--force", "--ratio", "0.8"]) == 0
+
+
+def test_cli_list_is_the_default(capsys):
+    assert main(["scenarios", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert main(["scenarios"]) == 0
+    assert capsys.readouterr().out == listed
+    assert "mc050_g1" in listed and "mc100_g4" in listed
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--ratio", "1.5"], "--ratio"),
+        (["--ratio", "0"], "--ratio"),
+        (["--ratio", "0.3"], "--ratio"),
+        (["--n", "0"], "--n must be >= 1"),
+        (["--tolerance", "0"], "--tolerance"),
+        (["--seed", "-1"], "--seed"),
+        (["--n-projects", "0"], "--n-projects"),
+        (["--prefix", "bad/name"], "--prefix"),
+        (["--prefix", ""], "--prefix"),
+    ],
+)
+def test_cli_bad_flags(argv, message, tmp_path, capsys):
+    assert main(["scenarios", "generate", "--out", str(tmp_path), *argv]) == 2
+    cap = capsys.readouterr()
+    assert message in (cap.out + cap.err).replace("\n", " ")
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_cli_unwritable_out_dir(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["scenarios", "generate", "--out", str(blocker / "sub")]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["scenarios", "generate", "--out", str(blocker)]) == 2
+    assert "not a writable directory" in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_cli_non_numeric_flag_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["scenarios", "generate", "--ratio", "abc", "--out", str(tmp_path)])
+    assert e.value.code == 2
+    assert "--ratio" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the shipped pool
+
+
+def _raw(name: str) -> dict:
+    f = importlib_resources.files("negotiation_env.games.resource") / "scenarios" / f"{name}.json"
+    return json.loads(f.read_text(encoding="utf-8"))
+
+
+def test_shipped_pool_has_at_least_five_per_level():
+    names = list_scenarios()
+    for level in LEVELS:
+        assert sum(n.startswith(level + "_") for n in names) >= 5, level
+    assert len({scenario_key(load_scenario(n)) for n in names}) == len(names)  # no game twice
+
+
+@pytest.mark.parametrize("name", list_scenarios())
+def test_shipped_scenario_level_and_equal_maxima(name):
+    s = load_scenario(name)
+    level = LEVELS[name.split("_")[0]]
+    sol = solve(s, "enumerate")
+    assert abs(sol.ratio - level) <= 0.05
+    assert sol.individual_max["agent_a"] == sol.individual_max["agent_b"]
+    assert _is_appendix_c(s)
+
+
+@pytest.mark.parametrize("name", [n for n in list_scenarios() if "_g" in n])
+def test_generated_shipped_scenarios_are_reproducible(name):
+    """A generated file meets every constraint and its meta block regenerates it exactly."""
+    s = load_scenario(name)
+    meta = _raw(name)["meta"]
+    level = LEVELS[name.split("_")[0]]
+    assert meta["target_ratio"] == level and meta["origin"].startswith("simulated annealing")
+    assert_constraints(s, level, tolerance=meta["tolerance"])
+    assert generate(level, meta["generator_seed"], tolerance=meta["tolerance"], name=name) == s
+    assert APPENDIX_C_RESOURCES == {r.id: {"supply": r.supply, "cost": r.cost} for r in s.resources}
