@@ -39,15 +39,11 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 import types
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
@@ -81,6 +77,7 @@ except ImportError:  # pragma: no cover
     PYGAME = "stand-in (pygame not installed; baselines' reset skips its Surface allocation)"
 
 import negotiation_env  # noqa: E402
+from machine import machine_info as _machine_info, write_result  # noqa: E402
 from baselines.scripted.resource import make as make_policy  # noqa: E402
 from negotiation_env.games.resource.scenario import Scenario, list_scenarios, load_scenario  # noqa: E402
 from negotiation_env.games.resource.solver import feasible_run_vectors, solve  # noqa: E402
@@ -326,42 +323,7 @@ def bench_solver(args) -> dict[str, Any]:
 
 
 def machine_info() -> dict[str, Any]:
-    def version(pkg: str) -> str | None:
-        try:
-            return metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            return None
-
-    try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=5).stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        commit = None
-    try:
-        affinity = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        affinity = None
-    cpu_model = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu_model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "python": sys.version.split()[0],
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "processor": cpu_model or platform.processor() or None,
-        "cpu_count": os.cpu_count(),
-        "cpu_affinity": affinity,
-        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "git_commit": commit,
-        "packages": {p: version(p) for p in ("negotiation_env", "pettingzoo", "gymnasium", "numpy", "scipy", "rich")},
-        "pygame": PYGAME,
-    }
+    return {**_machine_info(), "pygame": PYGAME}
 
 
 # --------------------------------------------------------------------------- output
@@ -511,9 +473,7 @@ def main(argv=None) -> int:
             "ratios": "median over rounds of the per-round ratio of us_per_step",
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
+    write_result(args.out, result)
     return 0
 
 

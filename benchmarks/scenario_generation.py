@@ -21,13 +21,10 @@ Writes a JSON file with every per-seed figure and the machine's description
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
 import sys
 import time
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -35,43 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from machine import machine_info, write_result  # noqa: E402
 from negotiation_env.games.resource.generator import generate_with_stats, verify  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 DEFAULT_OUT = RESULTS / "scenario_generation.json"
 QUICK_OUT = RESULTS / "scenario_generation_quick.json"
-
-
-def machine_info() -> dict[str, Any]:
-    cpu_model = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu_model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        affinity = len(os.sched_getaffinity(0))
-    except AttributeError:
-        affinity = None
-
-    def version(pkg: str) -> str | None:
-        try:
-            return metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            return None
-
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "processor": cpu_model or platform.processor() or None,
-        "cpu_count": os.cpu_count(),
-        "cpu_affinity": affinity,
-        "numpy": version("numpy"),
-        "scipy": version("scipy"),
-        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-    }
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -177,9 +143,7 @@ def main(argv=None) -> int:
             "us_per_move": "total seconds / total annealing moves over the level's seeds",
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
+    write_result(args.out, result)
     return 0
 
 

@@ -30,6 +30,8 @@ from negotiation_env.games.resource.rules import (
     zero_decision,
 )
 
+from .fixtures import APPENDIX
+
 AGENTS = ("agent_a", "agent_b")
 COSTS = (0.5, 1.0, 1.5, 2.0, 3.0)
 EPS = 1e-9
@@ -117,28 +119,6 @@ def ref_reward(s: Scenario, agent: str, runs: dict[str, int]) -> float:
 
 # --------------------------------------------------------------------------- the Appendix example
 
-APPENDIX = {
-    "name": "appendix",
-    "resources": {
-        "r1": {"supply": 10, "cost": 1.0},
-        "r2": {"supply": 10, "cost": 1.5},
-        "r3": {"supply": 6, "cost": 3.0},
-    },
-    "budget": 18,
-    "max_types": 2,
-    "projects": {
-        "agent_a": {
-            "project_a": {"requires": {"r2": 2}, "reward": 6},
-            "project_b": {"requires": {"r1": 5, "r3": 3}, "reward": 15},
-            "project_c": {"requires": {"r2": 4}, "reward": 10},
-        },
-        "agent_b": {
-            "project_a": {"requires": {"r3": 1}, "reward": 6},
-            "project_b": {"requires": {"r1": 2, "r3": 2}, "reward": 12},
-            "project_c": {"requires": {"r3": 3}, "reward": 8},
-        },
-    },
-}
 
 
 @pytest.fixture

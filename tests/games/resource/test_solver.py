@@ -21,6 +21,8 @@ from negotiation_env.games.resource import Scenario, list_scenarios, load_scenar
 from negotiation_env.games.resource.rules import validate_decision
 from negotiation_env.games.resource.solver import individual_best
 
+from .fixtures import APPENDIX
+
 AGENTS = ("agent_a", "agent_b")
 COSTS = (0.5, 1.0, 1.5, 2.0, 3.0)
 EPS = 1e-9
@@ -213,28 +215,6 @@ def test_individual_best_is_optimal_and_legal(s, agent):
 # --------------------------------------------------------------------------- exact cases
 
 
-APPENDIX = {
-    "name": "appendix",
-    "resources": {
-        "r1": {"supply": 10, "cost": 1.0},
-        "r2": {"supply": 10, "cost": 1.5},
-        "r3": {"supply": 6, "cost": 3.0},
-    },
-    "budget": 18,
-    "max_types": 2,
-    "projects": {
-        "agent_a": {
-            "project_a": {"requires": {"r2": 2}, "reward": 6},
-            "project_b": {"requires": {"r1": 5, "r3": 3}, "reward": 15},
-            "project_c": {"requires": {"r2": 4}, "reward": 10},
-        },
-        "agent_b": {
-            "project_a": {"requires": {"r3": 1}, "reward": 6},
-            "project_b": {"requires": {"r1": 2, "r3": 2}, "reward": 12},
-            "project_c": {"requires": {"r3": 3}, "reward": 8},
-        },
-    },
-}
 
 
 @pytest.mark.parametrize("method", ["enumerate", "milp", "auto"])
