@@ -8,7 +8,7 @@ Run from the repository root:
 What it measures, all in one process so that ratios are taken side by side:
 
 1. **Resource game, AEC API** (``negotiation_env.env(game="resource")``, default scenario):
-   two seeded :class:`~baselines.scripted.resource.RandomPolicy` instances play complete
+   two seeded :class:`~baselines.scripted.RandomPolicy` instances play complete
    4-round games, once with ``output="structured"`` (Dict actions) and once with
    ``output="text"`` (raw JSON strings the env parses). The env time is ``env.step`` plus
    ``env.last()`` (the observation); the policy's ``act`` is timed separately; ``reset``
@@ -78,7 +78,7 @@ except ImportError:  # pragma: no cover
 
 import negotiation_env  # noqa: E402
 from machine import machine_info as _machine_info, write_result  # noqa: E402
-from baselines.scripted.resource import make as make_policy  # noqa: E402
+from baselines.scripted import make as make_policy  # noqa: E402
 from negotiation_env.games.resource.scenario import Scenario, list_scenarios, load_scenario  # noqa: E402
 from negotiation_env.games.resource.solver import feasible_run_vectors, solve  # noqa: E402
 from pettingzoo.classic import rps_v2, tictactoe_v3  # noqa: E402

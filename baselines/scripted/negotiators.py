@@ -1,0 +1,590 @@
+"""Scripted negotiators for the resource game: a concession family from the bargaining
+literature, coordination agents, and one agent per failure mode of seed 000 §5.
+
+Every agent reads only its observation (:class:`~baselines.scripted.view.OwnView`),
+talks in the mini-grammar of :mod:`~baselines.scripted.grammar`, and answers either with
+the structured Dict action or with the text a model would write (``output="text"``;
+the D.1.4 JSON with thinking on, plain speech or a bare purchase with thinking off).
+
+Shared vocabulary:
+
+* a **claim** is the units of each resource an agent intends to buy (resource ids);
+  a **split** is a proposal "you take X, I take Y";
+* an agent's **value** of a share is the best reward its own projects can make from it
+  (exact, over its feasible run vectors);
+* an **agreement** in a round is a proposal followed by the other party's ``Agreed.``;
+  the agent that accepts decides at once on its share, the proposer decides on its own
+  share when it reads the acceptance.
+
+Concession convention (state it, since tools disagree): the aspiration at time
+t in [0, 1] (this agent's talk turns used / (turn limit - 1)) is
+
+    target(t) = V_max * (r + (1 - r) * (1 - t ** e))
+
+with V_max the agent's individual maximum and r the reservation fraction. This is
+NegMAS's ``PolyAspiration`` form, max * (1 - t^e): e > 1 concedes late (Boulware,
+preset e = 4), e = 1 is linear, e < 1 concedes early (conceder, preset e = 0.25). The
+Faratin/GENIUS formula writes the exponent as 1/e, i.e. the other way round.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from negotiation_env.core.policy import BasePolicy
+from negotiation_env.games.resource.scenario import Scenario
+from negotiation_env.games.resource.solver import feasible_run_vectors, solve
+
+from . import grammar as G
+from .view import OwnView
+
+__all__ = [
+    "ResourceNegotiator",
+    "ConcessionNegotiator",
+    "Reciprocator",
+    "OracleNegotiator",
+    "SilentGreedy",
+    "RandomNegotiator",
+    "FairSplitter",
+    "Anchorer",
+    "Deferent",
+    "Abandoner",
+    "PRESETS",
+]
+
+
+# --------------------------------------------------------------------------- planning
+
+@dataclass
+class Plan:
+    """The agent's own options: every affordable run vector with its usage and value."""
+
+    runs: np.ndarray
+    usage: np.ndarray
+    value: np.ndarray
+    supply: np.ndarray
+
+    @classmethod
+    def of(cls, view: OwnView) -> "Plan":
+        runs, usage, value = feasible_run_vectors(view.scenario, "agent_a")
+        supply = np.array([r.supply for r in view.scenario.resources], dtype=np.int64)
+        return cls(runs, usage, value, supply)
+
+    @property
+    def v_max(self) -> float:
+        return float(self.value.max())
+
+    def vec(self, claim: dict[str, int]) -> np.ndarray:
+        v = np.zeros(len(self.supply), dtype=np.int64)
+        for rid, q in claim.items():
+            v[int(rid[1:])] += q
+        return v
+
+    def claim(self, vec: np.ndarray) -> dict[str, int]:
+        return {f"r{j}": int(q) for j, q in enumerate(vec) if q}
+
+    def best_within(self, share: dict[str, int]) -> int:
+        """Index of the best run vector whose usage fits inside ``share``."""
+        fits = np.all(self.usage <= self.vec(share), axis=1)
+        vals = np.where(fits, self.value, -np.inf)
+        return int(np.argmax(vals))
+
+    def value_of(self, share: dict[str, int]) -> float:
+        return float(self.value[self.best_within(share)])
+
+    def best(self) -> int:
+        return int(np.argmax(self.value))
+
+    def cheapest_at_least(self, target: float, cost: np.ndarray) -> int:
+        """The option worth at least ``target`` that claims the least (by cost), ties to value."""
+        ok = self.value >= target - 1e-9
+        if not ok.any():
+            return self.best()
+        spend = self.usage @ cost
+        order = np.lexsort((-self.value, np.where(ok, spend, np.inf)))
+        return int(order[0])
+
+
+def _partner_scenario(view: OwnView, disclosures: dict[str, G.Disclose]) -> Scenario | None:
+    """The partner's projects as disclosed, on the known environment (None if none usable)."""
+    projects = {}
+    for name, d in disclosures.items():
+        req = view.ids(dict(d.requires))
+        if req and len(req) == len(d.requires):
+            projects[name] = {"requires": req, "reward": d.reward}
+    if not projects:
+        return None
+    base = view.scenario.to_dict()
+    base["projects"] = {"agent_a": base["projects"]["agent_a"], "agent_b": projects}
+    try:
+        return Scenario.from_dict(base)
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- the engine
+
+def _say(acts) -> str:
+    """Acts rendered as sentences; plain strings (stock phrases) pass through."""
+    return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
+
+
+class ResourceNegotiator(BasePolicy):
+    """Base of the talking agents. Subclasses decide what to say and what to claim:
+    :meth:`talk` returns (acts, claim or None) for a talk turn (a claim makes the turn
+    an early decision) and :meth:`final_claim` the claim at the forced decision prompt."""
+
+    name = "negotiator"
+
+    def __init__(self, seed: int | None = None, output: str = "structured"):
+        if output not in ("structured", "text"):
+            raise ValueError(f"output must be 'structured' or 'text'; got {output!r}")
+        self.output = output
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    # -- the policy protocol -----------------------------------------------------
+    def act(self, obs: dict) -> Any:
+        view = OwnView.from_observation(obs)
+        plan = Plan.of(view)
+        if view.phase == "decision":
+            acts, claim = [], self.final_claim(view, plan)
+        else:
+            acts, claim = self.talk(view, plan)
+        if claim is not None:
+            return self._decide(view, plan, acts, claim)
+        text = _say(acts) or "Let's keep talking."
+        if self.output == "text":
+            return json.dumps({"thinking": self.name, "speech": text, "action": None}) if view.thinking else text
+        return {"message": text, "thinking": self.name, "decide": 0}
+
+    def _decide(self, view: OwnView, plan: Plan, acts: list, claim: dict[str, int]):
+        """Buy what the best runs inside ``claim`` consume, and name those runs."""
+        i = plan.best_within(claim)
+        runs, usage = plan.runs[i], plan.usage[i]
+        speech = _say(acts) or "Here is my decision."
+        if self.output == "text":
+            action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
+            action["projects"] = {p: int(n) for p, n in zip(view.project_names, runs)}
+            if view.thinking:
+                return json.dumps({"thinking": self.name, "speech": speech, "action": action})
+            return json.dumps(action)
+        return {"message": speech, "thinking": self.name, "decide": 1, "purchase": usage.astype(np.int64),
+                "runs": runs.astype(np.int64), "auto_runs": 0}
+
+    # -- helpers for subclasses ---------------------------------------------------
+    @staticmethod
+    def time(view: OwnView) -> float:
+        limit = max(1, view.turns_limit)
+        return min(1.0, view.turns_used / max(1, limit - 1))
+
+    @staticmethod
+    def last_partner_proposal(view: OwnView) -> G.Propose | None:
+        props = [a for a in view.current.acts("them") if isinstance(a, G.Propose)]
+        return props[-1] if props else None
+
+    @staticmethod
+    def my_last_proposal(view: OwnView) -> G.Propose | None:
+        props = [a for a in view.current.acts("me") if isinstance(a, G.Propose)]
+        return props[-1] if props else None
+
+    @staticmethod
+    def partner_accepted_mine(view: OwnView) -> bool:
+        """The partner's latest message accepts, and I proposed before it."""
+        msgs = view.current.messages
+        if not msgs or msgs[-1][0] != "them":
+            return False
+        last = G.parse(msgs[-1][1])
+        return any(isinstance(a, G.Accept) for a in last) and not any(isinstance(a, G.Propose) for a in last) \
+            and ResourceNegotiator.my_last_proposal(view) is not None
+
+    def agreed_claim(self, view: OwnView) -> dict[str, int] | None:
+        """My share under this round's agreement, if one was reached."""
+        msgs = view.current.messages
+        proposal, proposer = None, None
+        for who, text in msgs:
+            for a in G.parse(text):
+                if isinstance(a, G.Propose):
+                    proposal, proposer = a, who
+                elif isinstance(a, G.Accept) and proposal is not None and who != proposer:
+                    mine = proposal.me if proposer == "me" else proposal.you
+                    return view.ids(dict(mine))
+        return None
+
+    def partner_disclosures(self, view: OwnView, use_history: bool = True) -> dict[str, G.Disclose]:
+        rounds = [view.current]
+        if use_history:
+            rounds = []
+            for r in reversed(view.rounds):
+                rounds.append(r)
+                if r.new_projects:
+                    break
+        out: dict[str, G.Disclose] = {}
+        for r in reversed(rounds):
+            for a in r.acts("them"):
+                if isinstance(a, G.Disclose):
+                    out[a.project] = a
+        return out
+
+    def split_for(self, view: OwnView, plan: Plan, my_vec: np.ndarray, their_vec: np.ndarray | None = None) -> G.Propose:
+        if their_vec is None:
+            their_vec = plan.supply - my_vec
+        return G.Propose(tuple(view.names(plan.claim(their_vec)).items()), tuple(view.names(plan.claim(my_vec)).items()))
+
+    def disclose_all(self, view: OwnView) -> list[G.Act]:
+        acts = []
+        for p in view.scenario.projects_of("agent_a"):
+            req = tuple((view.resource_names[int(rid[1:])], u) for rid, u in p.requires)
+            acts.append(G.Disclose(p.name, req, p.reward))
+        return acts
+
+    # -- to override --------------------------------------------------------------
+    def talk(self, view: OwnView, plan: Plan) -> tuple[list[G.Act], dict[str, int] | None]:
+        raise NotImplementedError
+
+    def final_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
+        agreed = self.agreed_claim(view)
+        if agreed is not None:
+            return agreed
+        mine = self.my_last_proposal(view)
+        if mine is not None:
+            return view.ids(dict(mine.me))
+        return plan.claim(plan.usage[plan.best()])
+
+
+# --------------------------------------------------------------------------- concession family
+
+class ConcessionNegotiator(ResourceNegotiator):
+    """Time-based concession (Boulware / linear / conceder), optionally noisy, or a
+    satisficer (constant aspiration). Accepts a proposal whose share is worth at least the
+    current target, else proposes the cheapest own option worth the target and offers
+    the rest of the pool (or, when the partner has disclosed its projects, the share
+    that is best for the partner among splits meeting the target). With ``use_history``
+    it opens a round by offering the previous round's agreement again, when that round
+    was not annulled."""
+
+    def __init__(self, seed=None, output="structured", *, exponent: float = 1.0, reservation: float = 0.0,
+                 noise: float = 0.0, aspiration: float | None = None, use_history: bool = True, name: str = "linear"):
+        super().__init__(seed, output)
+        if exponent <= 0:
+            raise ValueError(f"exponent must be > 0; got {exponent}")
+        if not 0.0 <= reservation <= 1.0:
+            raise ValueError(f"reservation must be in [0, 1]; got {reservation}")
+        if aspiration is not None and not 0.0 <= aspiration <= 1.0:
+            raise ValueError(f"aspiration must be in [0, 1]; got {aspiration}")
+        if noise < 0:
+            raise ValueError(f"noise must be >= 0; got {noise}")
+        self.exponent, self.reservation, self.noise = exponent, reservation, noise
+        self.aspiration, self.use_history, self.name = aspiration, use_history, name
+
+    def target(self, view: OwnView, plan: Plan) -> float:
+        vmax = plan.v_max
+        if self.aspiration is not None:
+            t = self.aspiration * vmax
+        else:
+            t = vmax * (self.reservation + (1 - self.reservation) * (1 - self.time(view) ** self.exponent))
+        if self.noise:
+            t += float(self.rng.normal(0.0, self.noise * vmax))
+        return float(min(vmax, max(self.reservation * vmax, t)))
+
+    def talk(self, view, plan):
+        if self.partner_accepted_mine(view):
+            return [], view.ids(dict(self.my_last_proposal(view).me))
+        target = self.target(view, plan)
+        offer = self.last_partner_proposal(view)
+        if offer is not None:
+            share = view.ids(dict(offer.you))
+            if plan.value_of(share) >= target - 1e-9:
+                return [G.Accept()], share
+        acts: list[G.Act] = [G.Reject()] if offer is not None else []
+        if self.use_history and view.turns_used == 0 and view.previous is not None:
+            prev = view.previous.result
+            if prev and prev["kind"] != "annulled" and not view.current.new_projects:
+                mine, theirs = view.ids(prev["own"]), view.ids(prev["opponent"])
+                if plan.value_of(mine) >= plan.value_of({}) and mine:
+                    return acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
+        return acts + [self.propose(view, plan, target)], None
+
+    def propose(self, view: OwnView, plan: Plan, target: float) -> G.Propose:
+        cost = np.array([r.cost for r in view.scenario.resources])
+        partner = _partner_scenario(view, self.partner_disclosures(view, self.use_history))
+        if partner is not None:
+            pr, pu, pv = feasible_run_vectors(partner, "agent_b")
+            mine = np.nonzero(plan.value >= target - 1e-9)[0]
+            best = None
+            for i in mine:
+                fits = np.all(pu + plan.usage[i] <= plan.supply, axis=1)
+                j = int(np.argmax(np.where(fits, pv, -np.inf)))
+                key = (pv[j], plan.value[i])
+                if best is None or key > best[0]:
+                    best = (key, i, j)
+            if best is not None:
+                return self.split_for(view, plan, plan.usage[best[1]], pu[best[2]])
+        i = plan.cheapest_at_least(target, cost)
+        return self.split_for(view, plan, plan.usage[i])
+
+
+class Reciprocator(ConcessionNegotiator):
+    """Concedes only after the partner concedes: its target starts at V_max and drops by
+    ``step`` x V_max each time the partner's latest proposal gives it more than the
+    partner's previous one; it never drops on its own."""
+
+    def __init__(self, seed=None, output="structured", *, step: float = 0.2, reservation: float = 0.3, **kw):
+        super().__init__(seed, output, reservation=reservation, name="reciprocator", **kw)
+        if not 0 < step <= 1:
+            raise ValueError(f"step must be in (0, 1]; got {step}")
+        self.step = step
+
+    def target(self, view, plan):
+        offers = [view.ids(dict(a.you)) for a in view.current.acts("them") if isinstance(a, G.Propose)]
+        concessions = sum(1 for a, b in zip(offers, offers[1:]) if plan.value_of(b) > plan.value_of(a) + 1e-9)
+        vmax = plan.v_max
+        return max(self.reservation * vmax, vmax * (1 - self.step * concessions))
+
+
+# --------------------------------------------------------------------------- coordination agents
+
+class OracleNegotiator(ResourceNegotiator):
+    """Discloses its projects and asks for the partner's; once it knows them, computes
+    the joint optimum with the exact solver and proposes it (among joint optima, the
+    most even split of rewards; ties go to the partner). Accepts any proposal that is a
+    joint optimum."""
+
+    name = "oracle"
+
+    def joint(self, view: OwnView, plan: Plan):
+        partner = _partner_scenario(view, self.partner_disclosures(view))
+        if partner is None:
+            return None, None
+        sol = solve(partner, method="enumerate")
+        return partner, sol
+
+    def talk(self, view, plan):
+        if self.partner_accepted_mine(view):
+            return [], view.ids(dict(self.my_last_proposal(view).me))
+        disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
+        acts: list[G.Act] = [] if disclosed else self.disclose_all(view) + [G.Ask()]
+        partner, sol = self.joint(view, plan)
+        offer = self.last_partner_proposal(view)
+        if partner is not None:
+            if offer is not None:
+                mine = view.ids(dict(offer.you))
+                theirs = view.ids(dict(offer.me))
+                value = plan.value_of(mine) + _value(partner, "agent_b", theirs)
+                if value >= sol.joint_max - 1e-9:
+                    return acts + [G.Accept()], mine
+            split = self._optimum_split(view, plan, partner, sol)
+            return acts + ([G.Reject()] if offer is not None else []) + [split], None
+        if offer is not None and plan.value_of(view.ids(dict(offer.you))) >= plan.v_max - 1e-9:
+            return acts + [G.Accept()], view.ids(dict(offer.you))  # nothing to gain by refusing
+        if not acts:
+            acts = [G.Ask()]
+        return acts, None
+
+    def final_claim(self, view, plan):
+        """Agreement, else own optimum proposal, else the best that leaves the partner's
+        last claimed share untouched (no overdraw on what it announced)."""
+        agreed = self.agreed_claim(view)
+        if agreed is not None:
+            return agreed
+        mine = self.my_last_proposal(view)
+        if mine is not None:
+            return view.ids(dict(mine.me))
+        offer = self.last_partner_proposal(view)
+        if offer is not None:
+            left = np.maximum(plan.supply - plan.vec(view.ids(dict(offer.me))), 0)
+            return plan.claim(plan.usage[plan.best_within(plan.claim(left))])
+        return plan.claim(plan.usage[plan.best()])
+
+    def _optimum_split(self, view, plan, partner: Scenario, sol) -> G.Propose:
+        best = None
+        for runs_a, runs_b in sol.joint_optima:
+            ra, rb = dict(runs_a), dict(runs_b)
+            va = sum(p.reward * ra[p.name] for p in partner.projects_of("agent_a"))
+            vb = sum(p.reward * rb[p.name] for p in partner.projects_of("agent_b"))
+            key = (abs(va - vb), va - vb)
+            if best is None or key < best[0]:
+                best = (key, ra, rb)
+        _, ra, rb = best
+        return self.split_for(view, plan, _usage(partner, "agent_a", ra), _usage(partner, "agent_b", rb))
+
+
+def _usage(sc: Scenario, agent: str, runs: dict[str, int]) -> np.ndarray:
+    R = np.array(sc.requirement_matrix(agent), dtype=np.int64)
+    return np.array([runs[p.name] for p in sc.projects_of(agent)], dtype=np.int64) @ R
+
+
+def _value(sc: Scenario, agent: str, share: dict[str, int]) -> float:
+    runs, usage, value = feasible_run_vectors(sc, agent)
+    vec = np.array([share.get(r.id, 0) for r in sc.resources])
+    fits = np.all(usage <= vec, axis=1)
+    return float(np.where(fits, value, -np.inf).max())
+
+
+class SilentGreedy(ResourceNegotiator):
+    """The no-talk reference: decides its individual optimum at its first turn, with one
+    stock sentence (a talk turn cannot be empty), ignoring the partner entirely."""
+
+    name = "greedy"
+
+    def talk(self, view, plan):
+        return ["I'll go with my own best plan. Good luck!"], plan.claim(plan.usage[plan.best()])
+
+    def final_claim(self, view, plan):
+        return plan.claim(plan.usage[plan.best()])
+
+
+_PHRASES = (
+    "Hello! What are you planning to buy this round?",
+    "I'm flexible. Which resources matter most to you?",
+    "Let's avoid overdrawing the pool.",
+    "I might need some of the expensive resource.",
+)
+
+
+class RandomNegotiator(ResourceNegotiator):
+    """Chats with stock phrases and, each turn with probability ``p_decide`` (always at the
+    decision prompt), decides on a uniformly random affordable run vector."""
+
+    name = "random"
+
+    def __init__(self, seed=None, output="structured", p_decide: float = 0.3):
+        super().__init__(seed, output)
+        if not 0.0 <= p_decide <= 1.0:
+            raise ValueError(f"p_decide must be in [0, 1]; got {p_decide}")
+        self.p_decide = p_decide
+
+    def _pick(self, plan):
+        return plan.claim(plan.usage[int(self.rng.integers(len(plan.usage)))])
+
+    def talk(self, view, plan):
+        if self.rng.random() >= self.p_decide:
+            return [_PHRASES[int(self.rng.integers(len(_PHRASES)))]], None
+        return ["Here is my decision."], self._pick(plan)
+
+    def final_claim(self, view, plan):
+        return self._pick(plan)
+
+
+# --------------------------------------------------------------------------- failure modes
+
+class FairSplitter(ResourceNegotiator):
+    """Perfunctory fairness: proposes to split every resource of the pool equally, accepts
+    an equal split, and decides on its half, whatever the projects need."""
+
+    name = "fair_splitter"
+
+    def _half(self, plan: Plan) -> np.ndarray:
+        return plan.supply // 2
+
+    def talk(self, view, plan):
+        if self.partner_accepted_mine(view):
+            return [], plan.claim(self._half(plan))
+        offer = self.last_partner_proposal(view)
+        half = self._half(plan)
+        if offer is not None:
+            mine, theirs = plan.vec(view.ids(dict(offer.you))), plan.vec(view.ids(dict(offer.me)))
+            if np.all(np.abs(mine - theirs) <= 1):
+                return [G.Accept()], plan.claim(mine)
+        return [self.split_for(view, plan, half, plan.supply - half)], None
+
+    def final_claim(self, view, plan):
+        return self.agreed_claim(view) or plan.claim(self._half(plan))
+
+
+class Anchorer(ConcessionNegotiator):
+    """Stubborn anchoring: after any round that was not annulled (suboptimal ones
+    included) it proposes exactly the previous round's joint allocation again, accepts
+    nothing else, and submits its previous purchase. Round 1 (or after an annulled
+    round) it negotiates as a linear conceder."""
+
+    def __init__(self, seed=None, output="structured", **kw):
+        super().__init__(seed, output, name="anchorer", **kw)
+
+    def anchor(self, view: OwnView):
+        prev = view.previous
+        if prev is None or prev.result is None or prev.result["kind"] == "annulled" or view.current.new_projects:
+            return None
+        return view.ids(prev.result["own"]), view.ids(prev.result["opponent"])
+
+    def talk(self, view, plan):
+        anchor = self.anchor(view)
+        if anchor is None:
+            return super().talk(view, plan)
+        mine, theirs = anchor
+        if self.partner_accepted_mine(view):
+            return [], mine
+        offer = self.last_partner_proposal(view)
+        if offer is not None and view.ids(dict(offer.you)) == mine:
+            return [G.Accept()], mine
+        acts = [G.Reject()] if offer is not None else []
+        return acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
+
+    def final_claim(self, view, plan):
+        anchor = self.anchor(view)
+        return anchor[0] if anchor is not None else super().final_claim(view, plan)
+
+
+class Deferent(ResourceNegotiator):
+    """First-proposal deference: asks what the partner needs and accepts the first
+    proposal it hears, unverified, deciding on the share it was offered (even one its
+    projects cannot use). Without any proposal it falls back to its individual optimum."""
+
+    name = "deferent"
+
+    def talk(self, view, plan):
+        offer = self.last_partner_proposal(view)
+        if offer is not None:
+            return [G.Accept()], view.ids(dict(offer.you))
+        return [G.Ask()], None
+
+    def final_claim(self, view, plan):
+        return self.agreed_claim(view) or plan.claim(plan.usage[plan.best()])
+
+
+class Abandoner(ConcessionNegotiator):
+    """Agreement abandonment: negotiates as a linear conceder and says "Agreed." like one,
+    then submits its individual optimum instead of its agreed share."""
+
+    def __init__(self, seed=None, output="structured", **kw):
+        super().__init__(seed, output, name="abandoner", **kw)
+
+    def talk(self, view, plan):
+        acts, claim = super().talk(view, plan)
+        return acts, (None if claim is None else plan.claim(plan.usage[plan.best()]))
+
+    def final_claim(self, view, plan):
+        return plan.claim(plan.usage[plan.best()])
+
+
+# --------------------------------------------------------------------------- presets
+
+def _preset(cls, **kw):
+    def build(seed=None, output="structured"):
+        return cls(seed=seed, output=output, **kw)
+
+    build.__doc__ = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())})"
+    return build
+
+
+PRESETS = {
+    "random": _preset(RandomNegotiator),
+    "boulware": _preset(ConcessionNegotiator, exponent=4.0, name="boulware"),
+    "linear": _preset(ConcessionNegotiator, exponent=1.0, name="linear"),
+    "conceder": _preset(ConcessionNegotiator, exponent=0.25, name="conceder"),
+    "noisy_linear": _preset(ConcessionNegotiator, exponent=1.0, noise=0.1, name="noisy_linear"),
+    "satisficer": _preset(ConcessionNegotiator, aspiration=0.6, name="satisficer"),
+    "hardliner": _preset(ConcessionNegotiator, aspiration=1.0, use_history=False, name="hardliner"),
+    "reciprocator": _preset(Reciprocator),
+    "oracle": _preset(OracleNegotiator),
+    "greedy": _preset(SilentGreedy),
+    "fair_splitter": _preset(FairSplitter),
+    "anchorer": _preset(Anchorer),
+    "deferent": _preset(Deferent),
+    "abandoner": _preset(Abandoner),
+    "amnesiac": _preset(ConcessionNegotiator, exponent=1.0, use_history=False, name="amnesiac"),
+}

@@ -1,0 +1,174 @@
+"""What a scripted resource-game agent knows, decoded from its observation only.
+
+The numeric features give the environment and the agent's own project table (see
+:mod:`negotiation_env.games.resource.features`); the system prompt gives the names; the
+conversation the env holds gives the dialogue and the result notices, round by round.
+Nothing else is read, so a scripted agent under ``partner="shifting"`` loses its history
+exactly as an LLM does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from negotiation_env.games.resource.features import FeatureLayout
+from negotiation_env.games.resource.scenario import Scenario
+
+from . import grammar
+
+__all__ = ["OwnView", "RoundLog"]
+
+_RESOURCES = re.compile(r"^- Resources available: (.+)$", re.M)
+_PROJECT = re.compile(r"^- (\S+): requires \[", re.M)
+_SAID = 'The other party said: "'
+_JSON_OBJ = re.compile(r"\{[^{}]*\}")
+_REWARD = re.compile(r"reward = (-?\d+(?:\.\d+)?)")
+
+
+@dataclass
+class RoundLog:
+    """One round as the agent saw it: the dialogue in order and the result notice."""
+
+    messages: list[tuple[str, str]] = field(default_factory=list)  # ("me" | "them", speech)
+    result: dict | None = None  # kind, own, opponent (name -> units), reward
+    new_projects: bool = False  # the round opened with a NEW PROJECTS block
+
+    def acts(self, who: str) -> list[grammar.Act]:
+        return [a for w, text in self.messages if w == who for a in grammar.parse(text)]
+
+
+def _parse_result(part: str) -> dict:
+    allocs = [json.loads(m) for m in _JSON_OBJ.findall(part)]
+    kind = "annulled" if "ANNULLED" in part else ("no_runs" if "could not complete" in part else "standard")
+    m = _REWARD.search(part)
+    return {
+        "kind": kind,
+        "own": allocs[0] if allocs else {},
+        "opponent": allocs[1] if len(allocs) > 1 else {},
+        "reward": 0.0 if kind != "standard" or m is None else float(m.group(1)),
+    }
+
+
+def _own_speech(content: str) -> str | None:
+    try:
+        obj = json.loads(content)
+    except (json.JSONDecodeError, ValueError):
+        return content.strip() or None  # thinking off: plain text is speech
+    if isinstance(obj, dict):
+        speech = obj.get("speech")
+        return speech if isinstance(speech, str) and speech else None
+    return None
+
+
+def _dialogue(conversation) -> list[RoundLog]:
+    rounds: list[RoundLog] = [RoundLog()]
+    for msg in conversation[1:]:
+        if msg["role"] == "assistant":
+            speech = _own_speech(msg["content"])
+            if speech:
+                rounds[-1].messages.append(("me", speech))
+            continue
+        for part in msg["content"].split("\n\n"):
+            if part.startswith("NEW PROJECTS FOR THIS ROUND"):
+                if rounds[-1].messages or rounds[-1].result is not None:
+                    rounds.append(RoundLog())
+                rounds[-1].new_projects = True
+                continue
+            if part.startswith("--- CHEAP TALK PHASE"):
+                if rounds[-1].result is not None:
+                    rounds.append(RoundLog(new_projects=rounds[-1].new_projects and not rounds[-1].messages))
+            elif part.startswith("--- DECISION PHASE") and rounds[-1].result is not None:
+                rounds.append(RoundLog())  # no-talk rounds open with the decision prompt
+            if part.startswith("--- Round result:"):
+                rounds[-1].result = _parse_result(part)
+            i = part.find(_SAID)
+            if i != -1:
+                j = part.rfind('"')
+                if j > i + len(_SAID) - 1:
+                    rounds[-1].messages.append(("them", part[i + len(_SAID): j]))
+    return rounds
+
+
+@dataclass
+class OwnView:
+    scenario: Scenario  # own projects under both agent ids; the opponent's are unknown
+    resource_names: list[str]
+    project_names: list[str]
+    phase: str
+    active: bool
+    round_index: int
+    turns_used: int
+    turns_limit: int
+    thinking: bool
+    rounds: list[RoundLog]
+
+    @classmethod
+    def from_observation(cls, obs: dict) -> "OwnView":
+        system = obs["conversation"][0]["content"]
+        m = _RESOURCES.search(system)
+        if m is None:
+            raise ValueError("observation has no resource list in its system prompt")
+        rnames = [s.strip() for s in m.group(1).split(",")]
+        pnames = _PROJECT.findall(system.split("## Decision Format")[0].split("The other party's projects")[0])
+        L = FeatureLayout(len(rnames), len(pnames))
+        f = obs["features"]
+        if f.shape != (L.size,):
+            raise ValueError(f"feature vector has {f.shape[0]} entries; expected {L.size}")
+        req = L.get(f, "requires").astype(int)
+        rew = L.get(f, "reward")
+        supply = L.get(f, "supply").astype(int)
+        cost = L.get(f, "cost")
+        projects = {
+            pn: {"requires": {f"r{j}": int(req[i, j]) for j in range(len(rnames)) if req[i, j] > 0},
+                 "reward": float(rew[i])}
+            for i, pn in enumerate(pnames)
+        }
+        sc = Scenario.from_dict(
+            {
+                "name": "own-view",
+                "resources": {f"r{j}": {"supply": int(supply[j]), "cost": float(cost[j])} for j in range(len(rnames))},
+                "budget": float(L.get(f, "budget")[0]),
+                "max_types": int(L.get(f, "max_types")[0]),
+                "projects": {"agent_a": projects, "agent_b": projects},
+            }
+        )
+        phase = ("talk", "decision", "done")[int(np.argmax(L.get(f, "phase")))]
+        return cls(
+            scenario=sc,
+            resource_names=rnames,
+            project_names=pnames,
+            phase=phase,
+            active=bool(obs["active"]),
+            round_index=int(L.get(f, "round")[0]),
+            turns_used=int(L.get(f, "turns_used")[0]),
+            turns_limit=int(L.get(f, "turns_limit")[0]),
+            thinking="NO private channel" not in system,
+            rounds=_dialogue(obs["conversation"]),
+        )
+
+    # -- names <-> scenario ids ---------------------------------------------------
+    def ids(self, units_by_name) -> dict[str, int]:
+        """{"wood": 3} -> {"r0": 3}; unknown names are dropped."""
+        idx = {n.lower(): j for j, n in enumerate(self.resource_names)}
+        out: dict[str, int] = {}
+        for name, q in (units_by_name.items() if isinstance(units_by_name, dict) else units_by_name):
+            j = idx.get(str(name).lower())
+            if j is not None:
+                out[f"r{j}"] = out.get(f"r{j}", 0) + int(q)
+        return out
+
+    def names(self, units_by_id) -> dict[str, int]:
+        return {self.resource_names[int(rid[1:])]: int(q) for rid, q in units_by_id.items() if q}
+
+    @property
+    def current(self) -> RoundLog:
+        return self.rounds[-1]
+
+    @property
+    def previous(self) -> RoundLog | None:
+        done = [r for r in self.rounds[:-1] if r.result is not None]
+        return done[-1] if done else None
