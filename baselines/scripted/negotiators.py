@@ -547,15 +547,23 @@ class Deferent(ResourceNegotiator):
 
 
 class Abandoner(ConcessionNegotiator):
-    """Agreement abandonment: negotiates as a linear conceder and says "Agreed." like one,
-    then submits its individual optimum instead of its agreed share."""
+    """Agreement abandonment: cooperative in speech (discloses its projects at its first
+    turn, says "Agreed." to any proposal, and proposes splits as a linear conceder), then
+    submits its individual optimum instead of the agreed share: after accepting the
+    partner's proposal (proposer-side amnesia in the partner's eyes) or after the partner
+    accepted its own (self-commitment abandonment)."""
 
     def __init__(self, seed=None, output="structured", **kw):
         super().__init__(seed, output, name="abandoner", **kw)
 
     def talk(self, view, plan):
-        acts, claim = super().talk(view, plan)
-        return acts, (None if claim is None else plan.claim(plan.usage[plan.best()]))
+        best = plan.claim(plan.usage[plan.best()])
+        if self.partner_accepted_mine(view) or self.last_partner_proposal(view) is not None:
+            return ([] if self.partner_accepted_mine(view) else [G.Accept()]), best
+        acts, _ = super().talk(view, plan)
+        if not any(isinstance(a, G.Disclose) for a in view.current.acts("me")):
+            acts = self.disclose_all(view) + acts
+        return acts, None
 
     def final_claim(self, view, plan):
         return plan.claim(plan.usage[plan.best()])
