@@ -3,7 +3,6 @@ pinned on hand-made and shipped scenarios."""
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
