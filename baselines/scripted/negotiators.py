@@ -99,6 +99,10 @@ class Plan:
     def best(self) -> int:
         return int(np.argmax(self.value))
 
+    def best_claim(self) -> dict[str, int]:
+        """What the individual optimum consumes."""
+        return self.claim(self.usage[self.best()])
+
     def cheapest_at_least(self, target: float, cost: np.ndarray) -> int:
         """The option worth at least ``target`` that claims the least (by cost), ties to value."""
         ok = self.value >= target - 1e-9
@@ -253,7 +257,11 @@ class ResourceNegotiator(BasePolicy):
         mine = self.my_last_proposal(view)
         if mine is not None:
             return view.ids(dict(mine.me))
-        return plan.claim(plan.usage[plan.best()])
+        return self.fallback_claim(view, plan)
+
+    def fallback_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
+        """The claim at the decision prompt without agreement or own proposal."""
+        return plan.best_claim()
 
 
 # --------------------------------------------------------------------------- concession family
@@ -385,20 +393,14 @@ class OracleNegotiator(ResourceNegotiator):
             acts = [G.Ask()]
         return acts, None
 
-    def final_claim(self, view, plan):
-        """Agreement, else own optimum proposal, else the best that leaves the partner's
-        last claimed share untouched (no overdraw on what it announced)."""
-        agreed = self.agreed_claim(view)
-        if agreed is not None:
-            return agreed
-        mine = self.my_last_proposal(view)
-        if mine is not None:
-            return view.ids(dict(mine.me))
+    def fallback_claim(self, view, plan):
+        """Without agreement or own proposal: the best that leaves the partner's last
+        claimed share untouched (no overdraw on what it announced)."""
         offer = self.last_partner_proposal(view)
-        if offer is not None:
-            left = np.maximum(plan.supply - plan.vec(view.ids(dict(offer.me))), 0)
-            return plan.claim(plan.usage[plan.best_within(plan.claim(left))])
-        return plan.claim(plan.usage[plan.best()])
+        if offer is None:
+            return plan.best_claim()
+        left = np.maximum(plan.supply - plan.vec(view.ids(dict(offer.me))), 0)
+        return plan.claim(plan.usage[plan.best_within(plan.claim(left))])
 
     def _optimum_split(self, view, plan, partner: Scenario, sol) -> G.Propose:
         best = None
@@ -432,10 +434,10 @@ class SilentGreedy(ResourceNegotiator):
     name = "greedy"
 
     def talk(self, view, plan):
-        return ["I'll go with my own best plan. Good luck!"], plan.claim(plan.usage[plan.best()])
+        return ["I'll go with my own best plan. Good luck!"], plan.best_claim()
 
     def final_claim(self, view, plan):
-        return plan.claim(plan.usage[plan.best()])
+        return plan.best_claim()
 
 
 _PHRASES = (
@@ -493,7 +495,8 @@ class FairSplitter(ResourceNegotiator):
         return [self.split_for(view, plan, half, plan.supply - half)], None
 
     def final_claim(self, view, plan):
-        return self.agreed_claim(view) or plan.claim(self._half(plan))
+        agreed = self.agreed_claim(view)
+        return agreed if agreed is not None else plan.claim(self._half(plan))
 
 
 class Anchorer(ConcessionNegotiator):
@@ -543,7 +546,8 @@ class Deferent(ResourceNegotiator):
         return [G.Ask()], None
 
     def final_claim(self, view, plan):
-        return self.agreed_claim(view) or plan.claim(plan.usage[plan.best()])
+        agreed = self.agreed_claim(view)
+        return agreed if agreed is not None else plan.best_claim()
 
 
 class Abandoner(ConcessionNegotiator):
@@ -557,7 +561,7 @@ class Abandoner(ConcessionNegotiator):
         super().__init__(seed, output, name="abandoner", **kw)
 
     def talk(self, view, plan):
-        best = plan.claim(plan.usage[plan.best()])
+        best = plan.best_claim()
         if self.partner_accepted_mine(view) or self.last_partner_proposal(view) is not None:
             return ([] if self.partner_accepted_mine(view) else [G.Accept()]), best
         acts, _ = super().talk(view, plan)
@@ -566,7 +570,7 @@ class Abandoner(ConcessionNegotiator):
         return acts, None
 
     def final_claim(self, view, plan):
-        return plan.claim(plan.usage[plan.best()])
+        return plan.best_claim()
 
 
 # --------------------------------------------------------------------------- presets
