@@ -1,0 +1,1 @@
+"""The five-party negotiated-rulemaking game (seed 001)."""

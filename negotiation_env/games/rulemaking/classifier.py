@@ -1,0 +1,127 @@
+"""The deterministic outcome classifier of a rulemaking run (seed 001 §3, Appendix B),
+from the public moves only. No model is involved.
+
+The paper gives the rule in brief; its Appendix B is not in the seed text, so the full
+rule below is ours, with every threshold a named parameter:
+
+* the **closing stretch** is the last ``closing_turns`` recorded turns (default 5, one
+  full cycle of the five parties);
+* **consensus** when, in the closing stretch, the share of Support moves is at least
+  ``consensus_share`` (default 0.8: four of five) and no move there is Oppose or Exit;
+* **compromise** when at least ``compromise_parties`` distinct parties (default 2)
+  *sustain a concession* through the closing stretch: the party plays Concede in the
+  closing stretch and none of its moves after that first Concede (in the stretch) is
+  Oppose, Counter or Exit;
+* **authority decision** otherwise, provided the run lasted at least ``min_turns``
+  turns (default 5) and the authority never exited;
+* **deadlock** when neither holds: too short a run, or the authority walked out.
+
+Consensus is tested before compromise. :func:`sensitivity` relabels a run under the
+3 x 3 grid of compromise_parties x consensus_share values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from .rules import MOVES, Turn
+
+__all__ = ["ClassifierConfig", "classify", "sensitivity", "OUTCOMES", "recode_worst_case",
+           "normalized_entropy", "horizon_exhausted", "concession_arc", "trajectory"]
+
+OUTCOMES = ("compromise", "consensus", "authority", "deadlock")
+
+COMPROMISE_GRID = (1, 2, 3)
+CONSENSUS_GRID = (0.6, 0.8, 1.0)
+
+
+@dataclass(frozen=True)
+class ClassifierConfig:
+    closing_turns: int = 5
+    compromise_parties: int = 2
+    consensus_share: float = 0.8
+    min_turns: int = 5
+
+    def __post_init__(self):
+        if self.closing_turns < 1:
+            raise ValueError("closing_turns must be >= 1")
+        if self.compromise_parties < 1:
+            raise ValueError("compromise_parties must be >= 1")
+        if not 0.0 < self.consensus_share <= 1.0:
+            raise ValueError("consensus_share must be in (0, 1]")
+        if self.min_turns < 0:
+            raise ValueError("min_turns must be >= 0")
+
+
+def _sustainers(stretch: Sequence[Turn]) -> set[str]:
+    out = set()
+    for party in {t.party for t in stretch}:
+        moves = [t.move for t in stretch if t.party == party]
+        if "Concede" in moves:
+            after = moves[moves.index("Concede") + 1:]
+            if not any(m in ("Oppose", "Counter", "Exit") for m in after):
+                out.add(party)
+    return out
+
+
+def classify(turns: Sequence[Turn], authority: str, config: ClassifierConfig = ClassifierConfig()) -> str:
+    stretch = list(turns[-config.closing_turns:])
+    if stretch:
+        supports = sum(t.move == "Support" for t in stretch)
+        blocked = any(t.move in ("Oppose", "Exit") for t in stretch)
+        if supports / len(stretch) >= config.consensus_share - 1e-12 and not blocked:
+            return "consensus"
+        if len(_sustainers(stretch)) >= config.compromise_parties:
+            return "compromise"
+    authority_present = not any(t.party == authority and t.move == "Exit" for t in turns)
+    if len(turns) >= config.min_turns and authority_present:
+        return "authority"
+    return "deadlock"
+
+
+def sensitivity(turns: Sequence[Turn], authority: str, base: ClassifierConfig = ClassifierConfig()) -> dict[tuple[int, float], str]:
+    """The label under each (compromise_parties, consensus_share) pair of the 3 x 3 grid."""
+    return {
+        (k, s): classify(turns, authority, replace(base, compromise_parties=k, consensus_share=s))
+        for k in COMPROMISE_GRID
+        for s in CONSENSUS_GRID
+    }
+
+
+def recode_worst_case(turns: Iterable[Turn]) -> list[Turn]:
+    """Every non-genuine turn recoded to Concede, the most agreement-favourable move (the
+    certification rule of §6.3: a no-agreement label counts as behavioural only if it
+    survives this)."""
+    return [t if t.provenance == "genuine" else replace(t, move="Concede") for t in turns]
+
+
+# --------------------------------------------------------------------------- process measures
+
+def normalized_entropy(turns: Iterable[Turn]) -> float:
+    """Shannon entropy of the run's mix of the five moves / log2 5 (0: one move type)."""
+    from ...analysis.stats import normalized_entropy as _h
+
+    counts = Counter(t.move for t in turns)
+    return _h([counts.get(m, 0) for m in MOVES], k=len(MOVES))
+
+
+def horizon_exhausted(turns: Sequence[Turn], max_turns: int) -> bool:
+    return len(turns) >= max_turns
+
+
+def concession_arc(turns: Sequence[Turn]) -> bool:
+    """Some party plays Oppose/Counter early and Concede/Support later (supporting measure)."""
+    for party in {t.party for t in turns}:
+        moves = [t.move for t in turns if t.party == party]
+        hard = [i for i, m in enumerate(moves) if m in ("Oppose", "Counter")]
+        soft = [i for i, m in enumerate(moves) if m in ("Concede", "Support")]
+        if hard and soft and max(soft) > min(hard):
+            return True
+    return False
+
+
+def trajectory(turns: Sequence[Turn]) -> tuple[str, ...]:
+    """The run's action sequence, for trajectory uniqueness across a cell."""
+    return tuple(t.move for t in turns)

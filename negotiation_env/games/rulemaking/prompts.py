@@ -1,0 +1,168 @@
+"""Prompt templates of the rulemaking game.
+
+Seed 001 describes what each turn's prompt holds (the party's private brief, the scenario
+context, the last five public turns, the deadline rule) but its appendices with the
+exact wording are not in the seed text, so these templates are ours. The deadline
+sentence is in every prompt of every condition, as the paper requires.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .rules import MOVES, Turn
+
+# --------------------------------------------------------------------------- private-state formats
+
+#: condition -> the fields of its private notebook (None: free text or nothing)
+NOTEBOOK_FIELDS: dict[str, tuple[str, ...]] = {
+    "ledger": ("my_concessions", "their_concessions", "current_state", "opponent_assessment", "open_issues"),
+    # §7's three alternative generic five-slot notebooks (field names ours)
+    "notebook_state": ("situation", "positions", "trend", "risks", "next_step"),
+    "notebook_process": ("what_happened", "who_moved", "pace", "tone", "plan"),
+    "notebook_message": ("audience", "key_message", "framing", "tone", "call_to_action"),
+}
+
+MOVE_GLOSS = {
+    "Support": "endorse the direction the negotiation is taking",
+    "Oppose": "reject it",
+    "Concede": "give ground on an issue",
+    "Counter": "put forward an alternative on an issue",
+    "Exit": "leave the negotiation for good",
+}
+
+DEADLINE = "Any issue still unresolved after the final turn will be decided by {authority_name}."
+
+SYSTEM = """You are {party_name}: {party_description}
+You are taking part in a negotiated rulemaking convened by {authority_name}.
+
+## Scenario: {title}
+{context}
+
+## Issues on the table
+{issues}
+
+## Your private brief (no other party sees it)
+Objectives, in order of priority:
+{objectives}
+Red lines:
+{red_lines}
+
+## Rules
+- The negotiation lasts at most {max_turns} turns. Parties move one at a time in this order: {order}.
+- On your turn you choose exactly one move:
+{moves}
+- {deadline}
+
+## Response format
+{response_format}"""
+
+FORMAT_PLAIN = """Respond with ONLY a JSON object:
+{{"move": "Counter", "issue": "<issue id, or null>", "rationale": "one or two sentences the other parties will read"}}"""
+
+FORMAT_NOTEBOOK = """Respond with ONLY a JSON object. First rewrite your private notebook completely (it replaces the previous one; at most five sentences per field; no other party ever sees it), then give your move:
+{{"{notebook_key}": {{{fields}}}, "move": "Counter", "issue": "<issue id, or null>", "rationale": "one or two sentences the other parties will read"}}"""
+
+FORMAT_NOTES = """Respond with ONLY a JSON object. First write any private notes you want (free-form, at most 600 characters; they replace your previous notes; no other party ever sees them), then give your move:
+{{"notes": "...", "move": "Counter", "issue": "<issue id, or null>", "rationale": "one or two sentences the other parties will read"}}"""
+
+TURN = """--- TURN {turn}/{max_turns} --- ({turns_left} turns left after this one)
+This run: external attention is {attention}; the opposing stakeholders {coordination}; the salience of this negotiation for you is {salience}.
+Recent public turns (the last {window}):
+{history}"""
+
+NO_HISTORY = "(none yet)"
+HISTORY_LINE = '- Turn {turn}, {party}: {move}{issue} — "{rationale}"'
+OWN_NOTEBOOK = "Your private notebook from your previous turn:\n{notebook}"
+DIGEST = """Negotiation digest (read-only, computed by the system):
+{lines}
+Turns remaining: {turns_left}"""
+DIGEST_LINE = "- {party}: softened {n} time(s) (Concede or Support){exited}"
+YOUR_MOVE = "{deadline}\nYour move, {party_name}. Respond with JSON."
+INVALID = """Your previous response was invalid: {error}
+Respond again with ONLY the JSON object described above."""
+
+
+def render_system(scenario, party_id: str, condition: str, max_turns: int) -> str:
+    party = scenario.party(party_id)
+    authority = scenario.party(scenario.authority)
+    issues = "\n".join(f"- {i.id}: {i.title} — {i.description}" for i in scenario.issues)
+    objectives = "\n".join(f"{o.priority}. [{o.issue}] {o.text}" for o in party.brief.objectives)
+    red_lines = "\n".join(f"- {r}" for r in party.brief.red_lines)
+    moves = "\n".join(f"  - {m}: {MOVE_GLOSS[m]}" for m in MOVES)
+    if condition in NOTEBOOK_FIELDS:
+        key = "ledger" if condition == "ledger" else "notebook"
+        fields = ", ".join(f'"{f}": "..."' for f in NOTEBOOK_FIELDS[condition])
+        fmt = FORMAT_NOTEBOOK.format(notebook_key=key, fields=fields)
+    elif condition == "notes":
+        fmt = FORMAT_NOTES
+    else:
+        fmt = FORMAT_PLAIN
+    return SYSTEM.format(
+        party_name=party.name,
+        party_description=party.description,
+        authority_name=authority.name,
+        title=scenario.title,
+        context=scenario.context,
+        issues=issues,
+        objectives=objectives,
+        red_lines=red_lines,
+        max_turns=max_turns,
+        order=", ".join(scenario.party(p).name for p in scenario.party_ids),
+        moves=moves,
+        deadline=DEADLINE.format(authority_name=authority.name),
+        response_format=fmt,
+    )
+
+
+def render_history_line(scenario, t: Turn) -> str:
+    return HISTORY_LINE.format(
+        turn=t.index + 1,
+        party=scenario.party(t.party).name,
+        move=t.move,
+        issue=f" on {t.issue}" if t.issue else "",
+        rationale=t.rationale.replace("\n", " "),
+    )
+
+
+def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: dict, history: list[Turn],
+                window: int, notebook: str | None, digest: str | None) -> str:
+    party = scenario.party(party_id)
+    authority = scenario.party(scenario.authority)
+    parts = [
+        TURN.format(
+            turn=turn + 1,
+            max_turns=max_turns,
+            turns_left=max_turns - turn - 1,
+            attention=params["external_attention"],
+            coordination="coordinate their positions" if params["opposition_coordinated"] else "act separately",
+            salience=_salience_word(params["salience"][party_id]),
+            window=window,
+            history="\n".join(render_history_line(scenario, t) for t in history[-window:]) or NO_HISTORY,
+        )
+    ]
+    if notebook is not None:
+        parts.append(OWN_NOTEBOOK.format(notebook=notebook))
+    if digest is not None:
+        parts.append(digest)
+    parts.append(YOUR_MOVE.format(deadline=DEADLINE.format(authority_name=authority.name), party_name=party.name))
+    return "\n\n".join(parts)
+
+
+def render_digest(scenario, history: list[Turn], exited: set[str], turns_left: int) -> str:
+    lines = []
+    for p in scenario.party_ids:
+        n = sum(1 for t in history if t.party == p and t.move in ("Concede", "Support"))
+        lines.append(DIGEST_LINE.format(party=scenario.party(p).name, n=n, exited=" (exited)" if p in exited else ""))
+    return DIGEST.format(lines="\n".join(lines), turns_left=turns_left)
+
+
+def render_notebook(condition: str, value) -> str:
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, indent=1)
+    return str(value)
+
+
+def _salience_word(s: float) -> str:
+    level = "low" if s < 0.4 else "moderate" if s < 0.7 else "high"
+    return f"{level} ({s:.2f})"

@@ -1,0 +1,403 @@
+"""Scenarios of the rulemaking game (seed 001 §3): the authority, the stakeholders, their
+private briefs, the bundled issues and the per-run parameter distribution.
+
+A scenario is data (a JSON file), validated on load. Every error names the offending
+field with a JSON-path-like location, e.g. ``parties.apex_financial.brief.objectives[2].issue``.
+
+Three scenarios ship with the package: ``E1`` (Fragmented: proprietary-trading rules,
+divided industry), ``E2`` (Unified: the same case, industry presents a united front) and
+``E3`` (Grid: emergency load-shedding priority).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources as importlib_resources
+from pathlib import Path
+from typing import Any, Mapping
+
+__all__ = [
+    "Issue",
+    "Objective",
+    "Brief",
+    "Party",
+    "Parameters",
+    "RulemakingScenario",
+    "ScenarioError",
+    "ROLES",
+    "load_scenario",
+    "list_scenarios",
+]
+
+_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")  # issue and party ids; used with fullmatch
+_SCENARIO_ID = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")
+ROLES = ("authority", "stakeholder")
+N_PARTIES = 5
+N_ISSUES = (4, 6)
+N_OBJECTIVES = (3, 5)
+N_RED_LINES = (1, 3)
+WEIGHT_TOL = 1e-9
+
+
+class ScenarioError(ValueError):
+    """A scenario file or dict is malformed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Issue:
+    id: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Objective:
+    issue: str
+    priority: int  # 1 = most important
+    text: str
+
+
+@dataclass(frozen=True)
+class Brief:
+    objectives: tuple[Objective, ...]  # sorted by priority (1 first)
+    red_lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Party:
+    id: str
+    name: str
+    role: str  # "authority" or "stakeholder"
+    description: str
+    brief: Brief
+
+
+@dataclass(frozen=True)
+class Parameters:
+    attention_levels: tuple[str, ...]
+    attention_weights: tuple[float, ...]
+    salience_low: float
+    salience_high: float
+    coordination_p: float
+
+
+@dataclass(frozen=True)
+class RulemakingScenario:
+    id: str
+    name: str
+    title: str
+    context: str
+    authority: str  # party id of the convening authority (always parties[0])
+    issues: tuple[Issue, ...]
+    parties: tuple[Party, ...]  # in turn order, the authority first
+    parameters: Parameters
+
+    # -- derived views ---------------------------------------------------------
+    @property
+    def party_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.parties)
+
+    @property
+    def stakeholders(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.parties if p.id != self.authority)
+
+    @property
+    def issue_ids(self) -> tuple[str, ...]:
+        return tuple(i.id for i in self.issues)
+
+    def party(self, pid: str) -> Party:
+        for p in self.parties:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def issue(self, iid: str) -> Issue:
+        for i in self.issues:
+            if i.id == iid:
+                return i
+        raise KeyError(iid)
+
+    # -- per-run parameters ----------------------------------------------------
+    def draw_parameters(self, rng) -> dict[str, Any]:
+        """Draw one run's parameters using only ``rng`` (a ``numpy.random.Generator``).
+
+        Draw order: the external-attention level (one ``rng.random()``), then each
+        party's salience in party order (one ``rng.uniform(low, high)`` each, rounded to
+        two decimals and kept inside [low, high]), then opposition coordination (one
+        ``rng.random() < p``).
+        """
+        pr = self.parameters
+        u = float(rng.random())
+        level = None
+        acc = 0.0
+        for name, w in zip(pr.attention_levels, pr.attention_weights):
+            acc += w
+            if w > 0 and u < acc:
+                level = name
+                break
+        if level is None:  # u beyond the float-rounded cumulative sum: the last level with weight
+            level = next(n for n, w in zip(reversed(pr.attention_levels), reversed(pr.attention_weights)) if w > 0)
+        salience = {}
+        for pid in self.party_ids:
+            s = round(float(rng.uniform(pr.salience_low, pr.salience_high)), 2)
+            salience[pid] = min(max(s, pr.salience_low), pr.salience_high)
+        coordinated = bool(float(rng.random()) < pr.coordination_p)
+        return {"external_attention": level, "salience": salience, "opposition_coordinated": coordinated}
+
+    # -- (de)serialisation -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        pr = self.parameters
+        return {
+            "id": self.id,
+            "name": self.name,
+            "title": self.title,
+            "context": self.context,
+            "authority": self.authority,
+            "issues": {i.id: {"title": i.title, "description": i.description} for i in self.issues},
+            "parties": {
+                p.id: {
+                    "name": p.name,
+                    "role": p.role,
+                    "description": p.description,
+                    "brief": {
+                        "objectives": [
+                            {"issue": o.issue, "priority": o.priority, "text": o.text} for o in p.brief.objectives
+                        ],
+                        "red_lines": list(p.brief.red_lines),
+                    },
+                }
+                for p in self.parties
+            },
+            "parameters": {
+                "external_attention": {"levels": list(pr.attention_levels), "weights": list(pr.attention_weights)},
+                "salience": {"low": pr.salience_low, "high": pr.salience_high},
+                "opposition_coordination": {"p": pr.coordination_p},
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any, *, source: str = "scenario") -> "RulemakingScenario":
+        return _parse(d, str(source))
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _fail(source: str, where: str, msg: str) -> ScenarioError:
+    return ScenarioError(f"{source}: field '{where}': {msg}")
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _text(source: str, where: str, v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise _fail(source, where, f"must be a non-empty string, got {v!r}")
+    return v
+
+
+def _obj(source: str, where: str, v: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> Mapping:
+    """``v`` must be a JSON object with all of ``required`` and nothing outside required+optional."""
+    if not isinstance(v, Mapping):
+        raise _fail(source, where, f"must be an object, got {type(v).__name__}")
+    allowed = set(required) | set(optional)
+    prefix = f"{where}." if where else ""
+    for key in v:
+        if key not in allowed:
+            raise _fail(source, f"{prefix}{key}", f"unknown field; allowed fields: {', '.join(sorted(allowed))}")
+    for key in required:
+        if key not in v:
+            raise _fail(source, f"{prefix}{key}", "missing required field")
+    return v
+
+
+def _parse(d: Any, source: str) -> RulemakingScenario:
+    if not isinstance(d, Mapping):
+        raise ScenarioError(f"{source}: a scenario must be a JSON object, got {type(d).__name__}")
+    top = ("id", "name", "title", "context", "authority", "issues", "parties", "parameters")
+    _obj(source, "", d, top, ("description", "meta"))
+
+    sid = d["id"]
+    if not isinstance(sid, str) or not _SCENARIO_ID.fullmatch(sid):
+        raise _fail(source, "id", f"must start with a letter and use letters, digits, '_' or '-', got {sid!r}")
+    name = _text(source, "name", d["name"])
+    title = _text(source, "title", d["title"])
+    context = _text(source, "context", d["context"])
+
+    # issues
+    iss = d["issues"]
+    if not isinstance(iss, Mapping) or not N_ISSUES[0] <= len(iss) <= N_ISSUES[1]:
+        raise _fail(source, "issues", f"must be an object of {N_ISSUES[0]}-{N_ISSUES[1]} issue id -> {{title, description}}")
+    issues = []
+    for iid, spec in iss.items():
+        where = f"issues.{iid}"
+        if not isinstance(iid, str) or not _ID.fullmatch(iid):
+            raise _fail(source, where, "issue id must match [a-z][a-z0-9_]*")
+        _obj(source, where, spec, ("title", "description"))
+        issues.append(Issue(iid, _text(source, where + ".title", spec["title"]),
+                            _text(source, where + ".description", spec["description"])))
+    issue_ids = [i.id for i in issues]
+
+    # parties
+    authority = d["authority"]
+    ps = d["parties"]
+    if not isinstance(ps, Mapping) or len(ps) != N_PARTIES:
+        raise _fail(source, "parties", f"must be an object of exactly {N_PARTIES} parties (the authority and {N_PARTIES - 1} stakeholders)")
+    parties = []
+    for pid, spec in ps.items():
+        where = f"parties.{pid}"
+        if not isinstance(pid, str) or not _ID.fullmatch(pid):
+            raise _fail(source, where, "party id must match [a-z][a-z0-9_]*")
+        _obj(source, where, spec, ("name", "role", "description", "brief"))
+        pname = _text(source, where + ".name", spec["name"])
+        role = spec["role"]
+        if role not in ROLES:
+            raise _fail(source, where + ".role", f"must be one of {list(ROLES)}, got {role!r}")
+        description = _text(source, where + ".description", spec["description"])
+        parties.append(Party(pid, pname, role, description, _parse_brief(source, where + ".brief", spec["brief"], issue_ids)))
+
+    if not isinstance(authority, str) or authority not in ps:
+        raise _fail(source, "authority", f"must be the id of one of the parties ({', '.join(map(str, ps))}), got {authority!r}")
+    authorities = [p.id for p in parties if p.role == "authority"]
+    if len(authorities) != 1:
+        raise _fail(source, "parties", f"exactly one party must have role 'authority', found {len(authorities)}: {authorities}")
+    if authorities[0] != authority:
+        raise _fail(source, f"parties.{authority}.role", f"the authority party must have role 'authority' (party {authorities[0]!r} has it instead)")
+    if parties[0].id != authority:
+        raise _fail(source, "parties", f"the authority {authority!r} must come first (parties are listed in turn order)")
+
+    return RulemakingScenario(
+        id=sid,
+        name=name,
+        title=title,
+        context=context,
+        authority=authority,
+        issues=tuple(issues),
+        parties=tuple(parties),
+        parameters=_parse_parameters(source, d["parameters"]),
+    )
+
+
+def _parse_brief(source: str, where: str, spec: Any, issue_ids: list[str]) -> Brief:
+    _obj(source, where, spec, ("objectives", "red_lines"))
+    objs = spec["objectives"]
+    if not isinstance(objs, list) or not N_OBJECTIVES[0] <= len(objs) <= N_OBJECTIVES[1]:
+        raise _fail(source, where + ".objectives", f"must be a list of {N_OBJECTIVES[0]}-{N_OBJECTIVES[1]} objectives")
+    objectives = []
+    seen_priority: dict[int, int] = {}
+    seen_issue: dict[str, int] = {}
+    for k, o in enumerate(objs):
+        w = f"{where}.objectives[{k}]"
+        _obj(source, w, o, ("issue", "priority", "text"))
+        issue = o["issue"]
+        if issue not in issue_ids:
+            raise _fail(source, w + ".issue", f"unknown issue {issue!r}; known: {', '.join(issue_ids)}")
+        if issue in seen_issue:
+            raise _fail(source, w + ".issue", f"issue {issue!r} already has an objective (objectives[{seen_issue[issue]}])")
+        seen_issue[issue] = k
+        pr = o["priority"]
+        if not _int(pr) or not 1 <= pr <= len(objs):
+            raise _fail(source, w + ".priority", f"must be an integer between 1 and {len(objs)}, got {pr!r}")
+        if pr in seen_priority:
+            raise _fail(source, w + ".priority", f"duplicate priority {pr} (also objectives[{seen_priority[pr]}])")
+        seen_priority[pr] = k
+        objectives.append(Objective(issue, int(pr), _text(source, w + ".text", o["text"])))
+    objectives.sort(key=lambda o: o.priority)
+
+    rls = spec["red_lines"]
+    if not isinstance(rls, list) or not N_RED_LINES[0] <= len(rls) <= N_RED_LINES[1]:
+        raise _fail(source, where + ".red_lines", f"must be a list of {N_RED_LINES[0]}-{N_RED_LINES[1]} non-empty strings")
+    red_lines = tuple(_text(source, f"{where}.red_lines[{k}]", r) for k, r in enumerate(rls))
+    return Brief(tuple(objectives), red_lines)
+
+
+def _parse_parameters(source: str, spec: Any) -> Parameters:
+    where = "parameters"
+    _obj(source, where, spec, ("external_attention", "salience", "opposition_coordination"))
+
+    ea = _obj(source, where + ".external_attention", spec["external_attention"], ("levels", "weights"))
+    levels = ea["levels"]
+    w = where + ".external_attention.levels"
+    if not isinstance(levels, list) or not levels:
+        raise _fail(source, w, "must be a non-empty list of level names")
+    for k, lv in enumerate(levels):
+        _text(source, f"{w}[{k}]", lv)
+        if lv in levels[:k]:
+            raise _fail(source, f"{w}[{k}]", f"duplicate level {lv!r}")
+    weights = ea["weights"]
+    w = where + ".external_attention.weights"
+    if not isinstance(weights, list) or len(weights) != len(levels):
+        raise _fail(source, w, f"must be a list of {len(levels)} numbers, one per level")
+    for k, x in enumerate(weights):
+        if not _number(x) or x < 0:
+            raise _fail(source, f"{w}[{k}]", f"must be a non-negative finite number, got {x!r}")
+    total = math.fsum(weights)
+    if abs(total - 1.0) > WEIGHT_TOL:
+        raise _fail(source, w, f"must sum to 1, got {total!r}")
+
+    sal = _obj(source, where + ".salience", spec["salience"], ("low", "high"))
+    for key in ("low", "high"):
+        x = sal[key]
+        if not _number(x) or not 0 <= x <= 1:
+            raise _fail(source, f"{where}.salience.{key}", f"must be a number in [0, 1], got {x!r}")
+    if sal["low"] > sal["high"]:
+        raise _fail(source, where + ".salience", f"low ({sal['low']}) must not exceed high ({sal['high']})")
+
+    oc = _obj(source, where + ".opposition_coordination", spec["opposition_coordination"], ("p",))
+    p = oc["p"]
+    if not _number(p) or not 0 <= p <= 1:
+        raise _fail(source, where + ".opposition_coordination.p", f"must be a probability in [0, 1], got {p!r}")
+
+    return Parameters(
+        attention_levels=tuple(levels),
+        attention_weights=tuple(float(x) for x in weights),
+        salience_low=float(sal["low"]),
+        salience_high=float(sal["high"]),
+        coordination_p=float(p),
+    )
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _pool_dir():
+    return importlib_resources.files("negotiation_env.games.rulemaking") / "scenarios"
+
+
+def list_scenarios() -> list[str]:
+    """Ids of the scenarios shipped with the package (file stems): E1, E2, E3."""
+    return sorted(p.name[:-5] for p in _pool_dir().iterdir() if p.name.endswith(".json"))
+
+
+def load_scenario(name_or_path: str | Path) -> RulemakingScenario:
+    """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path."""
+    p = Path(name_or_path)
+    if p.suffix == ".json" or p.exists():
+        if not p.is_file():
+            raise ScenarioError(f"scenario file not found (or not a file): {p}")
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ScenarioError(f"{p}: cannot read scenario file: {e}") from None
+        source = str(p)
+    else:
+        f = _pool_dir() / f"{name_or_path}.json"
+        if not isinstance(name_or_path, str) or not _SCENARIO_ID.fullmatch(name_or_path) or not f.is_file():
+            raise ScenarioError(
+                f"unknown scenario {str(name_or_path)!r}; shipped scenarios: {', '.join(list_scenarios())}"
+            )
+        text = f.read_text(encoding="utf-8")
+        source = f"scenario {name_or_path!r}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{source}: not valid JSON: {e}") from None
+    return RulemakingScenario.from_dict(data, source=source)
