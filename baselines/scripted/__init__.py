@@ -1,5 +1,7 @@
-"""Scripted negotiators for the resource game. ``make(name, seed=..., output=...)`` builds
-one by name; ``POLICIES`` lists them (see :mod:`.negotiators` for what each does)."""
+"""Scripted negotiators. Resource game: ``make(name, seed=..., output=...)`` builds one by
+name and ``POLICIES`` lists them (see :mod:`.negotiators`). Rulemaking game:
+``make_rulemaking`` / ``RULEMAKING_POLICIES`` and ``RulemakingMix`` (see :mod:`.rulemaking`).
+Both families share the aspiration curve of :mod:`.concession`."""
 
 from .grammar import Accept, Ask, Disclose, Need, Propose, Reject
 from .negotiators import (
@@ -16,6 +18,7 @@ from .negotiators import (
     SilentGreedy,
 )
 from .population import MixedPopulation
+from .rulemaking import RULEMAKING_POLICIES, RulemakingMix, make_rulemaking
 from .view import OwnView, RoundLog
 
 POLICIES = PRESETS
@@ -32,7 +35,7 @@ def make(name: str, seed: int | None = None, output: str = "structured"):
 
 
 __all__ = [
-    "POLICIES", "make", "MixedPopulation", "OwnView", "RoundLog",
+    "POLICIES", "make", "MixedPopulation", "RULEMAKING_POLICIES", "RulemakingMix", "make_rulemaking", "OwnView", "RoundLog",
     "ResourceNegotiator", "ConcessionNegotiator", "Reciprocator", "OracleNegotiator", "SilentGreedy",
     "RandomNegotiator", "FairSplitter", "Anchorer", "Deferent", "Abandoner", "GreedyPolicy", "RandomPolicy",
     "Accept", "Ask", "Disclose", "Need", "Propose", "Reject",

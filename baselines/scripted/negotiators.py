@@ -40,6 +40,7 @@ from negotiation_env.games.resource.scenario import Scenario
 from negotiation_env.games.resource.solver import feasible_run_vectors, solve
 
 from . import grammar as G
+from .concession import aspiration
 from .view import OwnView
 
 __all__ = [
@@ -294,7 +295,7 @@ class ConcessionNegotiator(ResourceNegotiator):
         if self.aspiration is not None:
             t = self.aspiration * vmax
         else:
-            t = vmax * (self.reservation + (1 - self.reservation) * (1 - self.time(view) ** self.exponent))
+            t = vmax * aspiration(self.time(view), self.exponent, self.reservation)
         if self.noise:
             t += float(self.rng.normal(0.0, self.noise * vmax))
         return float(min(vmax, max(self.reservation * vmax, t)))

@@ -31,10 +31,10 @@ MOVE_GLOSS = {
     "Exit": "leave the negotiation for good",
 }
 
-DEADLINE = "Any issue still unresolved after the final turn will be decided by {authority_name}."
+DEADLINE = "Any issue still unresolved after the final turn will be decided by the {authority_name}."
 
 SYSTEM = """You are {party_name}: {party_description}
-You are taking part in a negotiated rulemaking convened by {authority_name}.
+You are taking part in a negotiated rulemaking convened by the {authority_name}.
 
 ## Scenario: {title}
 {context}
@@ -79,6 +79,7 @@ DIGEST = """Negotiation digest (read-only, computed by the system):
 Turns remaining: {turns_left}"""
 DIGEST_LINE = "- {party}: softened {n} time(s) (Concede or Support){exited}"
 YOUR_MOVE = "{deadline}\nYour move, {party_name}. Respond with JSON."
+FALLBACK_RATIONALE = "[no valid move: recorded as Oppose by the system]"
 INVALID = """Your previous response was invalid: {error}
 Respond again with ONLY the JSON object described above."""
 

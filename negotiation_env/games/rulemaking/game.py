@@ -1,0 +1,391 @@
+"""The rulemaking negotiation as a :class:`~negotiation_env.core.game.Game` (seed 001 §3).
+
+A run has five parties (the convening authority first, then the four stakeholders, in
+the scenario's order) and at most ``max_turns`` turns. Parties move one at a time in
+that order, cycling; a party that plays Exit leaves and is skipped from then on, and
+the run ends after the last turn or when fewer than two parties remain.
+
+Each turn the acting party gets a fresh two-message conversation: the system prompt
+(its brief, the scenario, the rules, the deadline sentence, the response format of the
+condition) and the turn prompt (turn counter, this run's parameters, the last
+``history_window`` public turns, its own private state and, in ``digest``, the
+read-only digest). Nothing else is remembered: the env owns the history window.
+
+An invalid response is recorded in ``info["events"]`` and the party is asked again with
+the error, up to ``max_retries`` times; then the harness records Oppose for it. Each
+recorded turn keeps its provenance: ``genuine`` (valid at the first attempt),
+``retried`` (valid after a re-prompt) or ``fallback`` (Oppose inserted).
+
+After the final turn the deterministic classifier labels the run (compromise,
+consensus, authority decision, deadlock); ``info["outcome"]`` carries the label, the
+worst-case recode, the 3 x 3 sensitivity relabelling and the process measures.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ...core.config import ConfigError, check_choice, check_int
+from ...core.game import Game
+from ...core.jsontext import ParseError
+from ...core.spaces import action_text, obs_text, sanitize
+from . import prompts
+from .classifier import (ClassifierConfig, classify, concession_arc, horizon_exhausted, normalized_entropy,
+                         recode_worst_case, sensitivity, trajectory)
+from .features import CONDITIONS, LAYOUT
+from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
+from .rules import MOVES, PROVENANCES, SOFTENING, RunState, Turn
+from .scenario import RulemakingScenario, ScenarioError, load_scenario
+
+__all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
+
+OBS_TEXT_MAX = 1_000_000
+REWARDS = ("agreement", "none")
+AGREEMENT = ("compromise", "consensus")
+
+
+@dataclass(frozen=True)
+class RulemakingConfig:
+    """Configuration of the rulemaking game; every field is checked when the env is built.
+
+    environment: ``"E1"``, ``"E2"``, ``"E3"``, a path to a scenario JSON file, or a
+        :class:`RulemakingScenario`.
+    condition: one of :data:`CONDITIONS` (README's table says what each adds).
+    reward: ``"agreement"`` (after the final turn every party still at the table gets
+        1 when the label is compromise or consensus, else 0) or ``"none"`` (all zero).
+    """
+
+    environment: Any = "E1"
+    condition: str = "none"
+    max_turns: int = 15
+    history_window: int = 5
+    max_retries: int = 2
+    reward: str = "agreement"
+    closing_turns: int = 5
+    compromise_parties: int = 2
+    consensus_share: float = 0.8
+    min_turns: int = 5
+    max_rationale_chars: int = 1000
+    max_sentences: int = 5
+    notes_max_chars: int = 600
+
+    def __post_init__(self):
+        object.__setattr__(self, "environment", _as_scenario(self.environment))
+        check_choice("condition", self.condition, CONDITIONS)
+        check_int("max_turns", self.max_turns, 1, 1000)
+        check_int("history_window", self.history_window, 0, 1000)
+        check_int("max_retries", self.max_retries, 0, 100)
+        check_choice("reward", self.reward, REWARDS)
+        check_int("closing_turns", self.closing_turns, 1, 1000)
+        check_int("compromise_parties", self.compromise_parties, 1, 5)
+        share = self.consensus_share
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+            raise ConfigError(f"config field 'consensus_share' must be a number in (0, 1]; got {share!r}")
+        check_int("min_turns", self.min_turns, 0, 1000)
+        check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
+        check_int("max_sentences", self.max_sentences, 1, 100)
+        check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
+
+    @property
+    def classifier(self) -> ClassifierConfig:
+        return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns)
+
+    @property
+    def limits(self) -> ParseLimits:
+        return ParseLimits(self.max_rationale_chars, self.max_sentences, self.notes_max_chars)
+
+
+def _as_scenario(sc: Any) -> RulemakingScenario:
+    if isinstance(sc, RulemakingScenario):
+        return sc
+    if not isinstance(sc, (str, Path)):
+        raise ConfigError(f"config field 'environment' must be E1, E2, E3, a scenario file path or a "
+                          f"RulemakingScenario; got {type(sc).__name__}")
+    try:
+        return load_scenario(sc)
+    except ScenarioError as e:
+        raise ConfigError(f"config field 'environment': {e}") from None
+
+
+class RulemakingGame(Game):
+    metadata = {"name": "rulemaking_v0", "is_parallelizable": True}
+
+    def __init__(self, config: RulemakingConfig):
+        self.config = config
+        self.scenario: RulemakingScenario = config.environment
+        self.possible_agents = self.scenario.party_ids
+        self.authority = self.scenario.authority
+        self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
+                        for p in self.possible_agents}
+        message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
+        self._obs_space = spaces.Dict({
+            "prompt": obs_text(OBS_TEXT_MAX),
+            "conversation": spaces.Sequence(message, stack=False),
+            "features": LAYOUT.space(),
+            "active": spaces.Discrete(2),
+            "reasoning": spaces.Discrete(2),
+        })
+        n = config.max_rationale_chars
+        self._act_space = spaces.Dict({
+            "move": spaces.Discrete(len(MOVES)),
+            "issue": spaces.Discrete(len(self.scenario.issues) + 1),
+            "rationale": action_text(n),
+            "private": action_text(max(n, config.notes_max_chars, 4000)),
+        })
+        self.run: RunState = RunState(self.possible_agents, config.max_turns)
+        self.params: dict[str, Any] = {}
+        self.events: list[dict[str, Any]] = []
+        self.transcript: list[str] = []
+        self.outcome: dict[str, Any] | None = None
+        self._private: dict[str, Any] = {}
+        self._retry_msgs: list[dict[str, str]] = []
+        self._retries = 0
+        self._agent_events: dict[str, list[dict[str, Any]]] = {}
+        self._last_turn: Turn | None = None
+        self._last_raw: str | None = None
+        self._last_private: dict[str, Any] = {}
+
+    # ----------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def reset(self, rng: np.random.Generator) -> None:
+        self.run = RunState(self.possible_agents, self.config.max_turns)
+        self.params = self.scenario.draw_parameters(rng)
+        self.events = []
+        self.outcome = None
+        self._private = {p: None for p in self.possible_agents}
+        self._retry_msgs = []
+        self._retries = 0
+        self._agent_events = {p: [] for p in self.possible_agents}
+        self._last_turn = None
+        self._last_raw = None
+        self._last_private = {}
+        pr = self.params
+        self.transcript = [
+            f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
+            f"(condition {self.config.condition}; attention {pr['external_attention']}; "
+            f"opposition {'coordinated' if pr['opposition_coordinated'] else 'separate'}) ==="
+        ]
+
+    @property
+    def done(self) -> bool:
+        return self.run.done
+
+    def acting(self) -> tuple[str, ...]:
+        p = self.run.current()
+        return () if p is None else (p,)
+
+    # ----------------------------------------------------------------- prompts
+
+    def _turn_prompt(self, party: str) -> str:
+        cfg, run = self.config, self.run
+        notebook = None
+        key = private_key(cfg.condition)
+        if key is not None:
+            value = self._private[party]
+            notebook = "(empty: this is your first turn)" if value is None else prompts.render_notebook(cfg.condition, value)
+        digest = None
+        if cfg.condition == "digest":
+            digest = prompts.render_digest(self.scenario, run.turns, run.exited, run.turns_left())
+        return prompts.render_turn(
+            self.scenario, party, turn=run.turn_index, max_turns=cfg.max_turns, params=self.params,
+            history=run.turns, window=cfg.history_window, notebook=notebook, digest=digest,
+        )
+
+    def conversation(self, party: str) -> list[dict[str, str]]:
+        """The chat the party answers now: system + turn prompt (+ its invalid answers and
+        the error messages while it is being re-prompted)."""
+        conv = [{"role": "system", "content": self._system[party]}]
+        if party in self.acting():
+            conv.append({"role": "user", "content": self._turn_prompt(party)})
+            conv.extend(self._retry_msgs)
+        return conv
+
+    # ----------------------------------------------------------------- step
+
+    def step(self, agent: str, action: Any) -> dict[str, float]:
+        if agent not in self.acting():
+            raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
+        self._agent_events[agent] = []
+        cfg = self.config
+        raw = action if isinstance(action, str) else _describe(action)
+        try:
+            if isinstance(action, str):
+                mv = parse_text(action, self.scenario, cfg.condition, cfg.limits)
+            else:
+                mv = parse_structured(action, self.scenario, cfg.condition, cfg.limits)
+        except ParseError as e:
+            return self._invalid(agent, raw, str(e))
+        for w in mv.warnings:
+            self._event(agent, "output_format_warning", message=w)
+        provenance = "retried" if self._retries else "genuine"
+        return self._record(agent, mv, provenance, raw)
+
+    def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
+        self._retries += 1
+        self._event(agent, "validation_error", message=error, text=raw, attempt=self._retries)
+        self.transcript.append(f"[invalid] {agent}: {error}")
+        if self._retries <= self.config.max_retries:
+            self._retry_msgs += [
+                {"role": "assistant", "content": sanitize(raw)},
+                {"role": "user", "content": prompts.INVALID.format(error=error)},
+            ]
+            return self._zero_rewards()
+        self._event(agent, "move_fallback", message=f"no valid move after {self.config.max_retries} retries; recorded Oppose")
+        return self._record(agent, Move("Oppose", None, prompts.FALLBACK_RATIONALE), "fallback", raw)
+
+    def _record(self, agent: str, mv: Move, provenance: str, raw: str) -> dict[str, float]:
+        turn = self.run.record(agent, mv.move, mv.issue, sanitize(mv.rationale), provenance)
+        if mv.private is not None:
+            self._private[agent] = mv.private
+        self._retry_msgs = []
+        self._retries = 0
+        self._last_turn = turn
+        self._last_raw = raw
+        self._last_private = {agent: mv.private}
+        issue = f" on {turn.issue}" if turn.issue else ""
+        tag = "" if provenance == "genuine" else f" [{provenance}]"
+        self.transcript.append(f"Turn {turn.index + 1}, {agent}: {turn.move}{issue}{tag} — {turn.rationale}")
+        if turn.move == "Exit":
+            self._event(agent, "exit", message=f"{agent} left the negotiation")
+        if self.run.done:
+            return self._finish()
+        return self._zero_rewards()
+
+    def _finish(self) -> dict[str, float]:
+        turns, cfg = self.run.turns, self.config
+        label = classify(turns, self.authority, cfg.classifier)
+        recoded = recode_worst_case(turns)
+        worst = classify(recoded, self.authority, cfg.classifier)
+        prov = {p: sum(t.provenance == p for t in turns) for p in PROVENANCES}
+        self.outcome = {
+            "label": label,
+            "agreement": label in AGREEMENT,
+            "worst_case_label": worst,
+            # a no-agreement label is behavioural only if it survives the worst-case recode (§6.3)
+            "certified": label in AGREEMENT or worst not in AGREEMENT,
+            "sensitivity": {f"{k}x{s:g}": v for (k, s), v in sensitivity(turns, self.authority, cfg.classifier).items()},
+            "turns": len(turns),
+            "entropy": normalized_entropy(turns),
+            "horizon_exhausted": horizon_exhausted(turns, cfg.max_turns),
+            "concession_arc": concession_arc(turns),
+            "trajectory": list(trajectory(turns)),
+            "provenance": prov,
+            "genuine_share": prov["genuine"] / len(turns) if turns else 1.0,
+            "move_counts": {m: sum(t.move == m for t in turns) for m in MOVES},
+            "exited": sorted(self.run.exited),
+        }
+        self.transcript.append(f"=== Outcome: {label} (worst-case recode: {worst}) ===")
+        if cfg.reward == "agreement" and label in AGREEMENT:
+            return {p: (0.0 if p in self.run.exited else 1.0) for p in self.possible_agents}
+        return self._zero_rewards()
+
+    def _event(self, agent: str, kind: str, **fields: Any) -> None:
+        ev = {"type": kind, "agent": agent, "turn": self.run.turn_index + 1, **fields}
+        self._agent_events[agent].append(ev)
+        self.events.append(ev)
+
+    def _zero_rewards(self) -> dict[str, float]:
+        return {p: 0.0 for p in self.possible_agents}
+
+    # ----------------------------------------------------------------- observation / info
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        conv = self.conversation(agent)
+        prompt = conv[-1]["content"] if len(conv) > 1 else ""
+        return {
+            "prompt": prompt,
+            "conversation": tuple(conv),
+            "features": self._features(agent),
+            "active": int(agent in self.acting()),
+            "reasoning": int(self.config.condition == "native"),
+        }
+
+    def _features(self, agent: str) -> np.ndarray:
+        L, run, cfg = LAYOUT, self.run, self.config
+        v = L.empty()
+        turns = run.turns
+        window = turns[-cfg.history_window:] if cfg.history_window else []
+        v[L.slice("turn")] = run.turn_index
+        v[L.slice("max_turns")] = cfg.max_turns
+        v[L.slice("turns_left")] = run.turns_left()
+        v[L.slice("own_turns_left")] = self._own_turns_left(agent)
+        v[L.slice("active")] = float(agent in self.acting())
+        v[L.slice("retries")] = self._retries if agent in self.acting() else 0
+        v[L.slice("is_authority")] = float(agent == self.authority)
+        v[L.slice("exited")] = float(agent in run.exited)
+        v[L.slice("active_parties")] = len(run.active_parties)
+        v[L.slice("salience")] = self.params["salience"][agent]
+        levels = self.scenario.parameters.attention_levels
+        v[L.slice("attention")] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
+        v[L.slice("coordinated")] = float(self.params["opposition_coordinated"])
+        v[L.slice("moves")] = [sum(t.move == m for t in turns) for m in MOVES]
+        v[L.slice("recent_moves")] = [sum(t.move == m for t in window) for m in MOVES]
+        v[L.slice("others_recent_softening")] = sum(t.party != agent and t.move in SOFTENING for t in window)
+        v[L.slice("others_recent_concessions")] = sum(t.party != agent and t.move == "Concede" for t in window)
+        own = [t.move for t in turns if t.party == agent]
+        v[L.slice("own_moves")] = [own.count(m) for m in MOVES]
+        if own:
+            v[L.slice("own_last_move")][MOVES.index(own[-1])] = 1
+        v[L.slice("condition")][CONDITIONS.index(cfg.condition)] = 1
+        return v
+
+    def _own_turns_left(self, agent: str) -> int:
+        """Turns left to ``agent`` if the current set of parties stays at the table."""
+        run = self.run
+        if agent in run.exited or run.done:
+            return 0
+        order = run.active_parties
+        cur = run.current()
+        pos = (order.index(agent) - order.index(cur)) % len(order)
+        left = run.turns_left()
+        return 0 if pos >= left else 1 + (left - 1 - pos) // len(order)
+
+    def info(self, agent: str) -> dict[str, Any]:
+        last = self._last_turn
+        return {
+            "turn": self.run.turn_index + (0 if self.run.done else 1),
+            "condition": self.config.condition,
+            "environment": self.scenario.id,
+            "params": self.params,
+            "events": list(self._agent_events.get(agent, [])),
+            "last_turn": None if last is None else {
+                "turn": last.index + 1, "party": last.party, "move": last.move, "issue": last.issue,
+                "rationale": last.rationale, "provenance": last.provenance,
+                "raw": self._last_raw if last.party == agent else None,
+            },
+            "private": self._private.get(agent),
+            "outcome": self.outcome,
+        }
+
+    def render_text(self) -> str:
+        return "\n".join(self.transcript)
+
+    # ----------------------------------------------------------------- public record
+
+    @property
+    def turns(self) -> list[Turn]:
+        return list(self.run.turns)
+
+    def recoded(self) -> list[Turn]:
+        return recode_worst_case(self.run.turns)
+
+
+def _describe(action: Any) -> str:
+    try:
+        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(action)

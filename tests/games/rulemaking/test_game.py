@@ -1,0 +1,306 @@
+"""The rulemaking game through PettingZoo: suites for every environment x condition,
+the turn order, Exit, retries and provenance, private state, rewards and features.
+
+Regenerate the golden prompt files after a deliberate template change with
+``NEGOTIATION_ENV_UPDATE_GOLDEN=1 pytest tests/games/rulemaking/test_game.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from gymnasium.utils.env_checker import data_equivalence
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+import negotiation_env
+from baselines.scripted.rulemaking import Conceder, Hardliner
+from negotiation_env import ConfigError
+from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
+from negotiation_env.games.rulemaking.prompts import NOTEBOOK_FIELDS
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("NEGOTIATION_ENV_UPDATE_GOLDEN") == "1"
+E1 = ("authority", "continental_bank", "apex_financial", "industry_council", "public_interest")
+DEADLINE = "Any issue still unresolved after the final turn will be decided by the"
+
+
+def move(m, rationale="r", issue=None, **private):
+    return json.dumps({**private, "move": m, "issue": issue, "rationale": rationale})
+
+
+def ledger_of(text="x."):
+    return {f: text for f in NOTEBOOK_FIELDS["ledger"]}
+
+
+@pytest.mark.parametrize("environment", ["E1", "E2", "E3"])
+@pytest.mark.parametrize("condition", CONDITIONS)
+def test_pettingzoo_suites(environment, condition):
+    cfg = {"game": "rulemaking", "environment": environment, "condition": condition}
+    api_test(negotiation_env.env(**cfg), num_cycles=20)
+    parallel_api_test(negotiation_env.parallel_env(**cfg), num_cycles=20)
+    seed_test(lambda: negotiation_env.env(**cfg), num_cycles=10)
+    parallel_seed_test(lambda: negotiation_env.parallel_env(**cfg), num_cycles=10)
+
+
+def aec(**cfg):
+    env = negotiation_env.env(game="rulemaking", **cfg)
+    env.reset(seed=3)
+    return env
+
+
+def game_of(env):
+    return env.unwrapped.game
+
+
+def test_parties_move_in_scenario_order_authority_first_cycling():
+    env = aec()
+    assert tuple(env.possible_agents) == E1
+    order = []
+    for _ in range(15):
+        order.append(env.agent_selection)
+        env.step(move("Counter"))
+    assert order == list(E1) * 3
+    assert all(env.terminations.values())
+    assert game_of(env).outcome["label"] == "authority"
+
+
+def test_the_run_ends_when_fewer_than_two_parties_remain():
+    env = aec()
+    seen = []
+    while not all(env.terminations.values()):
+        a = env.agent_selection
+        seen.append(a)
+        env.step(move("Counter" if a == "authority" else "Exit"))
+    # all four stakeholders walk out on their first turn: only the authority is left
+    g = game_of(env)
+    assert seen == list(E1)
+    assert g.run.exited == set(E1[1:])
+    assert g.outcome["turns"] == 5 and g.outcome["exited"] == sorted(E1[1:])
+    assert g.outcome["label"] == "authority"  # the authority decides what stays unresolved
+
+
+def test_an_authority_walkout_is_a_deadlock():
+    env = aec(max_turns=6)
+    while not all(env.terminations.values()):
+        env.step(move("Exit" if env.agent_selection == "authority" else "Counter"))
+    assert game_of(env).outcome["label"] == "deadlock"
+
+
+def test_exit_skips_the_party_in_later_cycles():
+    env = aec()
+    order = []
+    while not all(env.terminations.values()):
+        a = env.agent_selection
+        order.append(a)
+        env.step(move("Exit" if a == "apex_financial" else "Counter"))
+    assert len(order) == 15
+    assert order[:5] == list(E1)
+    assert "apex_financial" not in order[5:]
+    assert order[5:9] == ["authority", "continental_bank", "industry_council", "public_interest"]
+
+
+def test_retry_then_genuine_retried_and_fallback_provenance():
+    env = aec(max_retries=1)
+    g = game_of(env)
+    env.step(move("Support"))  # authority: genuine
+    env.step("nonsense")  # continental_bank: invalid, re-prompted
+    obs = env.observe("continental_bank")
+    assert obs["conversation"][-2] == {"role": "assistant", "content": "nonsense"}
+    assert obs["conversation"][-1]["content"].startswith("Your previous response was invalid: no JSON object")
+    assert env.agent_selection == "continental_bank"
+    env.step(move("Concede"))  # valid after one retry
+    env.step("bad")  # apex: invalid
+    env.step('{"move": "Maybe", "rationale": "r"}')  # invalid again: retries exhausted -> Oppose
+    provs = [(t.party, t.move, t.provenance) for t in g.turns]
+    assert provs == [("authority", "Support", "genuine"), ("continental_bank", "Concede", "retried"),
+                     ("apex_financial", "Oppose", "fallback")]
+    info = env.infos["apex_financial"]
+    assert [e["type"] for e in info["events"]] == ["validation_error", "move_fallback"]
+    assert env.agent_selection == "industry_council"
+    # the next prompt is fresh: no leftover retry messages
+    assert len(env.observe("industry_council")["conversation"]) == 2
+
+
+def test_every_prompt_of_every_condition_states_the_deadline_rule():
+    for condition in CONDITIONS:
+        env = aec(condition=condition, environment="E3")
+        obs = env.observe(env.agent_selection)
+        system, user = (m["content"] for m in obs["conversation"])
+        assert DEADLINE in system and DEADLINE in user
+        assert "Grid Reliability Authority" in user
+
+
+def test_history_window_shows_the_last_five_public_turns():
+    env = aec()
+    for i in range(7):
+        env.step(move("Counter", rationale=f"reason {i}"))
+    prompt = env.observe(env.agent_selection)["prompt"]
+    assert "reason 1" not in prompt and "reason 2" in prompt and "reason 6" in prompt
+    assert prompt.count("- Turn ") == 5
+    env3 = aec(history_window=2)
+    for i in range(4):
+        env3.step(move("Counter", rationale=f"reason {i}"))
+    assert env3.observe(env3.agent_selection)["prompt"].count("- Turn ") == 2
+
+
+def test_ledger_is_private_overwritten_and_shown_only_to_its_owner():
+    env = aec(condition="ledger")
+    env.step(move("Counter", ledger=ledger_of("SECRET-A1.")))
+    for _ in range(4):
+        env.step(move("Counter", ledger=ledger_of("other.")))
+    obs = env.observe("authority")
+    assert "SECRET-A1." in obs["prompt"]
+    for other in E1[1:]:
+        o = env.observe(other)
+        assert all("SECRET-A1" not in m["content"] for m in o["conversation"])
+    assert env.infos["authority"]["private"] == ledger_of("SECRET-A1.")
+    assert env.infos["continental_bank"]["private"] == ledger_of("other.")
+    env.step(move("Counter", ledger=ledger_of("SECRET-A2.")))  # overwritten every turn
+    assert env.infos["authority"]["private"] == ledger_of("SECRET-A2.")
+
+
+def test_notes_and_digest_and_native():
+    env = aec(condition="notes")
+    env.step(move("Counter", notes="my note"))
+    for _ in range(4):
+        env.step(move("Counter", notes="n"))
+    assert "my note" in env.observe("authority")["prompt"]
+    env = aec(condition="digest")
+    env.step(move("Concede"))
+    env.step(move("Support"))
+    p = env.observe(env.agent_selection)["prompt"]
+    assert "- Capital Markets Authority: softened 1 time(s)" in p
+    assert "- Continental Bank: softened 1 time(s)" in p and "Turns remaining: 13" in p
+    assert aec(condition="native").observe("authority")["reasoning"] == 1
+    assert aec().observe("authority")["reasoning"] == 0
+
+
+def test_run_parameters_come_from_the_seed_and_reach_the_prompt():
+    def params(seed):
+        env = negotiation_env.env(game="rulemaking")
+        env.reset(seed=seed)
+        return env.infos["authority"]["params"], env.observe("authority")["prompt"]
+
+    (p1, t1), (p2, _) = params(1), params(1)
+    assert p1 == p2
+    assert any(params(s)[0] != p1 for s in range(2, 8))
+    assert f"external attention is {p1['external_attention']}" in t1
+    assert f"({p1['salience']['authority']:.2f})" in t1
+
+
+def test_agreement_reward_and_outcome_info():
+    env = negotiation_env.parallel_env(game="rulemaking")
+    obs, _ = env.reset(seed=0)
+    pols = {a: Conceder(seed=i) for i, a in enumerate(env.possible_agents)}
+    total = {a: 0.0 for a in env.possible_agents}
+    while env.agents:
+        obs, rew, term, trunc, info = env.step({a: pols[a].act(obs[a]) for a in env.agents})
+        for a, r in rew.items():
+            total[a] += r
+    out = info["authority"]["outcome"]
+    assert out["label"] == "compromise" and out["agreement"] and out["certified"]
+    assert total == {a: 1.0 for a in E1}
+    assert out["provenance"] == {"genuine": 15, "retried": 0, "fallback": 0}
+    assert sum(out["move_counts"].values()) == 15
+    assert out["horizon_exhausted"]
+    assert set(out["sensitivity"]) == {f"{k}x{s}" for k in (1, 2, 3) for s in ("0.6", "0.8", "1")}
+
+
+def test_no_reward_mode_and_hardliners_get_nothing():
+    for reward in ("agreement", "none"):
+        env = negotiation_env.parallel_env(game="rulemaking", reward=reward)
+        obs, _ = env.reset(seed=0)
+        pol = Hardliner()
+        total = 0.0
+        while env.agents:
+            obs, rew, *_ = env.step({a: pol.act(obs[a]) for a in env.agents})
+            total += sum(rew.values())
+        assert total == 0.0
+
+
+def test_features_index_by_index():
+    env = aec()
+    env.step(move("Concede"))
+    env.step(move("Support"))
+    env.step(move("Counter"))
+    f = env.observe("authority")["features"]
+    L = LAYOUT
+    assert f[L.slice("turn")][0] == 3 and f[L.slice("turns_left")][0] == 12
+    assert f[L.slice("own_turns_left")][0] == 2  # turns 6 and 11
+    assert f[L.slice("is_authority")][0] == 1 and f[L.slice("active")][0] == 0
+    assert list(f[L.slice("moves")]) == [1, 0, 1, 1, 0]
+    assert f[L.slice("others_recent_softening")][0] == 1  # continental's Support
+    assert f[L.slice("others_recent_concessions")][0] == 0
+    assert list(f[L.slice("own_last_move")]) == [0, 0, 1, 0, 0]
+    assert list(f[L.slice("condition")]) == [1, 0, 0, 0, 0, 0, 0, 0]
+    g = game_of(env)
+    assert f[L.slice("salience")][0] == pytest.approx(g.params["salience"]["authority"])
+    fa = env.observe("apex_financial")["features"]
+    assert fa[L.slice("others_recent_concessions")][0] == 1 and fa[L.slice("own_turns_left")][0] == 2
+    assert env.observe("industry_council")["features"][L.slice("active")][0] == 1
+    assert env.observation_space("authority").contains(env.observe("authority"))
+
+
+def test_structured_and_text_actions_give_the_same_run():
+    def run(output):
+        env = negotiation_env.parallel_env(game="rulemaking", condition="ledger")
+        obs, _ = env.reset(seed=5)
+        pols = {a: Conceder(seed=i, output=output, noise=0.3) for i, a in enumerate(env.possible_agents)}
+        while env.agents:
+            obs, *_ = env.step({a: pols[a].act(obs[a]) for a in env.agents})
+        return [(t.party, t.move, t.provenance) for t in env.game.turns]
+
+    assert run("structured") == run("text")
+
+
+def test_parallel_whole_run_determinism():
+    def play(seed):
+        env = negotiation_env.parallel_env(game="rulemaking")
+        obs, infos = env.reset(seed=seed)
+        pols = {a: Conceder(seed=seed + i, noise=0.5) for i, a in enumerate(env.possible_agents)}
+        log = [(obs, infos)]
+        while env.agents:
+            log.append(env.step({a: pols[a].act(obs[a]) for a in env.agents}))
+            obs = log[-1][0]
+        return log
+
+    a, b, c = play(4), play(4), play(5)
+    assert len(a) == len(b) > 1
+    assert not all(data_equivalence(x, y) for x, y in zip(a, c))
+    for x, y in zip(a, b):
+        assert data_equivalence(x, y)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"environment": "E9"}, "environment"),
+    ({"environment": 3}, "environment"),
+    ({"condition": "chatty"}, "condition"),
+    ({"max_turns": 0}, "max_turns"),
+    ({"consensus_share": 0}, "consensus_share"),
+    ({"reward": "money"}, "reward"),
+    ({"compromise_parties": 6}, "compromise_parties"),
+    ({"colour": "red"}, "unknown config field"),
+])
+def test_bad_config_names_the_field(bad, message):
+    with pytest.raises(ConfigError, match=message):
+        negotiation_env.env(game="rulemaking", **bad)
+
+
+@pytest.mark.parametrize("condition", ["none", "ledger", "digest", "notes"])
+def test_golden_prompts(condition):
+    env = aec(condition=condition)
+    private = {"ledger": ledger_of("Held firm.")} if condition == "ledger" else \
+        {"notes": "watch the bank"} if condition == "notes" else {}
+    for i in range(6):
+        env.step(move(["Counter", "Concede", "Support", "Oppose", "Counter", "Concede"][i], rationale=f"rationale {i}",
+                      issue="hedging" if i % 2 else None, **private))
+    conv = env.observe(env.agent_selection)["conversation"]
+    text = "\n\n=====\n\n".join(f"[{m['role']}]\n{m['content']}" for m in conv)
+    path = GOLDEN / f"turn7_{condition}.txt"
+    if UPDATE:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
