@@ -552,33 +552,19 @@ def generate_with_stats(
         restarts += 1
 
 
-def generate(
-    ratio: float = 0.8,
-    seed: int = 0,
-    *,
-    n_projects: int = 3,
-    resources: Mapping[str, Mapping[str, float]] | Sequence[Resource] | None = None,
-    budget: float = 18,
-    max_types: int = 2,
-    tolerance: float = 0.05,
-    max_iters: int = 200_000,
-    name: str | None = None,
-    **kw: Any,
-) -> Scenario:
-    """A scenario with ``|M/C - ratio| <= tolerance`` found by simulated annealing.
+def generate(ratio: float = 0.8, seed: int = 0, **kw: Any) -> Scenario:
+    """A scenario with ``|M/C - ratio| <= tolerance`` found by simulated annealing: the
+    ``scenario`` of :func:`generate_with_stats`, which takes the same arguments and
+    documents them (``n_projects``, ``resources``, ``budget``, ``max_types``,
+    ``tolerance``, ``max_iters``, ``name``, ...).
 
-    ``resources`` defaults to the Appendix C pool (:data:`APPENDIX_C_RESOURCES`); the
-    returned scenario also has V_a = V_b, is swap-fair, has at least two joint-optimal
-    allocations and only individually affordable projects, all checked by :func:`verify`
-    (the exact solver). Deterministic in ``seed``. Raises ``ValueError`` on bad arguments
-    (the message names the argument) and :class:`GenerationError` when ``max_iters``
-    moves find nothing. ``name`` defaults to :func:`default_name`. Further keywords go to
-    :func:`generate_with_stats`.
+    The returned scenario also has V_a = V_b, is swap-fair, has at least two
+    joint-optimal allocations and only individually affordable projects, all checked by
+    :func:`verify` (the exact solver). Deterministic in ``seed``. Raises ``ValueError`` on
+    bad arguments (the message names the argument) and :class:`GenerationError` when
+    ``max_iters`` moves find nothing.
     """
-    return generate_with_stats(
-        ratio, seed, n_projects=n_projects, resources=resources, budget=budget, max_types=max_types,
-        tolerance=tolerance, max_iters=max_iters, name=name, **kw,
-    ).scenario
+    return generate_with_stats(ratio, seed, **kw).scenario
 
 
 def scenario_key(scenario: Scenario) -> tuple:

@@ -6,13 +6,13 @@ field with a JSON-path-like location, e.g. ``projects.agent_a.project_b.requires
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
-from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, Mapping
+
+from ...core.datafiles import read_json, shipped_ids
 
 __all__ = ["Resource", "Project", "Scenario", "ScenarioError", "load_scenario", "list_scenarios"]
 
@@ -186,33 +186,12 @@ def _parse(d: Any, source: str) -> Scenario:
     )
 
 
-def _pool_dir():
-    return importlib_resources.files("negotiation_env.games.resource") / "scenarios"
-
-
 def list_scenarios() -> list[str]:
-    """Names of the scenarios shipped with the package (file stems)."""
-    return sorted(p.name[:-5] for p in _pool_dir().iterdir() if p.name.endswith(".json"))
+    """Ids of the scenarios shipped with the package (file stems)."""
+    return shipped_ids("negotiation_env.games.resource")
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
-    """Load a shipped scenario by name (see :func:`list_scenarios`) or any JSON file by path."""
-    p = Path(name_or_path)
-    if p.suffix == ".json" or p.exists():
-        if not p.is_file():
-            raise ScenarioError(f"scenario file not found (or not a file): {p}")
-        text = p.read_text(encoding="utf-8")
-        source = str(p)
-    else:
-        f = _pool_dir() / f"{name_or_path}.json"
-        if not f.is_file():
-            raise ScenarioError(
-                f"unknown scenario {str(name_or_path)!r}; shipped scenarios: {', '.join(list_scenarios())}"
-            )
-        text = f.read_text(encoding="utf-8")
-        source = f"scenario {name_or_path!r}"
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{source}: not valid JSON: {e}") from None
+    """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path."""
+    data, source = read_json(name_or_path, "negotiation_env.games.resource", ScenarioError)
     return Scenario.from_dict(data, source=source)

@@ -11,13 +11,13 @@ divided industry), ``E2`` (Unified: the same case, industry presents a united fr
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
-from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, Mapping
+
+from ...core.datafiles import read_json, shipped_ids
 
 __all__ = [
     "Issue",
@@ -368,36 +368,12 @@ def _parse_parameters(source: str, spec: Any) -> Parameters:
 # --------------------------------------------------------------------------- loading
 
 
-def _pool_dir():
-    return importlib_resources.files("negotiation_env.games.rulemaking") / "scenarios"
-
-
 def list_scenarios() -> list[str]:
-    """Ids of the scenarios shipped with the package (file stems): E1, E2, E3."""
-    return sorted(p.name[:-5] for p in _pool_dir().iterdir() if p.name.endswith(".json"))
+    """Ids of the scenarios shipped with the package (file stems)."""
+    return shipped_ids("negotiation_env.games.rulemaking")
 
 
 def load_scenario(name_or_path: str | Path) -> RulemakingScenario:
     """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path."""
-    p = Path(name_or_path)
-    if p.suffix == ".json" or p.exists():
-        if not p.is_file():
-            raise ScenarioError(f"scenario file not found (or not a file): {p}")
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError(f"{p}: cannot read scenario file: {e}") from None
-        source = str(p)
-    else:
-        f = _pool_dir() / f"{name_or_path}.json"
-        if not isinstance(name_or_path, str) or not _SCENARIO_ID.fullmatch(name_or_path) or not f.is_file():
-            raise ScenarioError(
-                f"unknown scenario {str(name_or_path)!r}; shipped scenarios: {', '.join(list_scenarios())}"
-            )
-        text = f.read_text(encoding="utf-8")
-        source = f"scenario {name_or_path!r}"
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{source}: not valid JSON: {e}") from None
+    data, source = read_json(name_or_path, "negotiation_env.games.rulemaking", ScenarioError)
     return RulemakingScenario.from_dict(data, source=source)
