@@ -12,11 +12,14 @@ played by a fresh policy seeded ``SeedSequence([seed, k, seat])``; ``mixed`` dra
 seat's policy per run from ``RulemakingMix`` (roster: conceder, noisy_conceder,
 satisficer, reciprocator) with the same seed. Only numpy Generators are used.
 
-Reported per (environment, policy): counts of compromise / consensus / authority /
-deadlock, agreements (compromise + consensus) beside the paper's E1 figure with the
-Wilson 95% interval, mean normalised move entropy, the share of runs with any softening
-move (Support or Concede), the share with a concession arc, and trajectory uniqueness
-(distinct move sequences / runs). JSON goes to ``benchmarks/results/rulemaking_baselines.json``.
+Reported per (environment, policy), by ``negotiation_env.analysis.rulemaking_metrics
+.cell_summary``: counts of compromise / consensus / authority / deadlock, agreements
+(compromise + consensus) beside the paper's E1 figure with the Wilson 95% interval, the
+plausibility-screen verdict, mean normalised move entropy, the share of runs with any
+softening move (Support or Concede) and trajectory uniqueness (distinct move sequences /
+runs). With ``hardliner`` among the policies, every other policy is compared with it
+per environment (one-sided Fisher on agreements and a permutation test on run entropy,
+Holm-adjusted; Cliff's delta), in the markdown file. JSON goes to ``benchmarks/results/rulemaking_baselines.json``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +42,7 @@ if _HERE not in sys.path:
 import negotiation_env  # noqa: E402
 from baselines.scripted.rulemaking import RULEMAKING_POLICIES, RulemakingMix, make_rulemaking  # noqa: E402
 from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.analysis.stats import wilson_interval  # noqa: E402
+from negotiation_env.analysis.rulemaking_metrics import cell_summary, compare_to_baseline  # noqa: E402
 from negotiation_env.games.rulemaking.classifier import OUTCOMES  # noqa: E402
 
 #: seed 001 §7, E1, agreements out of 15
@@ -64,23 +66,6 @@ def play_run(environment: str, policy: str, k: int, seed: int, condition: str = 
     out = dict(info[seats[0]]["outcome"])
     out["softening"] = bool(set(out["trajectory"]) & {"Support", "Concede"})
     return out
-
-
-def summarise(outs: list[dict[str, Any]]) -> dict[str, Any]:
-    n = len(outs)
-    counts = Counter(o["label"] for o in outs)
-    agree = counts["compromise"] + counts["consensus"]
-    lo, hi = wilson_interval(agree, n)
-    return {
-        "runs": n,
-        "counts": {k: counts.get(k, 0) for k in OUTCOMES},
-        "agreements": agree,
-        "wilson95": [lo, hi],
-        "entropy": float(np.mean([o["entropy"] for o in outs])),
-        "softening_share": sum(o["softening"] for o in outs) / n,
-        "arc_share": sum(o["concession_arc"] for o in outs) / n,
-        "uniqueness": len({tuple(o["trajectory"]) for o in outs}) / n,
-    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if console.width < 130:  # keep the table readable when piped or in a narrow terminal
         console = Console(width=130)
     results: dict[str, dict[str, Any]] = {}
+    runs: dict[str, list[dict[str, Any]]] = {}
     t0 = time.perf_counter()
     with Progress(console=console, disable=args.no_progress, transient=True) as prog:
         task = prog.add_task("runs", total=len(envs) * len(policies) * args.runs)
@@ -116,12 +102,13 @@ def main(argv: list[str] | None = None) -> int:
                 for k in range(args.runs):
                     outs.append(play_run(e, p, k, args.seed, args.condition))
                     prog.advance(task)
-                results[f"{e}/{p}"] = summarise(outs)
+                runs[f"{e}/{p}"] = outs
+                results[f"{e}/{p}"] = cell_summary(outs, rng=args.seed)
     wall = time.perf_counter() - t0
 
     table = Table(title=f"Scripted rulemaking baselines: {args.runs} runs per cell, condition {args.condition}")
     for col in ("env", "policy", "compromise", "consensus", "authority", "deadlock", "agree", "Wilson 95%",
-                "paper E1", "entropy", "softening", "unique"):
+                "paper E1", "screen", "entropy", "softening", "unique"):
         table.add_column(col)
     for e in envs:
         for p in policies:
@@ -129,23 +116,33 @@ def main(argv: list[str] | None = None) -> int:
             c = r["counts"]
             paper = f"{PAPER_E1[p]}/15" if e == "E1" and p in PAPER_E1 else ""
             table.add_row(e, p, *(str(c[k]) for k in OUTCOMES), f"{r['agreements']}/{r['runs']}",
-                          f"[{r['wilson95'][0]:.2f}, {r['wilson95'][1]:.2f}]", paper, f"{r['entropy']:.2f}",
-                          f"{r['softening_share']:.2f}", f"{r['uniqueness']:.2f}")
+                          f"[{r['agreement_ci'][0]:.2f}, {r['agreement_ci'][1]:.2f}]", paper, r["verdict"],
+                          f"{r['entropy_mean']:.2f}", f"{r['softening_rate']:.2f}", f"{r['trajectory_uniqueness']:.2f}")
     console.print(table)
     console.print(f"{len(envs) * len(policies) * args.runs} runs in {wall:.1f} s")
-    md = ["| env | policy | compromise | consensus | authority | deadlock | agreements | Wilson 95% | paper (E1) | entropy |"
-          " softening | unique |", "|" + " --- |" * 12]
+    md = ["| env | policy | compromise | consensus | authority | deadlock | agreements | Wilson 95% | paper (E1) | screen |"
+          " entropy | softening | unique |", "|" + " --- |" * 13]
     for e in envs:
         for p in policies:
             r = results[f"{e}/{p}"]
             c = r["counts"]
             paper = f"{PAPER_E1[p]}/15" if e == "E1" and p in PAPER_E1 else ""
             md.append(f"| {e} | {p} | " + " | ".join(str(c[k]) for k in OUTCOMES) + f" | {r['agreements']}/{r['runs']} | "
-                      f"[{r['wilson95'][0]:.2f}, {r['wilson95'][1]:.2f}] | {paper} | {r['entropy']:.2f} | "
-                      f"{r['softening_share']:.2f} | {r['uniqueness']:.2f} |")
+                      f"[{r['agreement_ci'][0]:.2f}, {r['agreement_ci'][1]:.2f}] | {paper} | {r['verdict']} | "
+                      f"{r['entropy_mean']:.2f} | {r['softening_rate']:.2f} | {r['trajectory_uniqueness']:.2f} |")
+    comparisons = {}
+    if "hardliner" in policies and len(policies) > 1:
+        for e in envs:
+            comparisons[e] = compare_to_baseline({p: runs[f"{e}/{p}"] for p in policies}, "hardliner", rng=args.seed)
+        md += ["", "| env | policy vs hardliner | Fisher one-sided p (Holm) | entropy permutation p (Holm) | Cliff's delta |",
+               "| --- | --- | --- | --- | --- |"]
+        for e, comp in comparisons.items():
+            for p, c in comp.items():
+                md.append(f"| {e} | {p} | {c['fisher_p_holm']:.2g} | {c['entropy_permutation_p_holm']:.2g} | "
+                          f"{c['entropy_cliffs_delta']:+.2f} |")
     Path(args.out).with_suffix(".md").parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).with_suffix(".md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    write_result(Path(args.out), {"settings": vars(args), "results": results, "paper_e1": PAPER_E1, "wall_s": wall,
+    write_result(Path(args.out), {"settings": vars(args), "results": results, "comparisons": comparisons, "paper_e1": PAPER_E1, "wall_s": wall,
                             "machine": machine_info()})
     return 0
 

@@ -140,9 +140,11 @@ def test_benchmark_smallest_run_writes_json_and_markdown(bench, tmp_path):
     assert bench.main(["--environments", "E1", "--policies", "hardliner,mixed", "--runs", "3", "--no-progress",
                        "--out", str(out)]) == 0
     res = json.loads(out.read_text())["results"]
-    assert res["E1/hardliner"]["counts"]["authority"] == 3 and res["E1/hardliner"]["uniqueness"] == pytest.approx(1 / 3)
+    assert res["E1/hardliner"]["counts"]["authority"] == 3 and res["E1/hardliner"]["trajectory_uniqueness"] == pytest.approx(1 / 3)
     assert sum(res["E1/mixed"]["counts"].values()) == 3
-    assert "| E1 | hardliner | 0 | 0 | 3 | 0 | 0/3 |" in out.with_suffix(".md").read_text()
+    md = out.with_suffix(".md").read_text()
+    assert "| E1 | hardliner | 0 | 0 | 3 | 0 | 0/3 | [0.00, 0.56] | 0/15 | pass | 0.00 |" in md
+    assert "| E1 | mixed |" in md and "policy vs hardliner" in md
     # reproducible: the same seed gives the same outcomes
     a = bench.play_run("E1", "mixed", 2, 0)
     b = bench.play_run("E1", "mixed", 2, 0)

@@ -1,0 +1,112 @@
+"""Per-cell metrics and comparisons of rulemaking runs (seed 001 §5–§6).
+
+Inputs are run outcome dicts as the game writes them into ``info["outcome"]`` after the
+final turn (and as traces store them): ``label``, ``worst_case_label``, ``entropy``,
+``horizon_exhausted``, ``concession_arc``, ``trajectory``, ``provenance``,
+``genuine_share``. Nothing here touches an env, so any trace file gives the same tables.
+
+* :func:`cell_summary`: outcome distribution, agreements with the Wilson interval, the
+  two-sided plausibility screen on the labels and on the worst-case recode (the
+  certification rule: a cell's no-agreement verdict is behavioural only if it survives
+  the recode), mean normalised entropy with a bootstrap CI, horizon exhaustion,
+  concession-arc and softening rates, trajectory uniqueness, mean genuine share.
+* :func:`compare_cells`: one cell against another: one-sided Fisher exact test on
+  agreements, a permutation test and Cliff's delta on run entropy.
+* :func:`compare_to_baseline`: many cells against one, with Holm-adjusted p-values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .stats import (OUTCOMES, bootstrap_ci, cliffs_delta, fisher_one_sided, holm, permutation_test,
+                    plausibility_screen, wilson_interval)
+
+__all__ = ["cell_summary", "compare_cells", "compare_to_baseline", "AGREEMENT"]
+
+AGREEMENT = ("compromise", "consensus")
+_REQUIRED = ("label", "worst_case_label", "entropy", "horizon_exhausted", "concession_arc", "trajectory")
+
+
+def _check(outcomes: Sequence[Mapping[str, Any]], name: str = "outcomes") -> None:
+    if not outcomes:
+        raise ValueError(f"{name} is empty; a cell needs at least one run")
+    for i, o in enumerate(outcomes):
+        missing = [k for k in _REQUIRED if k not in o]
+        if missing:
+            raise ValueError(f"{name}[{i}] lacks {', '.join(missing)} (expected a rulemaking run outcome)")
+        for key in ("label", "worst_case_label"):
+            if o[key] not in OUTCOMES:
+                raise ValueError(f"{name}[{i}].{key} is {o[key]!r}; expected one of {', '.join(OUTCOMES)}")
+
+
+def cell_summary(outcomes: Sequence[Mapping[str, Any]], *, confidence: float = 0.95, n_resamples: int = 2000,
+                 rng: int | np.random.Generator | None = 0) -> dict[str, Any]:
+    """The per-cell figures of seed 001 Table 2 and §6 (see the module docstring)."""
+    _check(outcomes)
+    n = len(outcomes)
+    counts = Counter(o["label"] for o in outcomes)
+    worst = Counter(o["worst_case_label"] for o in outcomes)
+    agree = sum(counts[k] for k in AGREEMENT)
+    entropy = np.array([float(o["entropy"]) for o in outcomes])
+    screen = plausibility_screen({k: counts.get(k, 0) for k in OUTCOMES}, confidence)
+    worst_screen = plausibility_screen({k: worst.get(k, 0) for k in OUTCOMES}, confidence)
+    ent_ci = bootstrap_ci(entropy, confidence=confidence, n_resamples=n_resamples, rng=rng) if n > 1 else \
+        (float(entropy[0]), float(entropy[0]))
+    return {
+        "runs": n,
+        "counts": {k: counts.get(k, 0) for k in OUTCOMES},
+        "agreements": agree,
+        "agreement_rate": agree / n,
+        "agreement_ci": wilson_interval(agree, n, confidence),
+        "verdict": screen["verdict"],
+        "worst_case_counts": {k: worst.get(k, 0) for k in OUTCOMES},
+        "worst_case_verdict": worst_screen["verdict"],
+        # the certification rule: a failure from below counts only if the recode keeps it
+        "certified": screen["verdict"] != "fail_no_agreement" or worst_screen["verdict"] == "fail_no_agreement",
+        "entropy_mean": float(entropy.mean()),
+        "entropy_ci": tuple(float(v) for v in ent_ci),
+        "horizon_exhaustion_rate": sum(bool(o["horizon_exhausted"]) for o in outcomes) / n,
+        "concession_arc_rate": sum(bool(o["concession_arc"]) for o in outcomes) / n,
+        "softening_rate": sum(bool({"Support", "Concede"} & set(o["trajectory"])) for o in outcomes) / n,
+        "trajectory_uniqueness": len({tuple(o["trajectory"]) for o in outcomes}) / n,
+        "genuine_share": float(np.mean([float(o.get("genuine_share", 1.0)) for o in outcomes])),
+    }
+
+
+def compare_cells(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]], *, n_resamples: int = 10000,
+                  rng: int | np.random.Generator | None = 0) -> dict[str, float]:
+    """Cell ``a`` against cell ``b``: Fisher's one-sided p for "a agrees more often",
+    the permutation p (two-sided, difference of means) and Cliff's delta of run entropy."""
+    _check(a, "a")
+    _check(b, "b")
+    ka = sum(o["label"] in AGREEMENT for o in a)
+    kb = sum(o["label"] in AGREEMENT for o in b)
+    ea = [float(o["entropy"]) for o in a]
+    eb = [float(o["entropy"]) for o in b]
+    return {
+        "agreements_a": ka, "runs_a": len(a), "agreements_b": kb, "runs_b": len(b),
+        "fisher_p": fisher_one_sided(ka, len(a), kb, len(b)),
+        "entropy_permutation_p": permutation_test(ea, eb, n_resamples=n_resamples, rng=rng),
+        "entropy_cliffs_delta": cliffs_delta(ea, eb),
+    }
+
+
+def compare_to_baseline(cells: Mapping[str, Sequence[Mapping[str, Any]]], baseline: str, *,
+                        n_resamples: int = 10000, rng: int | None = 0) -> dict[str, dict[str, float]]:
+    """Every cell against ``baseline``, with Holm-adjusted Fisher and permutation p-values
+    across the family of comparisons."""
+    if baseline not in cells:
+        raise ValueError(f"baseline {baseline!r} is not one of the cells: {', '.join(cells)}")
+    others = [c for c in cells if c != baseline]
+    if not others:
+        raise ValueError("need at least one cell besides the baseline")
+    out = {c: compare_cells(cells[c], cells[baseline], n_resamples=n_resamples, rng=rng) for c in others}
+    for key in ("fisher_p", "entropy_permutation_p"):
+        adj = holm([out[c][key] for c in others])
+        for c, p in zip(others, adj):
+            out[c][key + "_holm"] = float(p)
+    return out
