@@ -628,6 +628,7 @@ class ResourceGame(Game):
             "purchases": {a: d.purchase_dict() for a, d in o.decisions},
             "runs": {a: d.runs_dict() for a, d in o.decisions},
             "fallback_agents": list(self.history_fallbacks[index]),
+            "resource_names": dict(self.names.display),
         }
 
     def info(self, agent: str) -> dict[str, Any]:

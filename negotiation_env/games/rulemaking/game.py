@@ -369,6 +369,10 @@ class RulemakingGame(Game):
             },
             "private": self._private.get(agent),
             "outcome": self.outcome,
+            # the conventions every game follows, so traces treat a run as one round
+            "round": 1,
+            "phase": "done" if self.run.done else "negotiation",
+            "last_round": None if self.outcome is None else {"round": 1, **self.outcome},
         }
 
     def render_text(self) -> str:
