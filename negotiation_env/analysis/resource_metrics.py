@@ -1,0 +1,265 @@
+"""Resource-game metrics of seed 000 (§4.2, §5, Appendix E) as pure functions of traces.
+
+Input: game traces as JSON dicts (:mod:`negotiation_env.traces.schema`): the round
+outcomes in ``trace["rounds"][i]["outcome"]`` (the game's ``info["last_round"]``:
+overdraw, rewards, joint_reward, joint_max, efficiency, optimal, purchases, resource
+display names, scenario) and, for the speech-based measures, the accepted steps in
+``trace["steps"]`` (agent, round, phase, ``parsed.speech``, ``parsed.decision``).
+Nothing here touches an env, so re-imported traces give the same tables.
+
+Definitions (where the paper is brief, the rule is ours and stated here):
+
+Outcome (per round, then per game or pooled):
+    overdraw rate, joint efficiency (joint reward / M), optimum rate (joint reward = M);
+    ``rounds_to_first_optimum`` (1-based round of the first optimal round, None if none);
+    ``has_optimal_round``; positive score after overdraw: among rounds right after an
+    overdrawn round, the share with joint reward > 0.
+Process:
+    early decision: a round in which some agent submitted its purchase during cheap talk
+    (before the turn limit), i.e. an accepted talk-phase step carrying a decision.
+    Payoff alternation (Appendix E.1): over adjacent round pairs where both rounds have a
+    strict winner (higher reward), the share where the winner flips; sustained: over
+    4-round windows whose rounds all have strict winners, the share that alternate
+    A B A B (or B A B A).
+    Win-stay / lose-shift (E.2): win-stay = exact-match rate of consecutive joint
+    allocations when the previous round was not overdrawn; lose-shift = 1 - exact-match
+    when the previous round was not jointly optimal.
+    Equal split (§5.4): both agents bought the same positive quantity of at least one
+    resource; perfunctory fairness: an equal split in a suboptimal round.
+    Exact repeat (§5.5): the joint allocation (both purchases) equals the previous
+    round's; stubborn anchoring: a repeat after a suboptimal, non-overdrawn round.
+    Explicit other-directed proposal: a speech clause "you take/get/buy/have N X (and M
+    Y ...)" naming resources of the game; first-proposal deference: the addressee's
+    purchase of the named resources equals the first such proposal of the round exactly.
+    Agreement abandonment (rule-based flag, §5.6): an agent's speech commits to a share
+    (its own "I take N X", or the partner's "you take N X" it answered with an acceptance
+    word) and its submitted purchase differs from that share on a named resource.
+
+Repeat-based measures (WSLS, repeats, stubborn anchoring) are meant for non-rotating
+games with one scenario; :func:`game_metrics` reports them as None when the rounds of a
+game used different scenarios.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["RoundData", "rounds_of", "extract_proposals", "game_metrics", "pooled_metrics", "ACCEPT_WORDS"]
+
+ACCEPT_WORDS = re.compile(r"\b(agreed|agree|deal|i accept|accepted|sounds good|works for me|let'?s do (?:it|that))\b",
+                          re.IGNORECASE)
+_YOU = re.compile(r"\byou\s+(?:can\s+|could\s+|should\s+|will\s+|'ll\s+)?(?:take|get|buy|have|purchase|keep)\b"
+                  r"(?P<body>[^.;!?]*)", re.IGNORECASE)
+_ME = re.compile(r"\b(?:i|i'll|i will)\s+(?:will\s+)?(?:take|get|buy|purchase|keep)\b(?P<body>[^.;!?]*)",
+                 re.IGNORECASE)
+_QTY = re.compile(r"(\d+)\s*(?:units?\s+of\s+|x\s*)?([^\W\d][\w\-]*)", re.UNICODE)
+
+
+@dataclass
+class RoundData:
+    """One resolved round of one game: its outcome and what was said in it."""
+
+    index: int  # 1-based
+    outcome: Mapping[str, Any]
+    speech: list[tuple[str, str]] = field(default_factory=list)  # (agent, speech) in order
+    early: bool = False
+
+    @property
+    def purchases(self) -> dict[str, dict[str, int]]:
+        return {a: {r: int(q) for r, q in p.items()} for a, p in self.outcome["purchases"].items()}
+
+    @property
+    def joint_allocation(self) -> tuple:
+        return tuple(sorted((a, tuple(sorted(p.items()))) for a, p in self.purchases.items()))
+
+    @property
+    def winner(self) -> str | None:
+        rw = self.outcome["rewards"]
+        agents = sorted(rw)
+        if len(agents) != 2 or rw[agents[0]] == rw[agents[1]]:
+            return None
+        return max(agents, key=lambda a: rw[a])
+
+
+def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
+    """The trace's resolved rounds with their speech and early-decision flags."""
+    if trace.get("game") not in (None, "resource"):
+        raise ValueError(f"resource metrics need a resource-game trace; got game {trace.get('game')!r}")
+    out = []
+    for r in trace.get("rounds") or []:
+        o = r["outcome"]
+        for key in ("purchases", "rewards", "joint_reward", "joint_max", "overdraw", "optimal"):
+            if key not in o:
+                raise ValueError(f"round {r.get('round')} outcome lacks {key!r}; not a resource round outcome")
+        out.append(RoundData(int(r["round"]), o))
+    by_round = {rd.index: rd for rd in out}
+    for st in trace.get("steps") or []:
+        rd = by_round.get(st.get("round"))
+        parsed = st.get("parsed")
+        if rd is None or not isinstance(parsed, Mapping):
+            continue
+        speech = parsed.get("speech")
+        if speech:
+            rd.speech.append((st["agent"], str(speech)))
+        if st.get("phase") == "talk" and parsed.get("decision") is not None:
+            rd.early = True
+    return out
+
+
+def _names(outcome: Mapping[str, Any]) -> dict[str, str]:
+    """display name (lower case) -> resource id; ids map to themselves too."""
+    names = {str(k).lower(): k for p in outcome["purchases"].values() for k in p}
+    for rid, name in (outcome.get("resource_names") or {}).items():
+        names[str(name).lower()] = rid
+    return names
+
+
+def _quantities(body: str, names: Mapping[str, str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for n, word in _QTY.findall(body):
+        w = word.lower()
+        rid = names.get(w) or names.get(w.rstrip("s"))
+        if rid is not None:
+            out[rid] = int(n)
+    return out
+
+
+def extract_proposals(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
+    """(share offered to the listener, share the speaker claims) named in ``speech``;
+    empty dicts when none. Only quantities of the game's resources count."""
+    names = _names(outcome)
+    you: dict[str, int] = {}
+    me: dict[str, int] = {}
+    for m in _YOU.finditer(speech):
+        body = re.split(r"\b(?:and\s+)?i\s+(?:will\s+|'ll\s+)?(?:take|get|buy|keep)\b", m.group("body"), flags=re.I)[0]
+        you.update(_quantities(body, names))
+    for m in _ME.finditer(speech):
+        body = re.split(r"\b(?:and\s+)?you\b", m.group("body"), flags=re.I)[0]
+        me.update(_quantities(body, names))
+    return you, me
+
+
+def _other(agent: str, agents: Iterable[str]) -> str:
+    return next(a for a in agents if a != agent)
+
+
+def _round_process(rd: RoundData) -> dict[str, Any]:
+    agents = sorted(rd.outcome["purchases"])
+    buys = rd.purchases
+    equal = any(buys[agents[0]].get(r, 0) == buys[agents[1]].get(r, 0) > 0 for r in buys[agents[0]]) \
+        if len(agents) == 2 else False
+    first_prop = None
+    commitments: dict[str, dict[str, int]] = {a: {} for a in agents}
+    pending: dict[str, dict[str, int]] = {}  # listener -> share offered to it, awaiting an answer
+    proposals = 0
+    for agent, text in rd.speech:
+        you, me = extract_proposals(text, rd.outcome)
+        if agent in pending and ACCEPT_WORDS.search(text):
+            commitments[agent].update(pending.pop(agent))
+        if you and len(agents) == 2:
+            proposals += 1
+            listener = _other(agent, agents)
+            pending[listener] = you
+            if first_prop is None:
+                first_prop = (listener, you)
+        if me:
+            commitments[agent].update(me)
+    deference = None
+    if first_prop is not None:
+        listener, share = first_prop
+        deference = all(buys[listener].get(r, 0) == n for r, n in share.items())
+    abandoned = [a for a in agents if commitments[a] and any(buys[a].get(r, 0) != n for r, n in commitments[a].items())]
+    return {"equal_split": equal, "proposals": proposals, "first_proposal_followed": deference,
+            "abandonment": abandoned}
+
+
+def _frac(xs: Sequence[bool]) -> tuple[int, int]:
+    return int(sum(bool(x) for x in xs)), len(xs)
+
+
+RATE_KEYS = ("overdraw_rate", "optimum_rate", "positive_after_overdraw", "early_decision_rate", "payoff_alternation",
+             "sustained_alternation", "equal_split_rate", "perfunctory_fairness_rate", "proposal_rate",
+             "deference_rate", "abandonment_rate", "abandonment_in_overdraw", "win_stay", "lose_shift",
+             "repeat_rate", "stubborn_anchoring")
+
+
+def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
+    """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
+    so games pool exactly; a rate with no opportunity is None."""
+    rounds = rounds_of(trace)
+    if not rounds:
+        raise ValueError("the trace has no resolved rounds")
+    eff = [float(r.outcome["efficiency"]) if "efficiency" in r.outcome else
+           (r.outcome["joint_reward"] / r.outcome["joint_max"] if r.outcome["joint_max"] else 1.0) for r in rounds]
+    over = [bool(r.outcome["overdraw"]) for r in rounds]
+    opt = [bool(r.outcome["optimal"]) for r in rounds]
+    first_opt = next((r.index for r, o in zip(rounds, opt) if o), None)
+    proc = [_round_process(r) for r in rounds]
+    winners = [r.winner for r in rounds]
+    pairs = [(a, b) for a, b in zip(winners, winners[1:]) if a and b]
+    windows = [w for w in (winners[i:i + 4] for i in range(len(winners) - 3)) if all(w)]
+    counts: dict[str, tuple[int, int] | None] = {
+        "overdraw_rate": _frac(over),
+        "optimum_rate": _frac(opt),
+        "positive_after_overdraw": _frac([rounds[i + 1].outcome["joint_reward"] > 0
+                                          for i in range(len(rounds) - 1) if over[i]]),
+        "early_decision_rate": _frac([r.early for r in rounds]),
+        "payoff_alternation": _frac([a != b for a, b in pairs]),
+        "sustained_alternation": _frac([w[0] == w[2] != w[1] == w[3] for w in windows]),
+        "equal_split_rate": _frac([p["equal_split"] for p in proc]),
+        "perfunctory_fairness_rate": _frac([p["equal_split"] and not o for p, o in zip(proc, opt)]),
+        "proposal_rate": _frac([p["proposals"] > 0 for p in proc]),
+        "deference_rate": _frac([p["first_proposal_followed"] for p in proc if p["first_proposal_followed"] is not None]),
+        "abandonment_rate": _frac([bool(p["abandonment"]) for p in proc]),
+        "abandonment_in_overdraw": _frac([bool(p["abandonment"]) for p, o in zip(proc, over) if o]),
+        "win_stay": None, "lose_shift": None, "repeat_rate": None, "stubborn_anchoring": None,
+    }
+    same_scenario = len({r.outcome.get("scenario") for r in rounds}) == 1
+    if same_scenario and len(rounds) > 1:
+        prev, nxt = rounds[:-1], rounds[1:]
+        match = [a.joint_allocation == b.joint_allocation for a, b in zip(prev, nxt)]
+        counts["win_stay"] = _frac([m for m, a in zip(match, prev) if not a.outcome["overdraw"]])
+        counts["lose_shift"] = _frac([not m for m, a in zip(match, prev) if not a.outcome["optimal"]])
+        counts["repeat_rate"] = _frac(match)
+        counts["stubborn_anchoring"] = _frac([m for m, a in zip(match, prev)
+                                              if not a.outcome["optimal"] and not a.outcome["overdraw"]])
+    out: dict[str, Any] = {
+        "rounds": len(rounds),
+        "efficiency": float(np.mean(eff)),
+        "rounds_to_first_optimum": first_opt,
+        "has_optimal_round": first_opt is not None,
+    }
+    for k in RATE_KEYS:
+        c = counts[k]
+        out[k] = c[0] / c[1] if c and c[1] else None
+    out["counts"] = counts
+    out["per_round"] = [{"round": r.index, "overdraw": o, "optimal": p, "efficiency": e, "early": r.early, **pr}
+                        for r, o, p, e, pr in zip(rounds, over, opt, eff, proc)]
+    return out
+
+
+def pooled_metrics(traces: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Figures pooled over every round of every game (the paper's "x% of rounds"): each
+    rate is total events / total opportunities; plus the game-level shares (games with
+    an optimal round, mean rounds to first optimum)."""
+    games = [game_metrics(t) for t in traces]
+    if not games:
+        raise ValueError("no traces")
+    rounds = [r for g in games for r in g["per_round"]]
+    out: dict[str, Any] = {
+        "games": len(games),
+        "rounds": len(rounds),
+        "efficiency": float(np.mean([r["efficiency"] for r in rounds])),
+        "games_with_optimal_round": sum(g["has_optimal_round"] for g in games) / len(games),
+    }
+    firsts = [g["rounds_to_first_optimum"] for g in games if g["rounds_to_first_optimum"] is not None]
+    out["mean_rounds_to_first_optimum"] = float(np.mean(firsts)) if firsts else None
+    for k in RATE_KEYS:
+        cs = [g["counts"][k] for g in games if g["counts"][k] is not None]
+        num, den = sum(c[0] for c in cs), sum(c[1] for c in cs)
+        out[k] = num / den if den else None
+    return out
