@@ -219,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--start", type=int, default=1, help="number of the first file (default 1)")
     gen.add_argument("--force", action="store_true", help="overwrite existing files of the same names")
     gen.set_defaults(func=_generate)
+    from .runner.commands import add_subcommands as add_runner_subcommands  # run, export
+
+    add_runner_subcommands(sub)
     return p
 
 

@@ -244,3 +244,8 @@ class RulemakingMix:
         names = self.draw_names(seats, run_index)
         ss = np.random.SeedSequence([self.seed, run_index, 1]).generate_state(len(seats))
         return {s: make_rulemaking(names[s], seed=int(x), output=self.output) for s, x in zip(seats, ss)}
+
+
+# the names the runner looks up (``scripted:NAME`` specs for game "rulemaking")
+make = make_rulemaking
+POLICIES = RULEMAKING_POLICIES

@@ -1,0 +1,246 @@
+"""The ``run`` and ``export`` subcommands of ``negotiation-env`` (the CLI layer: the only
+part of the runner that draws on the terminal, with rich).
+
+    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--plan]
+    negotiation-env export DIR --kind transitions|sft|preferences --out FILE [filters]
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .config import RunConfigError, load_config
+from .engine import BACKENDS, CellStats, RunnerError, RunObserver, RunSummary, run
+from .plan import make_plan
+
+__all__ = ["add_subcommands"]
+
+
+def _err(msg: str) -> int:
+    Console(stderr=True).print(f"[red]error:[/] {msg}", highlight=False, markup=True)
+    return 2
+
+
+class _Bars(RunObserver):
+    """Progress bars: games, cells and a status line (errors, steps, tokens)."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.progress: Progress | None = None
+
+    def on_start(self, plan, summary: RunSummary, todo: int) -> None:
+        self.cells_total = len(plan.cells)
+        self.cells_done = sum(1 for c in summary.cells.values() if c.games >= c.planned)
+        self.steps = 0
+        self.tokens = 0
+        if summary.already_done:
+            self.console.print(f"resuming run {summary.run_id}: {summary.already_done} of {summary.planned} games "
+                               f"already in {summary.out_dir}, {todo} to play", highlight=False)
+        self._problems(summary)
+        self.progress = Progress(TextColumn("{task.description:>6}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                 console=self.console, transient=False)
+        self.progress.start()
+        self.games_task = self.progress.add_task("games", total=summary.planned, completed=summary.already_done,
+                                                 info="")
+        self.cells_task = self.progress.add_task("cells", total=self.cells_total, completed=self.cells_done, info="")
+        self._status(summary)
+
+    def _status(self, summary: RunSummary) -> None:
+        assert self.progress is not None
+        tok = f" · {self.tokens:,} tokens" if self.tokens else ""
+        err = f"[red]{summary.errors} errors[/]" if summary.errors else "0 errors"
+        self.progress.update(self.games_task, info=f"{err} · {self.steps:,} steps{tok}")
+
+    def on_game(self, game: dict[str, Any], summary: RunSummary) -> None:
+        assert self.progress is not None
+        self.steps += game["steps"]
+        self.tokens += game["tokens"]
+        self.progress.advance(self.games_task)
+        c = summary.cells[game["cell"]]
+        if c.games == c.planned:
+            self.progress.advance(self.cells_task)
+        if game["status"] == "error":
+            self.progress.console.print(f"[red]game error[/] {game['key']}: {game['error']}", highlight=False)
+        self._status(summary)
+
+    def on_finish(self, summary: RunSummary) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def _problems(self, summary: RunSummary) -> None:
+        if summary.repaired_bytes:
+            self.console.print(f"[yellow]cut a torn last line ({summary.repaired_bytes} bytes) from the trace file; "
+                               "saved to traces.jsonl.torn[/]", highlight=False)
+        for p in summary.problems:
+            self.console.print(f"[yellow]skipped trace line:[/] {p}", highlight=False)
+        if summary.duplicates:
+            self.console.print(f"[yellow]{len(summary.duplicates)} duplicate game keys in the trace file "
+                               f"(first: {summary.duplicates[0]}); the first record of each counts[/]", highlight=False)
+        if summary.unexpected:
+            self.console.print(f"[yellow]{len(summary.unexpected)} records are not in this run's plan[/]",
+                               highlight=False)
+
+
+def _merge(cells: list[CellStats]) -> dict[str, Any]:
+    out = {"games": 0, "errors": 0, "truncated": 0, "rounds": 0, "invalid": 0, "steps": 0, "eff": [0.0, 0],
+           "opt": [0.0, 0], "ret": {}, "n": 0}
+    for c in cells:
+        for k in ("games", "errors", "truncated", "rounds", "invalid", "steps"):
+            out[k] += getattr(c, k)
+        out["eff"][0] += c._eff[0]
+        out["eff"][1] += c._eff[1]
+        out["opt"][0] += c._opt[0]
+        out["opt"][1] += c._opt[1]
+        for a, r in c._returns.items():
+            out["ret"][a] = out["ret"].get(a, 0.0) + r
+    return out
+
+
+def _fmt(x: float | None, pct: bool = False) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:.1f}%" if pct else f"{x:.3f}"
+
+
+def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: list[str]) -> Table:
+    t = Table(title=title)
+    t.add_column(first, overflow="fold")
+    for col in ("games", "errors", "rounds", "efficiency", "optimal"):
+        t.add_column(col, justify="right")
+    per_seat = 0 < len(seats) <= 3
+    for a in seats if per_seat else ["mean return"]:
+        t.add_column(f"return {a}" if per_seat else a, justify="right")
+    t.add_column("invalid", justify="right")
+    for name, cells in groups.items():
+        m = _merge(cells)
+        eff = m["eff"][0] / m["eff"][1] if m["eff"][1] else None
+        opt = m["opt"][0] / m["opt"][1] if m["opt"][1] else None
+        g = m["games"]
+        if per_seat:
+            rets = [f"{m['ret'].get(a, 0.0) / g:.2f}" if g else "-" for a in seats]
+        else:
+            rets = [f"{sum(m['ret'].values()) / g / max(1, len(m['ret'])):.2f}" if g else "-"]
+        err = str(m["errors"]) + (f" (+{m['truncated']} trunc.)" if m["truncated"] else "")
+        t.add_row(name, str(g), err, str(m["rounds"]), _fmt(eff), _fmt(opt, True), *rets, str(m["invalid"]))
+    return t
+
+
+def print_summary(summary: RunSummary, console: Console) -> None:
+    """Two tables (by pairing, by condition and scenario set) and a closing line."""
+    played = [c for c in summary.cells.values() if c.games]
+    games = sorted({c.game for c in played if c.game})
+    for game in games:
+        cells = [c for c in played if c.game == game]
+        seats = cells[0].agents if all(c.agents == cells[0].agents for c in cells) else []
+        by_pair: dict[str, list[CellStats]] = {}
+        by_cond: dict[str, list[CellStats]] = {}
+        for c in cells:
+            by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
+            by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
+        console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats))
+        console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats))
+    state = "complete" if summary.complete else f"[red]{summary.missing} games missing[/]"
+    console.print(f"run {summary.run_id}: {summary.already_done + summary.played}/{summary.planned} games ({state}); "
+                  f"played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with errors; "
+                  f"traces in {summary.out_dir / 'traces.jsonl'}", highlight=False)
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    try:
+        config = load_config(args.config)
+        if args.plan:
+            plan = make_plan(config)
+            console.print(f"run {plan.run_id} ({config.name}): {len(plan)} games in {len(plan.cells)} cells",
+                          highlight=False)
+            t = Table(title="Planned cells")
+            t.add_column("cell")
+            t.add_column("games", justify="right")
+            counts: dict[str, int] = {}
+            for s in plan.specs:
+                counts[s.cell] = counts.get(s.cell, 0) + 1
+            for cell, n in counts.items():
+                t.add_row(cell, str(n))
+            console.print(t)
+            return 0
+        bars = _Bars(console)
+        try:
+            summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
+                          observer=bars)
+        finally:
+            bars.on_finish(None)  # type: ignore[arg-type]
+    except RunConfigError as e:
+        return _err(str(e))
+    except RunnerError as e:
+        return _err(str(e))
+    except KeyboardInterrupt:
+        Console(stderr=True).print("interrupted: every finished game is saved; rerun with --resume to go on")
+        return 130
+    print_summary(summary, console)
+    return 0 if summary.complete and summary.errors == 0 else 1
+
+
+def _export(args: argparse.Namespace, console: Console) -> int:
+    from ..traces import export as ex
+    from ..traces.reader import LineProblem
+
+    problems: list[LineProblem] = []
+    opts: dict[str, Any] = {"problems": problems}
+    if args.kind == "sft":
+        opts = {"only_optimal": args.only_optimal, "min_efficiency": args.min_efficiency,
+                "valid_only": not args.include_invalid, "policies": args.policy or None, "agents": args.agent or None,
+                "problems": problems}
+    elif args.kind == "preferences":
+        opts = {"score": args.score, "margin": args.margin, "state": args.state, "problems": problems}
+    else:
+        wrong = [f for f, v in (("--only-optimal", args.only_optimal), ("--min-efficiency", args.min_efficiency),
+                                ("--policy", args.policy), ("--agent", args.agent)) if v]
+        if wrong:
+            return _err(f"{', '.join(wrong)} apply to --kind sft only")
+    try:
+        n = ex.write(args.kind, args.source, args.out, **opts)
+    except FileNotFoundError as e:
+        return _err(str(e))
+    except ValueError as e:
+        return _err(str(e))
+    for p in problems:
+        console.print(f"[yellow]skipped trace line:[/] {p}", highlight=False)
+    console.print(f"wrote {n} {args.kind} rows to {args.out}", highlight=False)
+    return 0
+
+
+def add_subcommands(sub: argparse._SubParsersAction) -> None:
+    """Register ``run`` and ``export`` on the ``negotiation-env`` parser."""
+    r = sub.add_parser("run", help="play a tournament from a run config into append-only traces",
+                       description="Play every planned game of CONFIG (TOML or YAML; default: the shipped scripted "
+                                   "resource cohort, 720 games) and append each finished game to DIR/traces.jsonl. "
+                                   "With --resume, rerunning into the same DIR plays only the missing games.")
+    r.add_argument("config", nargs="?", default=None, help="run config file (.toml, .yaml); default: built-in")
+    r.add_argument("--out", required=False, help="output folder (run.json, traces.jsonl)")
+    r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
+    r.add_argument("--backend", choices=BACKENDS, default="local", help="local processes (default) or ray")
+    r.add_argument("--workers", type=int, default=1, help="parallel games (processes or Ray CPUs); default 1")
+    r.add_argument("--plan", action="store_true", help="validate the config and list its cells; play nothing")
+    r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
+    e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
+                       description="Export a run folder or trace file as a transitions table (offline RL), SFT "
+                                   "chat examples (TRL conversational format) or preference pairs (DPO).")
+    e.add_argument("source", help="run folder or .jsonl trace file")
+    e.add_argument("--kind", required=True, choices=("transitions", "sft", "preferences"))
+    e.add_argument("--out", required=True, help="output file: .parquet or .jsonl")
+    e.add_argument("--only-optimal", action="store_true", help="sft: only turns of jointly optimal rounds")
+    e.add_argument("--min-efficiency", type=float, default=None, help="sft: only rounds at or above this efficiency")
+    e.add_argument("--policy", action="append", help="sft: only turns of this policy label (repeatable)")
+    e.add_argument("--agent", action="append", help="sft: only turns of this seat (repeatable)")
+    e.add_argument("--include-invalid", action="store_true", help="sft: keep refused responses too")
+    e.add_argument("--score", default="reward", choices=("reward", "joint", "efficiency", "return"),
+                   help="preferences: the outcome that ranks answers (default: the agent's round reward)")
+    e.add_argument("--margin", type=float, default=0.0, help="preferences: minimum score gap (default 0)")
+    e.add_argument("--state", default="context", choices=("context", "prompt"),
+                   help="preferences: what makes two decision states the same (default: the full context)")
+    e.set_defaults(func=_export)

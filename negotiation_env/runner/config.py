@@ -1,0 +1,270 @@
+"""The run config: a TOML (or YAML) file validated into :class:`RunConfig`.
+
+    name = "my-cohort"          # a label (part of the run id)
+    seed = 0                    # the cohort seed: every game's seeds derive from it
+
+    [[games]]                   # one block per game (several blocks may share a game)
+    game = "resource"           # an id in negotiation_env.GAMES
+    name = "resource"           # the block's name in game keys (default: the game id)
+    policies = ["scripted:oracle", "scripted:linear",
+                { spec = "openai:gpt-5-mini@https://api.openai.com/v1", label = "gpt5mini",
+                  options = { api_key_env = "OPENAI_API_KEY" } }]
+    pairings = "all"            # self | cross | all | ordered | [[label per seat], ...]
+    games_per_cell = 10
+    swap_first_speaker = true   # game i is opened by agent i mod n (config field first_speaker)
+    max_steps = 10000           # per game; a game past it is stored as "truncated"
+    config = { num_rounds = 4 } # overrides of the game's config for every game of the block
+
+    [games.scenario_sets]       # name -> scenarios (names, paths or glob patterns)
+    "0.5" = ["mc050_*"]
+
+    [games.factors.stability]   # factors: every combination of their levels is a condition
+    stable = { partner = "stable" }
+    shifting = { partner = "shifting" }
+
+    [[games.conditions]]        # and/or explicit conditions (crossed with the factors)
+    name = "talk"
+    config = { cheap_talk = true }
+
+Policy specs: ``scripted:NAME`` (a preset of ``baselines.scripted``), ``hf:PATH`` (a local
+or hub transformers model through ``baselines.llm.hf.HFPolicy``), ``openai:MODEL@URL``
+(any OpenAI-compatible server through ``baselines.llm.api.APIPolicy``; ``@URL`` may be
+left out) and ``python:MODULE:FACTORY`` (your own ``FACTORY(seed=..., **options)``).
+Secrets never go in the file: name the environment variable that holds them.
+
+Errors name the field: ``run config: games[0].games_per_cell: must be >= 1 (got 0)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..core.config import ConfigError
+from ..traces.schema import redact
+
+__all__ = ["RunConfig", "GameBlock", "PolicyEntry", "ConditionEntry", "RunConfigError", "load_config",
+           "parse_config", "POLICY_KINDS", "DEFAULT_CONFIG"]
+
+POLICY_KINDS = ("scripted", "hf", "openai", "python")
+PAIRINGS = ("self", "cross", "all", "ordered")
+DEFAULT_CONFIG = Path(__file__).with_name("configs") / "default.toml"
+_LABEL = re.compile(r"[^|+\s]+")
+
+
+class RunConfigError(ConfigError):
+    """The run config is invalid; the message names the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PolicyEntry(_Strict):
+    spec: str
+    label: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("spec")
+    @classmethod
+    def _spec(cls, v: str) -> str:
+        kind, sep, rest = v.partition(":")
+        if not sep or not rest:
+            raise ValueError(f"a policy spec is KIND:NAME with KIND one of {', '.join(POLICY_KINDS)}; got {v!r}")
+        if kind not in POLICY_KINDS:
+            raise ValueError(f"unknown policy kind {kind!r} in {v!r}; known kinds: {', '.join(POLICY_KINDS)}")
+        if kind == "python" and rest.count(":") != 1:
+            raise ValueError(f"a python policy spec is python:MODULE:FACTORY; got {v!r}")
+        if redact(v) != v:
+            raise ValueError("a policy spec must not hold credentials (user:password@ or a key in the URL); "
+                             "name the environment variable that holds them in the policy's options")
+        return v
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, v: str | None) -> str | None:
+        if v is not None and not _LABEL.fullmatch(v):
+            raise ValueError(f"a label must be non-empty without spaces, '|' or '+'; got {v!r}")
+        return v
+
+    @property
+    def name(self) -> str:
+        """The label naming this policy in game keys and lineups (default: the spec)."""
+        return self.label or self.spec
+
+    @property
+    def kind(self) -> str:
+        return self.spec.partition(":")[0]
+
+
+class ConditionEntry(_Strict):
+    name: str
+    config: dict[str, Any] = Field(default_factory=dict)
+
+
+class GameBlock(_Strict):
+    game: str
+    name: str | None = None
+    policies: list[PolicyEntry] = Field(min_length=1)
+    pairings: Literal["self", "cross", "all", "ordered"] | list[list[str]] = "all"
+    games_per_cell: int = Field(1, ge=1, le=1_000_000)
+    swap_first_speaker: bool = False
+    max_steps: int = Field(10_000, ge=1)
+    config: dict[str, Any] = Field(default_factory=dict)
+    scenario_field: str = "scenario"
+    scenario_sets: dict[str, list[str]] | None = None
+    factors: dict[str, dict[str, dict[str, Any]]] | None = None
+    conditions: list[ConditionEntry] | None = None
+
+    @field_validator("policies", mode="before")
+    @classmethod
+    def _policies(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [{"spec": p} if isinstance(p, str) else p for p in v]
+        return v
+
+    @field_validator("pairings", mode="before")
+    @classmethod
+    def _pairings(cls, v: Any) -> Any:
+        if isinstance(v, str) and v not in PAIRINGS:
+            raise ValueError(f"must be one of {', '.join(PAIRINGS)} or a list of lineups; got {v!r}")
+        if isinstance(v, list) and not all(isinstance(x, list) and all(isinstance(y, str) for y in x) for x in v):
+            raise ValueError("a list of lineups is a list of lists of policy labels, one per seat")
+        if isinstance(v, list) and not v:
+            raise ValueError("the list of lineups is empty")
+        return v
+
+    @field_validator("scenario_sets", mode="before")
+    @classmethod
+    def _sets(cls, v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: [x] if isinstance(x, str) else x for k, x in v.items()}
+        return v
+
+    @field_validator("scenario_sets")
+    @classmethod
+    def _sets_nonempty(cls, v: dict[str, list[str]] | None) -> Any:
+        if v is not None:
+            if not v:
+                raise ValueError("scenario_sets is empty; leave it out to use the game's default scenario")
+            for k, x in v.items():
+                if not x:
+                    raise ValueError(f"scenario set {k!r} is empty")
+                if not _LABEL.fullmatch(k):
+                    raise ValueError(f"a scenario set name must be non-empty without spaces, '|' or '+'; got {k!r}")
+        return v
+
+    @field_validator("factors")
+    @classmethod
+    def _factors(cls, v: dict | None) -> Any:
+        if v is not None:
+            for f, levels in v.items():
+                if not levels:
+                    raise ValueError(f"factor {f!r} has no levels")
+        return v
+
+    @property
+    def block_name(self) -> str:
+        return self.name or self.game
+
+
+class RunConfig(_Strict):
+    name: str = "run"
+    seed: int = Field(0, ge=0, lt=2**63)
+    games: list[GameBlock] = Field(min_length=1)
+
+    def run_id(self) -> str:
+        """A stable id of this config (the same file gives the same id on any machine).
+        Order counts (it orders the plan), so keys are not sorted."""
+        blob = json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _loc(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+_MODELS = {"": RunConfig, "games": GameBlock, "policies": PolicyEntry, "conditions": ConditionEntry}
+
+
+def _fields_at(loc: tuple) -> list[str]:
+    names = [p for p in loc[:-1] if isinstance(p, str)]
+    model = _MODELS.get(names[-1] if names else "", None)
+    return list(model.model_fields) if model is not None else []
+
+
+def _format(err: ValidationError) -> str:
+    lines = []
+    for e in err.errors():
+        loc = tuple(e["loc"])
+        where = _loc(loc)
+        if e["type"] == "extra_forbidden":
+            allowed = _fields_at(loc)
+            lines.append(f"{where}: unknown field" + (f"; valid fields: {', '.join(allowed)}" if allowed else ""))
+            continue
+        msg = e["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        got = e.get("input")
+        if e["type"] == "missing":
+            lines.append(f"{where}: required field is missing")
+        else:
+            lines.append(f"{where}: {msg} (got {got!r})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
+    return "run config: " + "; ".join(lines)
+
+
+def parse_config(data: Any) -> RunConfig:
+    """Validate a config given as a dict (what the TOML/YAML file holds)."""
+    if isinstance(data, RunConfig):
+        return data
+    if not isinstance(data, dict):
+        raise RunConfigError(f"run config: the top level must be a table/mapping; got {type(data).__name__}")
+    try:
+        return RunConfig.model_validate(data)
+    except ValidationError as e:
+        raise RunConfigError(_format(e)) from None
+
+
+def load_config(path: str | Path | None = None) -> RunConfig:
+    """Read and validate a ``.toml``, ``.yaml`` or ``.yml`` run config (default: the
+    shipped scripted resource cohort, ``configs/default.toml``)."""
+    p = Path(path) if path is not None else DEFAULT_CONFIG
+    if not p.is_file():
+        raise RunConfigError(f"run config: no such file {str(p)!r}")
+    suffix = p.suffix.lower()
+    text = p.read_text(encoding="utf-8")
+    if suffix == ".toml":
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RunConfigError(f"run config {p}: invalid TOML: {e}") from None
+    elif suffix in (".yaml", ".yml"):
+        try:
+            import yaml
+        except ModuleNotFoundError:
+            raise RunConfigError("run config: YAML needs PyYAML (pip install pyyaml), or write the config as TOML") from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise RunConfigError(f"run config {p}: invalid YAML: {e}") from None
+    else:
+        raise RunConfigError(f"run config {p}: unknown format {suffix!r}; use .toml, .yaml or .yml")
+    try:
+        return parse_config(data)
+    except RunConfigError as e:
+        raise RunConfigError(str(e).replace("run config:", f"run config {p}:", 1)) from None

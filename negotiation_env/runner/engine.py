@@ -1,0 +1,434 @@
+"""Playing the planned games and writing their traces, resumably.
+
+``run(config, out_dir)`` writes ``out_dir/run.json`` (the run id, the validated config,
+the planned count) and appends one line per finished game to ``out_dir/traces.jsonl``
+(:class:`~negotiation_env.traces.TraceWriter`: fsync'ed per game). With ``resume=True``
+it reads the keys already in ``traces.jsonl`` (a torn last line is cut off first and
+reported), checks that ``run.json`` holds the same run id, and plays only the planned
+keys that are missing, so a run killed at any moment and resumed ends with exactly the
+planned set: no key lost, none twice. Games that ended in an error are recorded (status
+``"error"``) and count as played; they are not retried.
+
+Back ends: ``local`` (default) plays in this process with ``workers=1`` or in a pool of
+``workers`` processes; ``ray`` runs each game as a Ray task (``pip install ray``). A
+game's trace depends only on its spec, so every back end writes the same records; with
+several workers the lines are in completion order (``run.plan_index`` gives plan order).
+At most ``4 x workers`` games are in flight and nothing is kept per game beyond a small
+summary, so memory stays flat however many games a run has.
+
+The library never prints: progress goes to an optional :class:`RunObserver`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+import time
+import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..traces.reader import LineProblem, iter_records
+from ..traces.recorder import TraceRecorder, describe_policy, utc_now
+from ..traces.schema import SCHEMA_VERSION, GameTrace, package_info, redact
+from ..traces.writer import TraceFileLocked, TraceWriter, encode_trace
+from .config import RunConfig, load_config, parse_config
+from .plan import GameSpec, Plan, make_plan
+from .policies import PolicyPool, resolve_factory
+
+__all__ = ["run", "play_game", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
+           "BACKENDS", "TRACES_FILE", "RUN_FILE"]
+
+BACKENDS = ("local", "ray")
+TRACES_FILE = "traces.jsonl"
+RUN_FILE = "run.json"
+
+_POOL: PolicyPool | None = None  # one per process: model-backed policies are built once
+
+
+class RunnerError(RuntimeError):
+    """The run cannot start or go on (wrong output folder, missing back end, ...)."""
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def _pool() -> PolicyPool:
+    global _POOL
+    if _POOL is None:
+        _POOL = PolicyPool()
+    return _POOL
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    """Play one planned game with the standard AEC loop under the trace recorder; return
+    its trace as a dict. Never raises: a failure is the trace's ``error``."""
+    import negotiation_env
+
+    agents: list[str] = []
+    policies: dict[str, Any] = {}
+    rec: TraceRecorder | None = None
+    try:
+        env = negotiation_env.env(game=spec.game, **spec.config)
+        agents = list(env.possible_agents)
+        infos = {}
+        for seat, agent in enumerate(agents):
+            entry, seed = spec.policies[seat], spec.policy_seeds[seat]
+            policies[agent] = _pool().get(entry, spec.game, seed)
+            info = describe_policy(policies[agent], spec=entry.spec, label=entry.name, seed=seed)
+            info.settings = {"options": dict(entry.options), **info.settings}
+            infos[agent] = info
+        rec = TraceRecorder(env, policies=policies, policy_info=infos, keep=True)
+        rec.prepare(game_id=spec.key, run=spec.run_info(), cohort_seed=spec.cohort_seed)
+        rec.reset(seed=spec.env_seed)
+        steps = 0
+        for agent in rec.agent_iter():
+            obs, _reward, term, trunc, _info = rec.last()
+            if term or trunc:
+                rec.step(None)
+                continue
+            if steps >= spec.max_steps:
+                rec.truncate(f"step cap: the game did not end within max_steps={spec.max_steps}")
+                break
+            rec.step(policies[agent].act(obs))
+            steps += 1
+    except Exception as e:  # noqa: BLE001 - a policy under development may raise anything
+        if rec is not None and rec.recording:
+            rec.abort(e)
+        else:
+            tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
+            now = utc_now()
+            rec = None
+            failed = GameTrace(game_id=spec.key, game=spec.game, agents=agents, config=dict(spec.config),
+                               seeds={"env": spec.env_seed, "policies": dict(zip(agents, spec.policy_seeds)),
+                                      "cohort": spec.cohort_seed},
+                               package=package_info(), started_at=now, ended_at=now, status="error",
+                               error=f"{type(e).__name__}: {e}\n{tb}", run=spec.run_info())
+            return failed.to_dict()
+    assert rec is not None and rec.last_trace is not None
+    return rec.last_trace.to_dict()
+
+
+def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:
+    """The few figures the progress display and the summary table need from a trace."""
+    run = d.get("run") or {}
+    steps = d.get("steps") or []
+    effs, opts = [], []
+    for r in d.get("rounds") or []:
+        o = r.get("outcome") or {}
+        if isinstance(o.get("efficiency"), (int, float)):
+            effs.append(float(o["efficiency"]))
+        if isinstance(o.get("optimal"), bool):
+            opts.append(o["optimal"])
+    tokens = 0
+    for s in steps:
+        t = s.get("tokens") or {}
+        if isinstance(t.get("total_tokens"), int):
+            tokens += t["total_tokens"]
+        else:
+            tokens += sum(v for k, v in t.items() if k in ("prompt_tokens", "completion_tokens") and isinstance(v, int))
+    return {
+        "key": run.get("game_key", d.get("game_id")),
+        "run_id": run.get("run_id"),
+        "cell": run.get("cell", d.get("game_id")),
+        "game": d.get("game"),
+        "condition": run.get("condition"),
+        "scenario_set": run.get("scenario_set"),
+        "lineup": list(run.get("lineup") or []),
+        "agents": list(d.get("agents") or []),
+        "status": d.get("status"),
+        "error": (d.get("error") or "").split("\n", 1)[0] or None,
+        "steps": len(steps),
+        "invalid": sum(1 for s in steps if not s.get("valid", True)),
+        "rounds": len(d.get("rounds") or []),
+        "efficiency": effs,
+        "optimal": opts,
+        "returns": dict(d.get("returns") or {}),
+        "tokens": tokens,
+    }
+
+
+def _play_encoded(spec: GameSpec) -> tuple[bytes, dict[str, Any]]:
+    d = play_game(spec)
+    return encode_trace(d), summarize_trace(d)
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@dataclass
+class CellStats:
+    cell: str
+    game: str | None = None
+    condition: str | None = None
+    scenario_set: str | None = None
+    lineup: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)
+    planned: int = 0
+    games: int = 0
+    errors: int = 0
+    truncated: int = 0
+    steps: int = 0
+    invalid: int = 0
+    rounds: int = 0
+    tokens: int = 0
+    _eff: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    _opt: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    _returns: dict[str, float] = field(default_factory=dict)
+
+    def add(self, s: dict[str, Any]) -> None:
+        for k in ("game", "condition", "scenario_set"):
+            if getattr(self, k) is None:
+                setattr(self, k, s.get(k))
+        self.lineup = self.lineup or s["lineup"]
+        self.agents = self.agents or s["agents"]
+        self.games += 1
+        self.errors += s["status"] == "error"
+        self.truncated += s["status"] == "truncated"
+        self.steps += s["steps"]
+        self.invalid += s["invalid"]
+        self.rounds += s["rounds"]
+        self.tokens += s["tokens"]
+        self._eff[0] += sum(s["efficiency"])
+        self._eff[1] += len(s["efficiency"])
+        self._opt[0] += sum(s["optimal"])
+        self._opt[1] += len(s["optimal"])
+        for a, r in s["returns"].items():
+            self._returns[a] = self._returns.get(a, 0.0) + float(r)
+
+    @property
+    def efficiency(self) -> float | None:
+        return self._eff[0] / self._eff[1] if self._eff[1] else None
+
+    @property
+    def optimal_rate(self) -> float | None:
+        return self._opt[0] / self._opt[1] if self._opt[1] else None
+
+    def mean_returns(self) -> dict[str, float]:
+        return {a: r / self.games for a, r in self._returns.items()} if self.games else {}
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    out_dir: Path
+    planned: int
+    already_done: int = 0
+    played: int = 0
+    errors: int = 0
+    missing: int = 0
+    repaired_bytes: int = 0
+    problems: list[LineProblem] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    unexpected: list[str] = field(default_factory=list)
+    cells: dict[str, CellStats] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.missing == 0
+
+
+class RunObserver:
+    """Progress hooks (the CLI draws bars from them); every method is optional."""
+
+    def on_start(self, plan: Plan, summary: RunSummary, todo: int) -> None: ...
+
+    def on_game(self, game: dict[str, Any], summary: RunSummary) -> None: ...
+
+    def on_finish(self, summary: RunSummary) -> None: ...
+
+
+# --------------------------------------------------------------------------- back ends
+
+
+def _serial(todo: Iterable[GameSpec]) -> Iterator[tuple[bytes, dict[str, Any]]]:
+    for spec in todo:
+        yield _play_encoded(spec)
+
+
+def _watch_parent(parent: int) -> None:
+    """Pool-worker initializer: exit when the run's process is gone (e.g. SIGKILL),
+    instead of lingering as an orphan."""
+
+    def loop():
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # pragma: no cover - pid reused by another user
+                os._exit(1)
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def _mp_context():
+    import multiprocessing as mp
+
+    # forkserver: workers fork from a clean server, never from a process whose progress
+    # thread may hold a lock; spawn where there is no forkserver
+    methods = mp.get_all_start_methods()
+    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _process_pool(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(), initializer=_watch_parent,
+                             initargs=(os.getpid(),))
+    try:
+        it = iter(todo)
+        pending = {ex.submit(_play_encoded, s) for s in islice(it, 4 * workers)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+            pending |= {ex.submit(_play_encoded, s) for s in islice(it, len(done))}
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+    try:
+        import ray
+    except ImportError:
+        raise RunnerError("--backend ray needs Ray: pip install 'negotiation_env[ray]' (or pip install ray)") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(num_cpus=1)(_play_encoded)
+    try:
+        it = iter(todo)
+        pending = [remote.remote(s) for s in islice(it, 4 * max(1, workers))]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+            pending += [remote.remote(s) for s in islice(it, len(done))]
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _prepare_dir(plan: Plan, out: Path, resume: bool) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    meta_path, traces_path = out / RUN_FILE, out / TRACES_FILE
+    if meta_path.exists():
+        if not resume:
+            raise RunnerError(f"{out} already holds a run ({RUN_FILE}); pass --resume to continue it, "
+                              "or choose an empty --out")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise RunnerError(f"{meta_path} is unreadable ({e}); move it away to start over") from None
+        if meta.get("run_id") != plan.run_id:
+            raise RunnerError(f"{out} holds run {meta.get('run_id')!r} of another config (this config is run "
+                              f"{plan.run_id!r}); resume with the same config or choose another --out")
+        return
+    if traces_path.exists() and traces_path.stat().st_size > 0 and not resume:
+        raise RunnerError(f"{traces_path} already has traces; pass --resume or choose an empty --out")
+    _write_json_atomic(meta_path, {
+        "schema_version": SCHEMA_VERSION, "run_id": plan.run_id, "name": plan.config.name,
+        "planned": len(plan), "cells": len(plan.cells), "created_at": utc_now(),
+        "package": package_info(), "config": redact(plan.config.model_dump(mode="json")),
+    })
+
+
+def _check_backend(plan: Plan, backend: str, workers: int) -> None:
+    if backend not in BACKENDS:
+        raise RunnerError(f"--backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    if not isinstance(workers, int) or workers < 1:
+        raise RunnerError(f"--workers must be an integer >= 1; got {workers!r}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise RunnerError("--backend ray needs Ray: pip install 'negotiation_env[ray]' (or pip install ray)")
+    seen = set()
+    for s in plan.specs:  # fail before playing if a policy back end is missing
+        for entry in s.policies:
+            k = (s.game, entry.model_dump_json())
+            if k not in seen:
+                seen.add(k)
+                resolve_factory(entry, s.game)
+
+
+def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, resume: bool = False,
+        backend: str = "local", workers: int = 1, observer: RunObserver | None = None) -> RunSummary:
+    """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
+
+    ``config``: a :class:`RunConfig`, a dict, a path to a TOML/YAML file, or None for the
+    shipped default. Raises :class:`RunConfigError` for a bad config and
+    :class:`RunnerError` for a folder that holds another run or a missing back end.
+    """
+    if config is None or isinstance(config, (str, Path)):
+        config = load_config(config)
+    else:
+        config = parse_config(config)
+    observer = observer or RunObserver()
+    started = time.perf_counter()
+    plan = make_plan(config)
+    _check_backend(plan, backend, workers)
+    out = Path(out_dir)
+    _prepare_dir(plan, out, resume)
+    summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan))
+    for s in plan.specs:
+        summary.cells.setdefault(s.cell, CellStats(cell=s.cell)).planned += 1
+    planned = {s.key for s in plan.specs}
+    try:
+        writer = TraceWriter(out / TRACES_FILE)
+    except TraceFileLocked as e:
+        raise RunnerError(f"{e}: another run is writing to {out}") from None
+    with writer:
+        summary.repaired_bytes = writer.repaired_bytes
+        done: set[str] = set()
+        for rec in iter_records(out / TRACES_FILE, summary.problems):
+            g = summarize_trace(rec)
+            if g["run_id"] != plan.run_id or g["key"] not in planned:
+                summary.unexpected.append(str(g["key"]))
+            elif g["key"] in done:
+                summary.duplicates.append(g["key"])
+            else:
+                done.add(g["key"])
+                summary.cells[g["cell"]].add(g)
+                summary.errors += g["status"] == "error"
+        summary.already_done = len(done)
+        todo = [s for s in plan.specs if s.key not in done]
+        observer.on_start(plan, summary, len(todo))
+        if backend == "ray":
+            results = _ray(todo, workers)
+        elif workers > 1 and len(todo) > 1:
+            results = _process_pool(todo, workers)
+        else:
+            results = _serial(todo)
+        try:
+            for line, g in results:
+                writer.write_line(line)
+                done.add(g["key"])
+                summary.played += 1
+                summary.errors += g["status"] == "error"
+                summary.cells[g["cell"]].add(g)
+                observer.on_game(g, summary)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
+    summary.missing = len(planned - done)
+    summary.seconds = time.perf_counter() - started
+    observer.on_finish(summary)
+    return summary

@@ -1,0 +1,274 @@
+"""The planned set of games: a deterministic list of :class:`GameSpec` from a run config.
+
+Order: for each game block, each condition (explicit conditions x the product of the
+factors, in file order), each scenario set, each lineup, each repetition ``0..N-1``.
+
+Keys. ``BLOCK|CONDITION|SCENARIO_SET|LINEUP|REP`` with ``LINEUP`` the seat labels joined
+by ``+`` (e.g. ``resource|stability=stable,rotation=fixed|0.8|scripted:oracle+scripted:linear|3``).
+A cell is a key without its repetition. Keys are unique; a resumed run plays exactly the
+keys not yet in its trace file.
+
+Repetition ``r`` of a cell plays scenario ``r // n_agents`` (cycling through the set) with
+``first_speaker = agents[r % n_agents]`` when ``swap_first_speaker`` is on, else scenario
+``r``; so with two agents and the swap each scenario is played once in each order.
+
+Seeds (numpy ``SeedSequence``, never global state). The env seed of a game derives from
+the cohort seed and its key without the lineup (``env|BLOCK|CONDITION|SET|REP``): every
+pairing plays the same games (common random numbers: same scenario, theme, draws), so
+pairings are compared on equal terms and a state reached by two pairings is the same
+state. The policy in seat ``s`` gets a seed from the same part of the key, the seat and
+the policy's label. The same config gives the same seeds in any order, on any back end,
+in a resumed or a split run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import hashlib
+import importlib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.config import ConfigError, build_config
+from ..traces.schema import RunInfo
+from .config import GameBlock, PolicyEntry, RunConfig, RunConfigError
+
+__all__ = ["GameSpec", "Plan", "make_plan", "derive_seed"]
+
+
+def derive_seed(cohort_seed: int, *parts: Any) -> int:
+    """A 53-bit seed (exact in JSON and every language) from the cohort seed and ``parts``."""
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode("utf-8")).digest()
+    words = np.frombuffer(digest, dtype=np.uint32).tolist()
+    ss = np.random.SeedSequence([int(cohort_seed), *words])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(11))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One planned game: everything a worker needs to play it, and its identity."""
+
+    key: str
+    plan_index: int
+    run_id: str
+    game: str
+    block: str
+    condition: str
+    scenario_set: str
+    lineup: tuple[str, ...]
+    policies: tuple[PolicyEntry, ...]
+    repetition: int
+    config: dict[str, Any]
+    env_seed: int
+    policy_seeds: tuple[int, ...]
+    cohort_seed: int
+    max_steps: int
+
+    @property
+    def cell(self) -> str:
+        return self.key.rsplit("|", 1)[0]
+
+    def run_info(self) -> RunInfo:
+        return RunInfo(run_id=self.run_id, game_key=self.key, plan_index=self.plan_index, cell=self.cell,
+                       condition=self.condition, scenario_set=self.scenario_set, lineup=list(self.lineup),
+                       repetition=self.repetition)
+
+
+@dataclass
+class Plan:
+    run_id: str
+    config: RunConfig
+    specs: list[GameSpec]
+    cells: list[str]
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    @property
+    def keys(self) -> list[str]:
+        return [s.key for s in self.specs]
+
+
+def _conditions(block: GameBlock, where: str) -> list[tuple[str, dict[str, Any]]]:
+    explicit = [(c.name, dict(c.config)) for c in block.conditions] if block.conditions else [("", {})]
+    names = [n for n, _ in explicit]
+    if len(set(names)) != len(names):
+        raise RunConfigError(f"run config: {where}.conditions: duplicate condition names {names}")
+    factor_levels = [[(f, lv, dict(ov)) for lv, ov in levels.items()] for f, levels in (block.factors or {}).items()]
+    out = []
+    for base_name, base_cfg in explicit:
+        for combo in itertools.product(*factor_levels):
+            cfg = dict(base_cfg)
+            parts = [base_name] if base_name else []
+            for f, lv, ov in combo:
+                clash = sorted(set(cfg) & set(ov))
+                if clash:
+                    raise RunConfigError(f"run config: {where}.factors.{f}.{lv}: sets {', '.join(clash)}, "
+                                         "which another factor or condition sets too")
+                cfg.update(ov)
+                parts.append(f"{f}={lv}")
+            name = ",".join(parts) or "default"
+            if "|" in name or "+" in name:
+                raise RunConfigError(f"run config: {where}: condition name {name!r} must not contain '|' or '+'")
+            out.append((name, cfg))
+    return out
+
+
+def _scenario_names(game: str) -> list[str] | None:
+    try:
+        mod = importlib.import_module(f"negotiation_env.games.{game}.scenario")
+    except ImportError:
+        return None
+    lister = getattr(mod, "list_scenarios", None)
+    return list(lister()) if callable(lister) else None
+
+
+def _scenario_sets(block: GameBlock, where: str) -> list[tuple[str, list[Any]]]:
+    if block.scenario_sets is None:
+        return [("default", [None])]
+    names: list[str] | None = None
+    out = []
+    for set_name, entries in block.scenario_sets.items():
+        items: list[Any] = []
+        for i, e in enumerate(entries):
+            if any(ch in e for ch in "*?["):
+                if names is None:
+                    names = _scenario_names(block.game)
+                    if names is None:
+                        raise RunConfigError(f"run config: {where}.scenario_sets.{set_name}[{i}]: game "
+                                             f"{block.game!r} has no scenario list to match {e!r}; give names")
+                hits = [n for n in names if fnmatch.fnmatchcase(n, e)]
+                if not hits:
+                    raise RunConfigError(f"run config: {where}.scenario_sets.{set_name}[{i}]: pattern {e!r} "
+                                         f"matches no scenario of {block.game!r}")
+                items.extend(hits)
+            else:
+                items.append(e)
+        out.append((set_name, items))
+    return out
+
+
+def _lineups(block: GameBlock, labels: list[str], n: int, where: str) -> list[tuple[str, ...]]:
+    p = block.pairings
+    if isinstance(p, list):
+        out = []
+        for i, lineup in enumerate(p):
+            if len(lineup) != n:
+                raise RunConfigError(f"run config: {where}.pairings[{i}]: a lineup names one policy per seat "
+                                     f"({n} for {block.game!r}); got {len(lineup)}")
+            unknown = [x for x in lineup if x not in labels]
+            if unknown:
+                raise RunConfigError(f"run config: {where}.pairings[{i}]: unknown policy {unknown[0]!r}; "
+                                     f"policies: {', '.join(labels)}")
+            out.append(tuple(lineup))
+        if len(set(out)) != len(out):
+            raise RunConfigError(f"run config: {where}.pairings: a lineup is listed twice")
+        return out
+    if p == "self":
+        return [(x,) * n for x in labels]
+    if p == "cross" and len(labels) < 2:
+        raise RunConfigError(f"run config: {where}.pairings: 'cross' needs at least two policies")
+    if p == "ordered":
+        return list(itertools.product(labels, repeat=n))
+    combos = list(itertools.combinations_with_replacement(labels, n))
+    if p == "cross":
+        combos = [c for c in combos if len(set(c)) > 1]
+    return combos
+
+
+def make_plan(config: RunConfig) -> Plan:
+    """Validate ``config`` against the games (config fields, scenarios, seats) and list
+    every game it asks for. Raises :class:`RunConfigError` naming the field."""
+    from .. import GAMES
+
+    run_id = config.run_id()
+    specs: list[GameSpec] = []
+    cells: list[str] = []
+    blocks_seen: set[str] = set()
+    for bi, block in enumerate(config.games):
+        where = f"games[{bi}]"
+        if block.game not in GAMES:
+            raise RunConfigError(f"run config: {where}.game: unknown game {block.game!r}; available: {', '.join(GAMES)}")
+        bname = block.block_name
+        if bname in blocks_seen:
+            raise RunConfigError(f"run config: {where}.name: block name {bname!r} is used twice; give each block a name")
+        if "|" in bname or "+" in bname:
+            raise RunConfigError(f"run config: {where}.name: {bname!r} must not contain '|' or '+'")
+        blocks_seen.add(bname)
+        cfg_cls, game_cls = GAMES[block.game]
+        fields = [f.name for f in dataclasses.fields(cfg_cls)]
+        labels = [p.name for p in block.policies]
+        dup = sorted({x for x in labels if labels.count(x) > 1})
+        if dup:
+            raise RunConfigError(f"run config: {where}.policies: {dup[0]!r} is listed twice; give one a label")
+        by_label = dict(zip(labels, block.policies))
+        sets = _scenario_sets(block, where)
+        if block.scenario_sets is not None:
+            if block.scenario_field not in fields:
+                raise RunConfigError(f"run config: {where}.scenario_field: {block.game!r} config has no field "
+                                     f"{block.scenario_field!r}; fields: {', '.join(fields)}")
+        conditions = _conditions(block, where)
+        built: dict[str, tuple[str, ...]] = {}
+
+        def check(cfg: dict[str, Any], at: str) -> tuple[str, ...]:
+            k = json.dumps(cfg, sort_keys=True, default=str)
+            if k not in built:
+                try:
+                    built[k] = tuple(game_cls(build_config(cfg_cls, dict(cfg))).possible_agents)
+                except ConfigError as e:
+                    raise RunConfigError(f"run config: {at}: {e}") from None
+            return built[k]
+
+        for cname, ccfg in conditions:
+            base = {**block.config, **ccfg}  # a condition overrides the block's config
+            cwhere = f"{where} condition {cname!r}"
+            for owner, keys in (("scenario_sets", [block.scenario_field] if block.scenario_sets else []),
+                                ("swap_first_speaker", ["first_speaker"] if block.swap_first_speaker else [])):
+                for k in keys:
+                    if k in base:
+                        raise RunConfigError(f"run config: {cwhere}: config field {k!r} is set both in the config "
+                                             f"and by {owner}; remove one")
+            if block.swap_first_speaker and "first_speaker" not in fields:
+                raise RunConfigError(f"run config: {where}.swap_first_speaker: {block.game!r} config has no "
+                                     "field 'first_speaker'")
+            for sname, scenarios in sets:
+                agents: tuple[str, ...] | None = None
+                for i, sc in enumerate(scenarios):
+                    cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
+                    at = f"{cwhere}, scenario_sets.{sname}[{i}]" if sc is not None else cwhere
+                    a = check(cfg, at)
+                    if agents is not None and a != agents:
+                        raise RunConfigError(f"run config: {at}: scenarios of one set must have the same seats")
+                    agents = a
+                assert agents is not None
+                n = len(agents)
+                for lineup in _lineups(block, labels, n, where):
+                    cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
+                    cells.append(cell)
+                    for rep in range(block.games_per_cell):
+                        if block.swap_first_speaker:
+                            sc = scenarios[(rep // n) % len(scenarios)]
+                        else:
+                            sc = scenarios[rep % len(scenarios)]
+                        cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
+                        if block.swap_first_speaker:
+                            cfg["first_speaker"] = agents[rep % n]
+                        env_part = (bname, cname, sname, rep)
+                        specs.append(GameSpec(
+                            key=f"{cell}|{rep}", plan_index=len(specs), run_id=run_id, game=block.game,
+                            block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup),
+                            policies=tuple(by_label[x] for x in lineup), repetition=rep, config=cfg,
+                            env_seed=derive_seed(config.seed, "env", *env_part),
+                            policy_seeds=tuple(derive_seed(config.seed, "policy", *env_part, s, lab)
+                                               for s, lab in enumerate(lineup)),
+                            cohort_seed=config.seed, max_steps=block.max_steps,
+                        ))
+    keys = [s.key for s in specs]
+    if len(set(keys)) != len(keys):  # pragma: no cover - guarded by the name checks above
+        raise RunConfigError("run config: two planned games have the same key")
+    return Plan(run_id=run_id, config=config, specs=specs, cells=cells)

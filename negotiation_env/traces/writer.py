@@ -1,0 +1,137 @@
+"""Append-only JSON Lines trace files: one game per line, durable when the game ends.
+
+:class:`TraceWriter` appends each finished game as one line with a single ``write`` and
+then ``flush``/``os.fsync``, so a crash loses at most the games still being played: what
+is on disk is every finished game plus, at worst, one torn last line (a process killed
+in the middle of the write). Opening a writer on an existing file repairs such a tail:
+the bytes after the last newline are moved to ``<file>.torn`` and cut off, so appending
+never glues a new record onto half an old one. The writer holds an exclusive
+``flock`` on the file (where the platform has one), so two runs cannot interleave lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .schema import GameTrace, to_jsonable
+
+try:  # POSIX only; elsewhere the lock is skipped
+    import fcntl
+except ImportError:  # pragma: no cover - not on Linux
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["TraceWriter", "TraceFileLocked", "encode_trace", "repair_torn_tail"]
+
+
+class TraceFileLocked(RuntimeError):
+    """Another process is writing to this trace file."""
+
+
+def encode_trace(trace: GameTrace | dict[str, Any]) -> bytes:
+    """The trace as one JSON line (UTF-8, compact, ending in a newline)."""
+    d = trace.to_dict() if isinstance(trace, GameTrace) else to_jsonable(trace)
+    return (json.dumps(d, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+
+
+def _tail_start(fd: int, size: int) -> int:
+    """Offset just after the last newline of the file (0 if it has none)."""
+    block = 1 << 16
+    end = size
+    while end > 0:
+        start = max(0, end - block)
+        chunk = os.pread(fd, end - start, start)
+        i = chunk.rfind(b"\n")
+        if i >= 0:
+            return start + i + 1
+        end = start
+    return 0
+
+
+def repair_torn_tail(path: str | Path) -> int:
+    """Cut off bytes after the last newline of ``path`` (saved to ``path.torn``); return
+    how many bytes were cut. A missing file is left alone."""
+    path = Path(path)
+    if not path.exists():
+        return 0
+    fd = os.open(path, os.O_RDWR)
+    try:
+        return _repair_fd(fd, path)
+    finally:
+        os.close(fd)
+
+
+def _repair_fd(fd: int, path: Path) -> int:
+    size = os.fstat(fd).st_size
+    keep = _tail_start(fd, size)
+    if keep == size:
+        return 0
+    torn = os.pread(fd, size - keep, keep)
+    with open(str(path) + ".torn", "ab") as f:
+        f.write(torn + b"\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.ftruncate(fd, keep)
+    os.fsync(fd)
+    return size - keep
+
+
+class TraceWriter:
+    """Append :class:`GameTrace` records to ``path`` (created with its folder).
+
+    ``repaired_bytes`` is how many torn bytes were cut from the end of an existing file.
+    Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: str | Path, *, lock: bool = True):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            if lock and fcntl is not None:
+                try:
+                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise TraceFileLocked(f"{self.path} is being written by another process") from None
+            self.repaired_bytes = _repair_fd(self._fd, self.path)
+        except BaseException:
+            os.close(self._fd)
+            self._fd = None
+            raise
+        self.written = 0
+
+    def write(self, trace: GameTrace | dict[str, Any]) -> None:
+        """Append one game and make it durable (fsync) before returning."""
+        self.write_line(encode_trace(trace))
+
+    def write_line(self, line: bytes) -> None:
+        """Append one already encoded record (:func:`encode_trace`), durably."""
+        if self._fd is None:
+            raise ValueError(f"trace writer for {self.path} is closed")
+        if not line.endswith(b"\n") or b"\n" in line[:-1]:
+            raise ValueError("a trace record is exactly one line ending in a newline")
+        data = memoryview(line)
+        while data:  # os.write may write less than asked
+            n = os.write(self._fd, data)
+            data = data[n:]
+        os.fsync(self._fd)
+        self.written += 1
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the flock
+            self._fd = None
+
+    def __enter__(self) -> "TraceWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):  # pragma: no cover - safety net
+        try:
+            self.close()
+        except Exception:
+            pass

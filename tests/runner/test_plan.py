@@ -1,0 +1,82 @@
+from collections import Counter
+
+from negotiation_env.runner import make_plan, parse_config
+
+from .helpers import small_config
+
+
+def test_plan_is_deterministic_and_keys_unique():
+    a = make_plan(parse_config(small_config(games_per_cell=4)))
+    b = make_plan(parse_config(small_config(games_per_cell=4)))
+    assert a.specs == b.specs
+    assert len(set(a.keys)) == len(a) == 2 * 2 * 3 * 4  # conditions x sets x lineups x games
+    assert [s.plan_index for s in a.specs] == list(range(len(a)))
+    assert a.specs[0].key == "resource|stability=stable|lo|scripted:oracle+scripted:oracle|0"
+    assert a.run_id == b.run_id
+    # the order of a mapping orders the plan, so it is part of the run id
+    cfg = small_config(games_per_cell=4)
+    cfg["games"][0]["scenario_sets"] = dict(reversed(cfg["games"][0]["scenario_sets"].items()))
+    c = make_plan(parse_config(cfg))
+    assert sorted(c.keys) == sorted(a.keys) and c.keys != a.keys and c.run_id != a.run_id
+
+
+def test_seeds_depend_on_the_cohort_seed_and_the_key_only():
+    a = make_plan(parse_config(small_config(seed=1)))
+    b = make_plan(parse_config(small_config(seed=2)))
+    assert a.keys == b.keys
+    assert all(x.env_seed != y.env_seed for x, y in zip(a.specs, b.specs))
+    # a bigger plan contains the smaller one's games with the same seeds
+    big = make_plan(parse_config(small_config(seed=1, games_per_cell=5)))
+    by_key = {s.key: s for s in big.specs}
+    for s in a.specs:
+        assert (by_key[s.key].env_seed, by_key[s.key].policy_seeds, by_key[s.key].config) == \
+            (s.env_seed, s.policy_seeds, s.config)
+
+
+def test_common_random_numbers_across_pairings():
+    plan = make_plan(parse_config(small_config(games_per_cell=2)))
+    games = {}
+    for s in plan.specs:
+        games.setdefault((s.condition, s.scenario_set, s.repetition), set()).add((s.env_seed, str(s.config)))
+    assert all(len(v) == 1 for v in games.values())  # every lineup plays the same env game
+    # a policy keeps its seed in a seat whoever its partner is
+    seeds = {}
+    for s in plan.specs:
+        for seat, (label, seed) in enumerate(zip(s.lineup, s.policy_seeds)):
+            seeds.setdefault((s.condition, s.scenario_set, s.repetition, seat, label), set()).add(seed)
+    assert all(len(v) == 1 for v in seeds.values())
+
+
+def test_first_speaker_swap_and_scenario_cycle():
+    plan = make_plan(parse_config(small_config(games_per_cell=6)))
+    cell = [s for s in plan.specs if s.cell == "resource|stability=stable|hi|scripted:oracle+scripted:random"]
+    assert [s.config["first_speaker"] for s in cell] == ["agent_a", "agent_b"] * 3
+    assert [s.config["scenario"] for s in cell] == ["mc100_1", "mc100_1", "mc100_2", "mc100_2", "mc100_1", "mc100_1"]
+    no_swap = small_config(games_per_cell=3, swap_first_speaker=False)
+    cell = [s for s in make_plan(parse_config(no_swap)).specs if s.scenario_set == "hi"][:3]
+    assert [s.config["scenario"] for s in cell] == ["mc100_1", "mc100_2", "mc100_1"]
+    assert all("first_speaker" not in s.config for s in cell)
+
+
+def test_pairings():
+    def lineups(p, policies=("scripted:oracle", "scripted:random", "scripted:greedy")):
+        plan = make_plan(parse_config(small_config(games_per_cell=1, pairings=p, policies=list(policies))))
+        return list(dict.fromkeys(s.lineup for s in plan.specs))
+
+    o, r, g = "scripted:oracle", "scripted:random", "scripted:greedy"
+    assert lineups("self") == [(o, o), (r, r), (g, g)]
+    assert lineups("cross") == [(o, r), (o, g), (r, g)]
+    assert lineups("all") == [(o, o), (o, r), (o, g), (r, r), (r, g), (g, g)]
+    assert len(lineups("ordered")) == 9
+    assert lineups([[g, o], [o, o]]) == [(g, o), (o, o)]
+
+
+def test_conditions_cross_factors_and_labels():
+    cfg = small_config(games_per_cell=1, policies=[{"spec": "scripted:oracle", "label": "or"}, "scripted:random"],
+                       conditions=[{"name": "talk", "config": {"cheap_talk": True}},
+                                   {"name": "silent", "config": {"cheap_talk": False}}])
+    plan = make_plan(parse_config(cfg))
+    assert list(dict.fromkeys(s.condition for s in plan.specs)) == \
+        ["talk,stability=stable", "talk,stability=shifting", "silent,stability=stable", "silent,stability=shifting"]
+    assert Counter(s.config["cheap_talk"] for s in plan.specs) == Counter({True: 12, False: 12})
+    assert plan.specs[0].lineup == ("or", "or") and plan.specs[0].policies[0].spec == "scripted:oracle"
