@@ -3,6 +3,7 @@ part of the runner that draws on the terminal, with rich).
 
     negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--plan]
     negotiation-env export DIR --kind transitions|sft|preferences --out FILE [filters]
+    negotiation-env export DIR --kind minari --out ROOT [--prefix P] [--agent A]
 """
 
 from __future__ import annotations
@@ -191,6 +192,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 
     problems: list[LineProblem] = []
     opts: dict[str, Any] = {"problems": problems}
+    if args.kind == "minari":
+        return _export_minari(args, console)
     if args.kind == "sft":
         opts = {"only_optimal": args.only_optimal, "min_efficiency": args.min_efficiency,
                 "valid_only": not args.include_invalid, "policies": args.policy or None, "agents": args.agent or None,
@@ -214,6 +217,25 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _export_minari(args: argparse.Namespace, console: Console) -> int:
+    import warnings
+
+    from ..traces.minari_export import MinariExportError, dataset_id, to_minari
+
+    try:
+        with warnings.catch_warnings():  # Minari warns about every metadata field left unset
+            warnings.simplefilter("ignore", UserWarning)
+            made = to_minari(args.source, root=args.out, prefix=args.prefix, agents=args.agent or None)
+    except (MinariExportError, FileNotFoundError, ValueError) as e:
+        return _err(str(e))
+    for agent, ds in made.items():
+        console.print(f"{ds.spec.dataset_id}: {ds.total_episodes} episodes, {ds.total_steps} steps (seat {agent})",
+                      highlight=False)
+    console.print(f"wrote {len(made)} Minari datasets under {args.out}; load with MINARI_DATASETS_PATH={args.out} "
+                  f"minari.load_dataset({dataset_id(args.prefix, '<game>', '<agent>')!r})", highlight=False)
+    return 0
+
+
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Register ``run`` and ``export`` on the ``negotiation-env`` parser."""
     r = sub.add_parser("run", help="play a tournament from a run config into append-only traces",
@@ -231,12 +253,13 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "
                                    "chat examples (TRL conversational format) or preference pairs (DPO).")
     e.add_argument("source", help="run folder or .jsonl trace file")
-    e.add_argument("--kind", required=True, choices=("transitions", "sft", "preferences"))
-    e.add_argument("--out", required=True, help="output file: .parquet or .jsonl")
+    e.add_argument("--kind", required=True, choices=("transitions", "sft", "preferences", "minari"))
+    e.add_argument("--out", required=True, help="output file: .parquet or .jsonl (minari: the datasets root folder)")
+    e.add_argument("--prefix", default="negotiation", help="minari: dataset namespace (default negotiation)")
     e.add_argument("--only-optimal", action="store_true", help="sft: only turns of jointly optimal rounds")
     e.add_argument("--min-efficiency", type=float, default=None, help="sft: only rounds at or above this efficiency")
     e.add_argument("--policy", action="append", help="sft: only turns of this policy label (repeatable)")
-    e.add_argument("--agent", action="append", help="sft: only turns of this seat (repeatable)")
+    e.add_argument("--agent", action="append", help="sft, minari: only this seat (repeatable)")
     e.add_argument("--include-invalid", action="store_true", help="sft: keep refused responses too")
     e.add_argument("--score", default="reward", choices=("reward", "joint", "efficiency", "return"),
                    help="preferences: the outcome that ranks answers (default: the agent's round reward)")

@@ -4,7 +4,8 @@
 ``scripted:NAME``      ``baselines.scripted.<game>.make(NAME, seed=..., **options)``
                        when that module exists, else (the resource game)
                        ``baselines.scripted.make``; options default to
-                       ``output="text"`` so actions go through the text parser
+                       ``output="text"`` (where the factory takes it) so actions go
+                       through the text parser
 ``hf:PATH``            ``baselines.llm.hf.HFPolicy(PATH, **options)`` (the ``llm`` extra)
 ``openai:MODEL@URL``   ``baselines.llm.api.APIPolicy(model=MODEL, base_url=URL, **options)``
                        (the ``api`` extra); keys come from the environment, never the file
@@ -90,7 +91,7 @@ def resolve_factory(entry: PolicyEntry, game: str) -> Callable[[int | None], Any
         if registry is not None and rest not in registry:
             raise PolicyUnavailable(f"policy spec {entry.spec!r}: unknown scripted policy {rest!r} for game "
                                     f"{game!r}; available: {', '.join(registry)}")
-        if game == "resource":
+        if _accepts(make, "output"):  # scripted policies answer in text, like a model
             opts.setdefault("output", "text")
         return lambda seed: make(rest, **_with_seed(make, opts, seed))
     if kind == "python":
