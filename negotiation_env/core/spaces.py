@@ -17,7 +17,7 @@ import string
 
 from gymnasium import spaces
 
-__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "sanitize", "obs_text", "action_text"]
+__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "sanitize", "quote_speech", "obs_text", "action_text"]
 
 REPLACEMENT = "\ufffd"
 
@@ -39,6 +39,19 @@ _OUTSIDE = re.compile("[^" + re.escape(OBS_CHARSET) + "]")
 def sanitize(text: str) -> str:
     """Map ``text`` into :data:`OBS_CHARSET` (characters outside become U+FFFD)."""
     return _OUTSIDE.sub(REPLACEMENT, text)
+
+
+def quote_speech(text: str) -> str:
+    """An agent's words made safe to place inside a template's quotation marks.
+
+    Backslashes, double quotes, newlines, tabs and other control characters are escaped
+    as in a JSON string (``\\``, ``\"``, ``\n``, ...), so the words stay on the one
+    line and inside the quotes the template puts them in: a message that contains
+    "--- DECISION PHASE ---" or a fake result notice can never start a line of its own
+    and pass as env text. Then :func:`sanitize` maps what is left into the charset."""
+    import json
+
+    return sanitize(json.dumps(text, ensure_ascii=False)[1:-1])
 
 
 _PROTOTYPE = spaces.Text(1, min_length=0, charset=OBS_CHARSET)

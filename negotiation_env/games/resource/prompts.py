@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ...core.spaces import quote_speech
 from .rules import Decision, RoundOutcome, _fmt
 from .scenario import Scenario
 
@@ -279,7 +280,9 @@ def render_new_projects(scenario: Scenario, agent: str, names: Names) -> str:
 
 
 def render_opponent_said(message: str) -> str:
-    return OPPONENT_SAID.format(opponent_message=message if message else NO_MESSAGE)
+    """D.2.2's quoted message. The words are escaped (:func:`quote_speech`) so they stay
+    inside the quotes on one line: speech can never pass as env text."""
+    return OPPONENT_SAID.format(opponent_message=quote_speech(message) if message else NO_MESSAGE)
 
 
 def render_reply_prompt(message: str, opts: PromptOptions) -> str:

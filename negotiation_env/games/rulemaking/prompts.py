@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from ...core.spaces import quote_speech
 from .rules import MOVES, Turn
 
 # --------------------------------------------------------------------------- private-state formats
@@ -122,7 +123,7 @@ def render_history_line(scenario, t: Turn) -> str:
         party=scenario.party(t.party).name,
         move=t.move,
         issue=f" on {t.issue}" if t.issue else "",
-        rationale=t.rationale.replace("\n", " "),
+        rationale=quote_speech(t.rationale),
     )
 
 

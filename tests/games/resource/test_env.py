@@ -270,7 +270,8 @@ def test_sanitized_speech_and_render(capsys):
     env.reset(seed=0)
     env.step(talk("deal 👍\x07"))
     prompt = env.observe("agent_b")["prompt"]
-    assert "deal \ufffd\ufffd" in prompt and env.observation_space("agent_b").contains(env.observe("agent_b"))
+    # the emoji is outside the charset (U+FFFD); the control character is escaped, visibly
+    assert 'said: "deal \ufffd\\u0007"' in prompt and env.observation_space("agent_b").contains(env.observe("agent_b"))
     assert "agent_a: deal 👍" in capsys.readouterr().out
     e2 = negotiation_env.env(render_mode="ansi")
     e2.reset(seed=0)
