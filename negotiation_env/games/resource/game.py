@@ -33,6 +33,7 @@ the post-game reflection step.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class ResourceConfig:
     max_retries: int = 3
     fallback: str = "zero"
     max_message_chars: int = 4000
+    max_thinking_chars: int = 20000
 
     def __post_init__(self):
         sc = _as_scenario(self.scenario, "scenario")
@@ -111,6 +113,7 @@ class ResourceConfig:
         check_int("max_retries", self.max_retries, 0, 100)
         check_choice("fallback", self.fallback, ("zero", "heuristic"))
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
+        check_int("max_thinking_chars", self.max_thinking_chars, 1, 1_000_000)
         if self.rotation == "rotating":
             pool = _rotation_pool(sc, self.rotation_pool)
             object.__setattr__(self, "rotation_pool", pool)
@@ -419,11 +422,29 @@ class ResourceGame(Game):
             raw = action if isinstance(action, str) else _describe(action)
             self._commit(agent, raw)
             return self._invalid(agent, raw, str(e))
+        turn, cut = self._bound(turn)
+        if cut:  # what the agent sees of its own answer is the bounded turn, not the runaway text
+            text = self._turn_text(turn)
+            for f, n in cut:
+                self._event(agent, "output_truncated", field=f, length=n,
+                            limit=self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars)
         self._commit(agent, text)
         for w in turn.warnings:
             self._event(agent, "output_format_warning", message=w, text=text)
         st.retries = 0
         return self._apply(agent, turn, text)
+
+    def _bound(self, turn: Turn) -> tuple[Turn, list[tuple[str, int]]]:
+        """Cut speech and thinking to their configured caps; report what was cut."""
+        cut = []
+        speech, thinking = turn.speech, turn.thinking
+        if len(speech) > self.config.max_message_chars:
+            cut.append(("speech", len(speech)))
+            speech = speech[: self.config.max_message_chars]
+        if len(thinking) > self.config.max_thinking_chars:
+            cut.append(("thinking", len(thinking)))
+            thinking = thinking[: self.config.max_thinking_chars]
+        return (dataclasses.replace(turn, speech=speech, thinking=thinking) if cut else turn), cut
 
     def _event(self, agent: str, kind: str, **fields: Any) -> None:
         ev = {"type": kind, "agent": agent, "round": min(self.round + 1, self.config.num_rounds), "phase": self.phase, **fields}

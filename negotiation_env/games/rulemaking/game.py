@@ -74,6 +74,7 @@ class RulemakingConfig:
     max_rationale_chars: int = 1000
     max_sentences: int = 5
     notes_max_chars: int = 600
+    max_field_chars: int = 1000
 
     def __post_init__(self):
         object.__setattr__(self, "environment", _as_scenario(self.environment))
@@ -91,6 +92,7 @@ class RulemakingConfig:
         check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
+        check_int("max_field_chars", self.max_field_chars, 1, 1_000_000)
 
     @property
     def classifier(self) -> ClassifierConfig:
@@ -98,7 +100,7 @@ class RulemakingConfig:
 
     @property
     def limits(self) -> ParseLimits:
-        return ParseLimits(self.max_rationale_chars, self.max_sentences, self.notes_max_chars)
+        return ParseLimits(self.max_rationale_chars, self.max_sentences, self.notes_max_chars, self.max_field_chars)
 
 
 def _as_scenario(sc: Any) -> RulemakingScenario:

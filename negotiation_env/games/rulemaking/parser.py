@@ -16,7 +16,8 @@ Rules (ours; the paper's Appendix with the exact format is not in the seed text)
   a warning recorded (the public record stays bounded).
 * the private state of the condition is required where the condition has one: a
   notebook object with exactly its five fields, each a string of at most
-  ``max_sentences`` sentences (``ledger`` and the three generic notebooks), or a
+  ``max_sentences`` sentences and ``max_field_chars`` characters (``ledger`` and the
+  three generic notebooks), or a
   free-form ``notes`` string of at most ``notes_max_chars`` characters (``notes``). In
   conditions without private state a private field is ignored.
 """
@@ -48,6 +49,7 @@ class ParseLimits:
     max_rationale_chars: int = 1000
     max_sentences: int = 5
     notes_max_chars: int = 600
+    max_field_chars: int = 1000
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ def _private(obj: Mapping[str, Any], condition: str, limits: ParseLimits):
         v = value[f]
         if not isinstance(v, str):
             raise ParseError(f'"{key}.{f}" must be a string; got {type(v).__name__}')
+        if len(v) > limits.max_field_chars:
+            raise ParseError(f'"{key}.{f}" is {len(v)} characters long; at most {limits.max_field_chars}')
         n = count_sentences(v)
         if n > limits.max_sentences:
             raise ParseError(f'"{key}.{f}" has {n} sentences; at most {limits.max_sentences}')
