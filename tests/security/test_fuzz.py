@@ -1,0 +1,199 @@
+"""Property-based fuzzing of every text parser and loader: the only outcomes allowed are a
+parsed value or the typed error with its message, never a crash.
+
+The default suite runs ``FUZZ_EXAMPLES`` (300) cases per target. The long run:
+
+    NEGOTIATION_ENV_FUZZ_EXAMPLES=10000 pytest tests/security/test_fuzz.py
+
+Strategies mix free text (control characters, astral-plane characters, look-alike
+letters), JSON-shaped text built from the fields each parser knows (NaN, Infinity,
+negative, float and huge quantities, unknown names, deep nesting, duplicate keys,
+``<think>`` without its end), and JSON documents for the loaders.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import negotiation_env
+from negotiation_env.core.config import ConfigError
+from negotiation_env.core.jsontext import ParseError, extract_json_object
+from negotiation_env.games.resource.parser import parse_text as resource_parse
+from negotiation_env.games.resource.scenario import Scenario, ScenarioError, load_scenario
+from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse
+from negotiation_env.games.rulemaking.scenario import RulemakingScenario, load_scenario as load_rm
+from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError
+from negotiation_env.runner.config import RunConfigError, parse_config
+
+FUZZ_EXAMPLES = int(os.environ.get("NEGOTIATION_ENV_FUZZ_EXAMPLES", "300"))
+FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+
+RES = load_scenario("mc080_1")
+RES_NAMES = negotiation_env.make_game("resource", theme="medieval")
+RES_NAMES.reset(__import__("numpy").random.default_rng(0))
+NAMES = RES_NAMES.names
+RM = load_rm("E1")
+
+LOOKALIKES = ["ｗｏｏｄ", "wооd", "Ｓupport", "Соnсede", "r１", "project_а"]  # fullwidth, Cyrillic
+WORDS = list(NAMES.display.values()) + list(NAMES.display) + ["project_a", "project_b", "projects", "thinking",
+                                                               "speech", "action", "move", "issue", "rationale",
+                                                               "ledger", "notes", "Support", "Exit", "hedging",
+                                                               "unknown_resource"] + LOOKALIKES
+NUMBERS = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
+                    st.sampled_from([0, 1, 2, -1, 3.0, 2.5, 1e308, -0.0]))
+SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=40), st.sampled_from(WORDS))
+JSON_VALUES = st.recursive(SCALARS, lambda kids: st.one_of(
+    st.lists(kids, max_size=4), st.dictionaries(st.sampled_from(WORDS) | st.text(max_size=8), kids, max_size=5)),
+    max_leaves=20)
+
+
+def _dumps(v):
+    try:
+        return json.dumps(v, allow_nan=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return "{}"
+
+
+@st.composite
+def adversarial_text(draw):
+    kind = draw(st.integers(0, 6))
+    if kind == 0:
+        return draw(st.text(max_size=400))
+    if kind == 1:  # a JSON object of known fields
+        return _dumps(draw(st.dictionaries(st.sampled_from(WORDS), JSON_VALUES, max_size=6)))
+    if kind == 2:  # duplicate keys
+        k = draw(st.sampled_from(WORDS))
+        return '{"%s": %s, "%s": %s}' % (k, _dumps(draw(JSON_VALUES)), k, _dumps(draw(JSON_VALUES)))
+    if kind == 3:  # deep nesting
+        d = draw(st.integers(1, 80))
+        return '{"action": ' + "[" * d + "1" + "]" * d + "}"
+    if kind == 4:  # think span without its end, then JSON
+        return "<think>" + draw(st.text(max_size=50)) + _dumps(draw(JSON_VALUES))
+    if kind == 5:  # a valid-looking answer with a hostile value
+        return json.dumps({"thinking": draw(st.text(max_size=30)), "speech": draw(st.text(max_size=30)),
+                           "action": {draw(st.sampled_from(WORDS)): draw(NUMBERS),
+                                      "projects": draw(JSON_VALUES)}}, allow_nan=True)
+    # prose with a fenced JSON block and control characters
+    return draw(st.text(max_size=30)) + "```json\n" + _dumps(draw(JSON_VALUES)) + "\n```\x00\x07" + draw(st.text(max_size=10))
+
+
+@FUZZ
+@given(adversarial_text())
+def test_json_extraction(text):
+    try:
+        obj, warnings = extract_json_object(text)
+    except ParseError as e:
+        assert str(e)
+    else:
+        assert isinstance(obj, dict) and all(isinstance(w, str) for w in warnings)
+
+
+@FUZZ
+@given(adversarial_text(), st.booleans(), st.sampled_from(["agent_a", "agent_b"]))
+def test_resource_action_parser(text, decision, agent):
+    try:
+        turn = resource_parse(text, RES, agent, NAMES, require_decision=decision)
+    except ParseError as e:
+        assert str(e)
+    else:
+        if turn.decision is not None:
+            assert all(isinstance(q, int) and q >= 0 for _, q in turn.decision.purchase)
+            assert sum(q * RES.resource(r).cost for r, q in turn.decision.purchase) <= RES.budget + 1e-9
+        assert not decision or turn.decision is not None
+
+
+@FUZZ
+@given(adversarial_text(), st.sampled_from(["none", "ledger", "notes", "notebook_message", "native"]))
+def test_rulemaking_move_parser(text, condition):
+    try:
+        mv = rulemaking_parse(text, RM, condition)
+    except ParseError as e:
+        assert str(e)
+    else:
+        assert mv.move in ("Support", "Oppose", "Concede", "Counter", "Exit")
+        assert mv.issue is None or mv.issue in RM.issue_ids
+
+
+def _mutate(doc, path, value):
+    """A copy of ``doc`` with the element at ``path`` replaced (or a key added)."""
+    doc = json.loads(json.dumps(doc))
+    cur = doc
+    for k in path[:-1]:
+        cur = cur[k]
+    cur[path[-1]] = value
+    return doc
+
+
+def _paths(doc, prefix=()):
+    out = [prefix] if prefix else []
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+RES_DOC = RES.to_dict()
+RM_DOC = RM.to_dict()
+
+
+@FUZZ
+@given(st.data())
+def test_resource_scenario_loader(data):
+    path = data.draw(st.sampled_from(_paths(RES_DOC)))
+    doc = _mutate(RES_DOC, path, data.draw(JSON_VALUES))
+    try:
+        Scenario.from_dict(doc, source="fuzz")
+    except ScenarioError as e:
+        assert str(e).startswith("fuzz")
+
+
+@FUZZ
+@given(st.data())
+def test_rulemaking_scenario_loader(data):
+    path = data.draw(st.sampled_from(_paths(RM_DOC)))
+    doc = _mutate(RM_DOC, path, data.draw(JSON_VALUES))
+    try:
+        RulemakingScenario.from_dict(doc, source="fuzz")
+    except RMScenarioError as e:
+        assert "fuzz" in str(e)
+
+
+@FUZZ
+@given(st.sampled_from(["resource", "rulemaking"]),
+       st.dictionaries(st.sampled_from(["num_rounds", "cheap_talk_turns", "theme", "partner", "rotation", "condition",
+                                        "environment", "max_turns", "consensus_share", "scenario", "fallback",
+                                        "max_retries", "reward", "bogus"]), SCALARS, max_size=3))
+def test_game_config_builder(game, kwargs):
+    try:
+        negotiation_env.make_game(game, **kwargs)
+    except ConfigError as e:
+        assert str(e)
+
+
+@FUZZ
+@given(st.dictionaries(st.sampled_from(["name", "seed", "games", "bogus"]), JSON_VALUES, max_size=4),
+       st.dictionaries(st.sampled_from(["game", "policies", "pairings", "games_per_cell", "config",
+                                        "scenario_sets", "factors", "swap_first_speaker"]), JSON_VALUES, max_size=6))
+def test_run_config_loader(top, block):
+    doc = dict(top)
+    if "games" not in doc or not isinstance(doc.get("games"), list):
+        doc["games"] = [block]
+    try:
+        parse_config(doc)
+    except RunConfigError as e:
+        assert str(e)
+
+
+def test_huge_and_pathological_inputs_are_refused_with_a_message():
+    for text in ("x" * 200_000, "{" * 100_000, '{"a": ' + "[" * 5000 + "]" * 5000 + "}",
+                 '{"thinking": "t", "speech": "s", "action": {"r1": NaN}}'):
+        with pytest.raises(ParseError):
+            resource_parse(text, RES, "agent_a", NAMES, require_decision=True)
