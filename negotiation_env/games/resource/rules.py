@@ -217,7 +217,11 @@ def resolve_round(scenario: Scenario, decisions: Mapping[str, Decision]) -> Roun
 
 
 def _fmt(x: float) -> str:
-    """Money as the prompts print it: integers without a decimal point."""
+    """Money as the prompts print it: integers without a decimal point. Amounts no
+    scenario can reach (an agent asking for 1e308 units) print in short scientific form,
+    and an overflowed cost prints as ``inf``, instead of raising."""
+    if not math.isfinite(x) or abs(x) >= 1e15:
+        return f"{x:.3g}"
     if math.isclose(x, round(x), abs_tol=1e-9):
         return str(int(round(x)))
     return f"{x:.2f}".rstrip("0").rstrip(".")

@@ -153,3 +153,12 @@ def test_text_and_structured_paths_agree(p, r, auto, agent):
         return
     b = structured(sa, agent=agent).decision
     assert a == b
+
+
+def test_astronomical_quantities_are_refused_with_a_message_not_an_overflow():
+    # found by the fuzz suite: 1.2e308 units of stone made the cost overflow to inf, and
+    # formatting that cost for the error message raised OverflowError
+    msg = err('{"stone": 1.1984620899082105e+308}', decision=True)
+    assert "exceeds the budget" in msg and "$inf" in msg
+    msg = err('{"stone": 1e20}', decision=True)
+    assert "total cost $" in msg and "e+" in msg
