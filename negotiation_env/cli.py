@@ -222,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .runner.commands import add_subcommands as add_runner_subcommands  # run, export
 
     add_runner_subcommands(sub)
+    from .analysis.commands import add_subcommands as add_analysis_subcommands  # report, view, judge
+
+    add_analysis_subcommands(sub)
     return p
 
 

@@ -1,0 +1,157 @@
+"""The ``report``, ``view`` and ``judge`` subcommands of ``negotiation-env`` (the only
+part of the analysis that draws on the terminal, with rich).
+
+    negotiation-env report DIR [--out OUT] [--no-plots]
+    negotiation-env view DIR [--out FILE]
+    negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE]
+                          [--max-attempts 3] [--timeout 120] [--workers 1] [--limit N] [--force] [--tables-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+__all__ = ["add_subcommands"]
+
+
+def _err(msg: str) -> int:
+    Console(stderr=True).print(f"[red]error:[/] {msg}", highlight=False, markup=True)
+    return 2
+
+
+def _source(path: str) -> Path | None:
+    p = Path(path)
+    return p if p.exists() else None
+
+
+def _report(args: argparse.Namespace, console: Console) -> int:
+    from .report import report_run
+
+    src = _source(args.source)
+    if src is None:
+        return _err(f"no run folder or trace file at {args.source}")
+    rep = report_run(src, args.out, plots=not args.no_plots)
+    if not rep.games:
+        return _err(f"no traces in {src}")
+    table = RichTable(title=f"Report of {src}")
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for t in rep.tables:
+        table.add_row(t.name, str(len(t.rows)))
+    console.print(table)
+    for n in rep.notes:
+        console.print(f"[yellow]note:[/] {n}", highlight=False)
+    out = rep.files[-1].parent if rep.files else args.out
+    console.print(f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
+                  f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), highlight=False)
+    return 0
+
+
+def _view(args: argparse.Namespace, console: Console) -> int:
+    from .viewer import view_run
+
+    src = _source(args.source)
+    if src is None:
+        return _err(f"no run folder or trace file at {args.source}")
+    path, n = view_run(src, args.out)
+    console.print(f"wrote {path} ({n} games); open it in a browser (no server needed)", highlight=False)
+    return 0
+
+
+def _judge(args: argparse.Namespace, console: Console) -> int:
+    from ..traces import read_traces
+    from .judge import LABELS_DIR, OpenAIChat, api_key_from_env, judge_run, load_taxonomy, write_tables
+
+    src = _source(args.source)
+    if src is None:
+        return _err(f"no run folder or trace file at {args.source}")
+    if args.max_attempts < 1:
+        return _err("--max-attempts must be >= 1")
+    if args.workers < 1:
+        return _err("--workers must be >= 1")
+    tax = load_taxonomy(args.taxonomy)
+    if not args.tables_only:
+        if not args.model or not args.base_url:
+            return _err("--model and --base-url are required (or --tables-only to rebuild the tables)")
+        try:
+            key, note = api_key_from_env(args.api_key_env)
+        except ValueError as e:
+            return _err(str(e))
+        if note:
+            console.print(f"[yellow]note:[/] {note}", highlight=False)
+        client = OpenAIChat(model=args.model, base_url=args.base_url, api_key=key, timeout=args.timeout,
+                            max_retries=args.retries, temperature=args.temperature)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
+                      TimeElapsedColumn(), console=console) as progress:
+            task = progress.add_task("judge", total=None, last="")
+
+            def tick(rec):
+                progress.update(task, advance=1, last=f"{rec['game_id']}: {rec['status']}")
+
+            try:
+                res = judge_run(src, client, taxonomy=tax, max_attempts=args.max_attempts, force=args.force,
+                                limit=args.limit, workers=args.workers, judge_info=client.settings(),
+                                include_thinking=not args.no_thinking, progress=tick)
+            except ValueError as e:
+                progress.stop()
+                return _err(str(e))
+        console.print(f"judged {res.judged} games ({res.ok} ok, {res.invalid} invalid after "
+                      f"{args.max_attempts} attempts, {res.errors} client errors); {res.skipped} already labelled; "
+                      f"labels in {res.labels_file}", highlight=False)
+        for rec in res.records:
+            if rec["status"] != "ok":
+                console.print(f"[red]{rec['status']}[/] {rec['game_id']}: {rec['errors'][-1] if rec['errors'] else ''}",
+                              highlight=False)
+    try:
+        files = write_tables(src, read_traces(src).traces, human=args.human, taxonomy=tax)
+    except (OSError, ValueError) as e:
+        return _err(str(e))
+    base = (src if src.is_dir() else src.parent) / LABELS_DIR
+    console.print(f"wrote {', '.join(f.name for f in files)} to {base}", highlight=False)
+    return 0
+
+
+def add_subcommands(sub: argparse._SubParsersAction) -> None:
+    """Register ``report``, ``view`` and ``judge`` on the ``negotiation-env`` parser."""
+    r = sub.add_parser("report", help="tables (Markdown, CSV) and figures (PNG) of the papers from traces",
+                       description="Write the seed papers' tables and figures for whatever games DIR's traces "
+                                   "hold: resource (seed 000 Tables 3, 4, 10, process metrics, stable vs. "
+                                   "shifting), rulemaking (seed 001 Table 2 and the cell summary, Figure 1), "
+                                   "matrix (seed 002 Table 1, when its metrics module is installed).")
+    r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
+    r.add_argument("--out", default=None, help="output folder (default DIR/report)")
+    r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
+    r.set_defaults(func=_report)
+    v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
+                       description="Write one static HTML file (no server, no network) with the game list, "
+                                   "filters and every game's round-by-round transcript.")
+    v.add_argument("source", help="run folder or .jsonl trace file")
+    v.add_argument("--out", default=None, help="output file (default DIR/viewer.html)")
+    v.set_defaults(func=_view)
+    j = sub.add_parser("judge", help="label resource-game rounds with an LLM judge (seed 000 Appendix G)",
+                       description="One call per complete resource game to an OpenAI-compatible server; answers "
+                                   "are validated strictly and retried with the error; labels go to "
+                                   "DIR/judge/labels.jsonl, prevalence (and kappa with --human) to DIR/judge/.")
+    j.add_argument("source", help="run folder or .jsonl trace file")
+    j.add_argument("--model", help="model name on the server")
+    j.add_argument("--base-url", help="server URL, e.g. http://127.0.0.1:8000/v1")
+    j.add_argument("--api-key-env", default=None,
+                   help="environment variable holding the API key (default OPENAI_API_KEY; never logged)")
+    j.add_argument("--human", default=None, help="human-label CSV: also write Cohen's kappa per label")
+    j.add_argument("--max-attempts", type=int, default=3, help="answers per game before giving up (default 3)")
+    j.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    j.add_argument("--retries", type=int, default=3, help="transport retries per request (default 3)")
+    j.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
+    j.add_argument("--workers", type=int, default=1, help="games judged in parallel (default 1)")
+    j.add_argument("--limit", type=int, default=None, help="judge at most N games this time")
+    j.add_argument("--force", action="store_true", help="judge again games that already have labels")
+    j.add_argument("--no-thinking", action="store_true", help="leave the agents' private thinking out")
+    j.add_argument("--taxonomy", default=None, help="taxonomy JSON (default: the shipped G.4 taxonomy)")
+    j.add_argument("--tables-only", action="store_true", help="call nothing; rebuild the tables from stored labels")
+    j.set_defaults(func=_judge)

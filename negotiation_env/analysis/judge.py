@@ -1,0 +1,735 @@
+"""The LLM judge of seed 000 (§5.8, Appendix G): round-level grounding labels for
+resource-game traces, their validation, storage, calibration and prevalence.
+
+* The taxonomy is data: ``judge_taxonomy.json`` beside this module holds G.4's five core
+  labels and three auxiliary tags (definitions, inclusion/exclusion criteria, examples,
+  verbatim from the paper) and the prompt's fixed sentences. :func:`render_system_prompt`
+  builds the production system prompt from it, the response-format skeleton included.
+* :func:`render_game` is the user message: one complete game in chronological order
+  (each agent's private project setup, every round's cheap talk with the private
+  thinking marked as such, final submissions, outcome, rewards, joint reward / M).
+* One call per game (:func:`judge_game`) through any client with
+  ``complete(messages) -> str``; :class:`OpenAIChat` is the one for OpenAI-compatible
+  servers (the official ``openai`` package: timeouts and transport retries with backoff).
+* :func:`validate_labels` is strict: a JSON object with exactly ``rounds``; one entry per
+  round of the game, ``round_number`` 1..N each once; exactly the taxonomy's core labels
+  as booleans; exactly its auxiliary tags as ``{"present": bool, "agents": [...]}`` with
+  agents from the game's seats, no repeats, ``[]`` iff not present. Code fences or prose
+  around the object are tolerated and reported as warnings
+  (:func:`negotiation_env.core.jsontext.extract_json_object`). An invalid answer is
+  sent back with the error and the model asked again, up to ``max_attempts`` calls.
+* :func:`judge_run` labels every complete resource game of a run folder into
+  ``DIR/judge/labels.jsonl`` (append-only, one line per attempt at a game; the last line of
+  a game wins; games already labelled are skipped unless ``force``).
+* :func:`read_human_labels` reads a human-label CSV (format below); :func:`kappa_table`
+  gives Cohen's kappa per label (and per auxiliary agent attribution) on the rounds both
+  labelled; :func:`prevalence_table` gives label prevalence overall and by round outcome
+  (Table 13 layout).
+
+Human-label CSV (UTF-8, header row; one row per labelled round)::
+
+    game_id,round,misaligned_mental_models,agreement_abandonment,...,fairness_appeal,fairness_appeal_agents
+    resource:0:1,1,0,1,...,1,agent_a;agent_b
+
+``game_id`` and ``round`` (1-based) are required; a column per label id holds 1/0
+(also true/false, yes/no, y/n; empty = not labelled); ``<tag>_agents`` holds the
+auxiliary tag's agents separated by ``;`` (empty = none). Columns may be left out (that
+label is not compared); ``notes``, ``annotator`` and ``comment`` are ignored; any other
+column is an error, so a misspelt label is not silently dropped.
+
+Cohen's kappa is computed here with numpy (scikit-learn is not a dependency): ``(p_o -
+p_e) / (1 - p_e)`` with ``p_e`` from both raters' marginals; undefined (None) when
+``p_e = 1`` (both raters gave one and the same value to every round, e.g. no positives).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import resources as importlib_resources
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+import numpy as np
+
+from ..core.jsontext import ParseError, extract_json_object
+from .cells import as_dict, condition_label, lineup
+from .report import Table
+
+__all__ = [
+    "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",
+    "OpenAIChat", "judge_game", "judge_run", "JudgeRunResult", "load_labels", "read_human_labels",
+    "cohen_kappa", "kappa_table", "prevalence_table", "LABELS_DIR", "LABELS_FILE", "HumanLabelError",
+]
+
+LABELS_DIR = "judge"
+LABELS_FILE = "labels.jsonl"
+_IGNORED_COLUMNS = ("notes", "annotator", "comment")
+
+
+# --------------------------------------------------------------------------- taxonomy
+
+
+def load_taxonomy(path: str | Path | None = None) -> dict[str, Any]:
+    """The taxonomy: the shipped ``judge_taxonomy.json`` or a file of the same shape."""
+    if path is None:
+        text = (importlib_resources.files("negotiation_env.analysis") / "judge_taxonomy.json").read_text("utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    tax = json.loads(text)
+    for key in ("preamble", "auxiliary_rules", "core_labels", "auxiliary_tags", "response_format", "agents"):
+        if key not in tax:
+            raise ValueError(f"taxonomy {path or 'judge_taxonomy.json'}: missing field {key!r}")
+    ids = [x["id"] for x in tax["core_labels"] + tax["auxiliary_tags"]]
+    if len(set(ids)) != len(ids):
+        raise ValueError("taxonomy: label ids must be unique")
+    return tax
+
+
+def _core_ids(tax: Mapping[str, Any]) -> list[str]:
+    return [x["id"] for x in tax["core_labels"]]
+
+
+def _aux_ids(tax: Mapping[str, Any]) -> list[str]:
+    return [x["id"] for x in tax["auxiliary_tags"]]
+
+
+def _item(x: Mapping[str, Any]) -> str:
+    lines = [f"### {x['id']} ({x['name']}) [{x['polarity']}]", f"Definition: {x['definition']}"]
+    if x.get("grounding_mechanism"):
+        lines.append(f"Grounding mechanism: {x['grounding_mechanism']}")
+    lines.append("Inclusion criteria (ALL must hold):")
+    lines += [f"- {c}" for c in x["inclusion"]]
+    lines.append("Exclusion criteria:")
+    lines += [f"- {c}" for c in x["exclusion"]]
+    lines.append(f"Example: {x['example']}")
+    return "\n".join(lines)
+
+
+def _skeleton(tax: Mapping[str, Any]) -> str:
+    core = ", ".join(f'"{i}": false' for i in _core_ids(tax))
+    aux = ", ".join(f'"{i}": {{"present": false, "agents": []}}' for i in _aux_ids(tax))
+    return ('{ "rounds": [ { "round_number": 1, "core_labels": { ' + core + ' }, "auxiliary_tags": { '
+            + aux + " } } ] }")
+
+
+def render_system_prompt(taxonomy: Mapping[str, Any] | None = None) -> str:
+    """G.4's production system prompt, rendered from the taxonomy."""
+    tax = taxonomy or load_taxonomy()
+    parts = ["\n\n".join(tax["preamble"]), tax.get("auxiliary_rules_intro", "For each auxiliary tag, mark:") + "\n"
+             + "\n".join(f"- {r}" for r in tax["auxiliary_rules"])]
+    if tax.get("auxiliary_rules_outro"):
+        parts.append(tax["auxiliary_rules_outro"])
+    parts.append("## Rubric")
+    parts.append("## Core Labels")
+    parts += [_item(x) for x in tax["core_labels"]]
+    parts.append("## Auxiliary Tags")
+    parts += [_item(x) for x in tax["auxiliary_tags"]]
+    rf = tax["response_format"]
+    parts.append("## Response format\n" + rf["intro"] + "\n" + _skeleton(tax) + "\n" + rf["outro"])
+    return "\n\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------- game text
+
+
+def _names(trace: Mapping[str, Any]) -> dict[str, str]:
+    for r in trace.get("rounds") or []:
+        n = (r.get("outcome") or {}).get("resource_names")
+        if n:
+            return dict(n)
+    return {}
+
+
+def _alloc(d: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
+    parts = [f"{v} {names.get(k, k)}" for k, v in (d or {}).items() if v]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _runs(d: Mapping[str, Any] | None) -> str:
+    parts = [f"{k} x{v}" for k, v in (d or {}).items() if v]
+    return ", ".join(parts) if parts else "no runs"
+
+
+def _projects(scenario: str | None, names: Mapping[str, str], agents: Sequence[str]) -> list[str]:
+    if not scenario:
+        return []
+    from ..games.resource.scenario import ScenarioError, load_scenario
+
+    try:
+        sc = load_scenario(scenario)
+    except (ScenarioError, OSError, TypeError, ValueError):
+        return []
+    res = ", ".join(f"{names.get(r.id, r.id)} (supply {r.supply}, cost {r.cost:g})" for r in sc.resources)
+    lines = [f"Scenario {sc.name}: resources {res}; budget {sc.budget:g} per agent; at most {sc.max_types} "
+             "resource types per agent."]
+    for a in agents:
+        try:
+            projects = sc.projects_of(a)
+        except KeyError:
+            continue
+        desc = "; ".join(f"{p.name} needs " + " + ".join(f"{u} {names.get(r, r)}" for r, u in p.requires)
+                         + f" per run, reward {p.reward:g}" for p in projects)
+        lines.append(f"  {a}'s private projects (not visible to the partner): {desc}")
+    return lines
+
+
+def render_game(trace: Any, *, include_thinking: bool = True, include_projects: bool = True) -> str:
+    """The judge's user message for one resource game: every round in order."""
+    t = as_dict(trace)
+    agents = list(t.get("agents") or [])
+    names = _names(t)
+    rounds = sorted(t.get("rounds") or [], key=lambda r: r["round"])
+    labels = dict(zip(agents, lineup(t)))
+    out = [f"Game {t.get('game_id')}: {len(rounds)} rounds. Agents: "
+           + ", ".join(f"{a} ({labels.get(a)})" for a in agents) + f". Condition: {condition_label(t)}."]
+    steps: dict[int, list[Mapping[str, Any]]] = {}
+    for st in t.get("steps") or []:
+        if isinstance(st.get("round"), int):
+            steps.setdefault(st["round"], []).append(st)
+    shown_scenario = None
+    for r in rounds:
+        k = int(r["round"])
+        o = r.get("outcome") or {}
+        out.append("")
+        out.append(f"=== Round {k} of {len(rounds)} ===")
+        if include_projects and o.get("scenario") != shown_scenario:
+            out += _projects(o.get("scenario"), o.get("resource_names") or names, agents)
+            shown_scenario = o.get("scenario")
+        out.append("Cheap talk:")
+        said = False
+        for st in steps.get(k, []):
+            p = st.get("parsed") if isinstance(st.get("parsed"), Mapping) else None
+            if p is None or not st.get("valid", True):
+                continue
+            when = "" if st.get("phase") == "talk" else f" ({st.get('phase')} phase; not delivered to the partner)"
+            if p.get("speech"):
+                out.append(f"[{st['agent']}]{when}: {p['speech']}")
+                said = True
+            if include_thinking and st.get("thinking"):
+                out.append(f"  (private thinking of {st['agent']}, not seen by the partner: {st['thinking']})")
+            if isinstance(p.get("decision"), Mapping) and st.get("phase") == "talk":
+                out.append(f"  ({st['agent']} submitted its final decision with this message)")
+        if not said:
+            out.append("(no messages)")
+        out.append("Final submissions:")
+        for a in agents:
+            out.append(f"  {a}: buys {_alloc((o.get('purchases') or {}).get(a), names)}; "
+                       f"runs {_runs((o.get('runs') or {}).get(a))}")
+        rw = o.get("rewards") or {}
+        over = o.get("overdrawn_resources") or []
+        state = ("OVERDRAWN on " + ", ".join(names.get(x, x) for x in over) + " (round annulled)") if o.get("overdraw") \
+            else "not overdrawn"
+        eff = o.get("efficiency")
+        out.append(f"Outcome: {state}; rewards " + ", ".join(f"{a} {rw.get(a, 0):g}" for a in agents)
+                   + f"; joint reward {o.get('joint_reward', 0):g} of joint optimum {o.get('joint_max', 0):g} "
+                   f"(efficiency {100 * float(eff or 0):.1f}%); jointly optimal: {'yes' if o.get('optimal') else 'no'}.")
+    out.append("")
+    out.append(f"Label each of the {len(rounds)} rounds.")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+class JudgeOutputError(ValueError):
+    """The judge's answer is not a valid label set; the message is sent back to it."""
+
+
+def validate_labels(text_or_obj: str | Mapping[str, Any], n_rounds: int, taxonomy: Mapping[str, Any] | None = None,
+                    agents: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """``(rounds, warnings)``: one normalised entry per round (``round``, ``core``
+    {label: bool}, ``auxiliary`` {tag: {"present", "agents"}}) in round order, or
+    :class:`JudgeOutputError` naming every problem found (up to 12)."""
+    tax = taxonomy or load_taxonomy()
+    agents = list(agents or tax["agents"])
+    warnings: list[str] = []
+    if isinstance(text_or_obj, str):
+        try:
+            obj, warnings = extract_json_object(text_or_obj)
+        except ParseError as e:
+            raise JudgeOutputError(f"the answer is not a JSON object: {e}") from None
+    else:
+        obj = text_or_obj
+    errors: list[str] = []
+    if not isinstance(obj, Mapping):
+        raise JudgeOutputError("the answer must be a JSON object with a 'rounds' list")
+    extra = sorted(set(obj) - {"rounds"})
+    if extra:
+        errors.append(f"unexpected top-level keys {extra}; the object must have only 'rounds'")
+    rows = obj.get("rounds")
+    if not isinstance(rows, list):
+        raise JudgeOutputError("'rounds' must be a list with one object per round" + (
+            "; " + "; ".join(errors) if errors else ""))
+    if len(rows) != n_rounds:
+        errors.append(f"'rounds' has {len(rows)} entries; the game has {n_rounds} rounds (include every round once)")
+    core_ids, aux_ids = _core_ids(tax), _aux_ids(tax)
+    seen: dict[int, dict[str, Any]] = {}
+    for i, row in enumerate(rows):
+        where = f"rounds[{i}]"
+        if not isinstance(row, Mapping):
+            errors.append(f"{where} must be an object")
+            continue
+        keys = set(row)
+        need = {"round_number", "core_labels", "auxiliary_tags"}
+        if keys != need:
+            missing, unknown = sorted(need - keys), sorted(keys - need)
+            errors.append(f"{where}: " + "; ".join(filter(None, [f"missing {missing}" if missing else "",
+                                                                 f"unexpected {unknown}" if unknown else ""])))
+        k = row.get("round_number")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n_rounds:
+            errors.append(f"{where}.round_number must be an integer from 1 to {n_rounds}; got {k!r}")
+            continue
+        if k in seen:
+            errors.append(f"round_number {k} appears more than once")
+            continue
+        where = f"round {k}"
+        core = row.get("core_labels")
+        core_out: dict[str, bool] = {}
+        if not isinstance(core, Mapping):
+            errors.append(f"{where}: core_labels must be an object of {len(core_ids)} booleans")
+        else:
+            if set(core) != set(core_ids):
+                missing, unknown = sorted(set(core_ids) - set(core)), sorted(set(core) - set(core_ids))
+                errors.append(f"{where}: core_labels " + "; ".join(filter(None, [
+                    f"missing {missing}" if missing else "", f"unknown labels {unknown}" if unknown else ""])))
+            for lab in core_ids:
+                v = core.get(lab)
+                if lab in core and not isinstance(v, bool):
+                    errors.append(f"{where}: core_labels.{lab} must be true or false; got {v!r}")
+                core_out[lab] = v is True
+        aux = row.get("auxiliary_tags")
+        aux_out: dict[str, dict[str, Any]] = {}
+        if not isinstance(aux, Mapping):
+            errors.append(f"{where}: auxiliary_tags must be an object with {', '.join(aux_ids)}")
+        else:
+            if set(aux) != set(aux_ids):
+                missing, unknown = sorted(set(aux_ids) - set(aux)), sorted(set(aux) - set(aux_ids))
+                errors.append(f"{where}: auxiliary_tags " + "; ".join(filter(None, [
+                    f"missing {missing}" if missing else "", f"unknown tags {unknown}" if unknown else ""])))
+            for tag in aux_ids:
+                v = aux.get(tag)
+                if tag not in aux:
+                    aux_out[tag] = {"present": False, "agents": []}
+                    continue
+                tw = f"{where}: auxiliary_tags.{tag}"
+                if not isinstance(v, Mapping) or set(v) != {"present", "agents"}:
+                    errors.append(f'{tw} must be {{"present": true/false, "agents": [...]}}; got {v!r}')
+                    continue
+                present, who = v["present"], v["agents"]
+                if not isinstance(present, bool):
+                    errors.append(f"{tw}.present must be true or false; got {present!r}")
+                if not isinstance(who, list) or not all(isinstance(a, str) for a in who):
+                    errors.append(f"{tw}.agents must be a list of agent ids; got {who!r}")
+                    continue
+                bad = [a for a in who if a not in agents]
+                if bad:
+                    errors.append(f"{tw}.agents: unknown agents {bad}; use only {agents}")
+                if len(set(who)) != len(who):
+                    errors.append(f"{tw}.agents lists an agent twice")
+                if present is False and who:
+                    errors.append(f"{tw}: present is false, so agents must be []")
+                if present is True and not who:
+                    errors.append(f"{tw}: present is true, so agents must name at least one agent")
+                aux_out[tag] = {"present": present is True, "agents": [a for a in agents if a in who]}
+        seen[k] = {"round": k, "core": core_out, "auxiliary": aux_out}
+    missing_rounds = [k for k in range(1, n_rounds + 1) if k not in seen]
+    if missing_rounds and len(rows) == n_rounds:
+        errors.append(f"rounds {missing_rounds} are missing")
+    if errors:
+        shown = errors[:12]
+        more = f" (and {len(errors) - 12} more)" if len(errors) > 12 else ""
+        raise JudgeOutputError("; ".join(shown) + more)
+    return [seen[k] for k in range(1, n_rounds + 1)], warnings
+
+
+# --------------------------------------------------------------------------- clients
+
+
+class ChatClient(Protocol):
+    def complete(self, messages: list[dict[str, str]]) -> str: ...
+
+
+@dataclass
+class OpenAIChat:
+    """Chat completions on an OpenAI-compatible server through the official client.
+
+    ``api_key`` is used for the request only: it is not stored in labels, traces or
+    logs, and :meth:`settings` leaves it out. Transport failures (connection errors,
+    timeouts, 408/409/429/5xx) are retried by the client with exponential backoff
+    (``max_retries``); each request times out after ``timeout`` seconds."""
+
+    model: str
+    base_url: str
+    api_key: str = field(default="EMPTY", repr=False)
+    timeout: float = 120.0
+    max_retries: int = 3
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    _client: Any = field(default=None, init=False, repr=False)
+
+    def __post_init__(self):
+        from openai import OpenAI
+
+        self._client = OpenAI(base_url=self.base_url, api_key=self.api_key or "EMPTY", timeout=self.timeout,
+                              max_retries=self.max_retries)
+
+    def complete(self, messages: list[dict[str, str]]) -> str:
+        kw: dict[str, Any] = {}
+        if self.temperature is not None:
+            kw["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            kw["max_tokens"] = self.max_tokens
+        resp = self._client.chat.completions.create(model=self.model, messages=messages, **kw)
+        if not resp.choices:
+            return ""
+        return resp.choices[0].message.content or ""
+
+    def settings(self) -> dict[str, Any]:
+        return {"model": self.model, "base_url": self.base_url, "temperature": self.temperature,
+                "max_tokens": self.max_tokens}
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def judge_game(trace: Any, client: ChatClient, *, taxonomy: Mapping[str, Any] | None = None, max_attempts: int = 3,
+               system_prompt: str | None = None, judge_info: Mapping[str, Any] | None = None,
+               include_thinking: bool = True) -> dict[str, Any]:
+    """Label one resource game with one conversation: the game, then (on an invalid
+    answer) the error and a request to answer again, up to ``max_attempts`` answers.
+
+    Returns the record stored in ``labels.jsonl``: ``game_id``, ``status`` (``ok``,
+    ``invalid``: no valid answer in ``max_attempts``, ``error``: the client raised),
+    ``attempts``, ``errors`` (one per refused answer or the client error),
+    ``warnings``, ``rounds`` (the validated labels, or None), ``judge`` (model settings,
+    taxonomy name and version) and ``labelled_at``."""
+    if max_attempts < 1:
+        raise ValueError("max_attempts must be >= 1")
+    t = as_dict(trace)
+    tax = taxonomy or load_taxonomy()
+    n = len(t.get("rounds") or [])
+    agents = list(t.get("agents") or tax["agents"])
+    messages = [{"role": "system", "content": system_prompt or render_system_prompt(tax)},
+                {"role": "user", "content": render_game(t, include_thinking=include_thinking)}]
+    rec: dict[str, Any] = {"game_id": t.get("game_id"), "status": "invalid", "attempts": 0, "errors": [],
+                           "warnings": [], "rounds": None,
+                           "judge": {**dict(judge_info or {}), "taxonomy": tax.get("name"),
+                                     "taxonomy_version": tax.get("version")}}
+    for attempt in range(1, max_attempts + 1):
+        rec["attempts"] = attempt
+        try:
+            answer = client.complete(list(messages))
+        except Exception as e:  # noqa: BLE001 - any client failure is recorded, the run goes on
+            rec["status"] = "error"
+            rec["errors"].append(f"{type(e).__name__}: {e}")
+            break
+        try:
+            rounds, warns = validate_labels(answer, n, tax, agents)
+        except JudgeOutputError as e:
+            rec["errors"].append(str(e))
+            messages += [{"role": "assistant", "content": answer},
+                         {"role": "user", "content": f"Your answer was invalid: {e}. Respond again with ONLY the "
+                                                     f"corrected JSON object, with exactly one entry for each of the "
+                                                     f"{n} rounds."}]
+            continue
+        rec.update(status="ok", rounds=rounds, warnings=warns)
+        break
+    rec["labelled_at"] = _now()
+    return rec
+
+
+def load_labels(path: str | Path) -> dict[str, dict[str, Any]]:
+    """``game_id -> record`` from a labels file (``DIR/judge/labels.jsonl`` or a run
+    folder); the last record of a game wins. Undecodable lines are skipped."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / LABELS_DIR / LABELS_FILE
+    out: dict[str, dict[str, Any]] = {}
+    if not p.exists():
+        return out
+    with open(p, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("game_id"), str):
+                out[rec["game_id"]] = rec
+    return out
+
+
+@dataclass
+class JudgeRunResult:
+    labels_file: Path
+    judged: int = 0
+    ok: int = 0
+    invalid: int = 0
+    errors: int = 0
+    skipped: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _resource_games(traces: Iterable[Any]) -> list[dict[str, Any]]:
+    games = [d for d in (as_dict(t) for t in traces)
+             if d.get("game") == "resource" and d.get("status", "complete") == "complete" and d.get("rounds")]
+    ids = [g["game_id"] for g in games]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ValueError(f"game_id {dup[0]!r} appears {ids.count(dup[0])} times; judge labels are keyed by game_id, "
+                         "so every game of the folder needs its own")
+    return games
+
+
+def judge_run(path: str | Path, client: ChatClient, *, taxonomy: Mapping[str, Any] | None = None,
+              max_attempts: int = 3, force: bool = False, limit: int | None = None, workers: int = 1,
+              judge_info: Mapping[str, Any] | None = None, include_thinking: bool = True,
+              progress: Callable[[dict[str, Any]], None] | None = None) -> JudgeRunResult:
+    """Label every complete resource game of ``path`` (a run folder or ``.jsonl`` file)
+    into ``DIR/judge/labels.jsonl``. Games with an ``ok`` record are skipped unless
+    ``force``; ``limit`` caps the number of games called this time; ``workers`` calls
+    in parallel threads (records are written in trace order)."""
+    from ..traces import TraceWriter, read_traces
+
+    src = Path(path)
+    base = src if src.is_dir() else src.parent
+    out = base / LABELS_DIR / LABELS_FILE
+    games = _resource_games(read_traces(src).traces)
+    tax = taxonomy or load_taxonomy()
+    done = load_labels(out)
+    todo = [g for g in games if force or (done.get(g["game_id"]) or {}).get("status") != "ok"]
+    res = JudgeRunResult(labels_file=out, skipped=len(games) - len(todo))
+    if limit is not None:
+        todo = todo[:max(0, limit)]
+    system = render_system_prompt(tax)
+
+    def one(g: dict[str, Any]) -> dict[str, Any]:
+        return judge_game(g, client, taxonomy=tax, max_attempts=max_attempts, system_prompt=system,
+                          judge_info=judge_info, include_thinking=include_thinking)
+
+    with TraceWriter(out) as writer:
+        if workers > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                results = pool.map(one, todo)
+                for rec in results:
+                    _record(res, writer, rec, progress)
+        else:
+            for g in todo:
+                _record(res, writer, one(g), progress)
+    return res
+
+
+def _record(res: JudgeRunResult, writer: Any, rec: dict[str, Any], progress) -> None:
+    writer.write(rec)
+    res.records.append(rec)
+    res.judged += 1
+    if rec["status"] == "ok":
+        res.ok += 1
+    elif rec["status"] == "invalid":
+        res.invalid += 1
+    else:
+        res.errors += 1
+    if progress is not None:
+        progress(rec)
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+class HumanLabelError(ValueError):
+    """The human-label CSV is malformed; the message names the row and column."""
+
+
+_TRUE = {"1", "true", "yes", "y", "t"}
+_FALSE = {"0", "false", "no", "n", "f"}
+
+
+def read_human_labels(path: str | Path, taxonomy: Mapping[str, Any] | None = None) -> dict[tuple[str, int], dict[str, Any]]:
+    """``(game_id, round) -> {label: bool, "<tag>_agents": [agents]}`` from the CSV
+    format of the module docstring (only the columns the file has)."""
+    tax = taxonomy or load_taxonomy()
+    labels = _core_ids(tax) + _aux_ids(tax)
+    agent_cols = [f"{t}_agents" for t in _aux_ids(tax)]
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        reader = csv.DictReader(f)
+        cols = [c.strip() for c in (reader.fieldnames or [])]
+        for need in ("game_id", "round"):
+            if need not in cols:
+                raise HumanLabelError(f"{path}: missing column {need!r} (header: {', '.join(cols)})")
+        unknown = [c for c in cols if c not in labels + agent_cols + ["game_id", "round"] + list(_IGNORED_COLUMNS)]
+        if unknown:
+            raise HumanLabelError(f"{path}: unknown column(s) {unknown}; label columns are {', '.join(labels)} "
+                                  f"and {', '.join(agent_cols)}")
+        for n, raw in enumerate(reader, start=2):
+            row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
+            gid = row["game_id"]
+            try:
+                k = int(row["round"])
+            except ValueError:
+                raise HumanLabelError(f"{path}:{n}: round must be an integer; got {row['round']!r}") from None
+            if not gid or k < 1:
+                raise HumanLabelError(f"{path}:{n}: game_id must be set and round >= 1")
+            if (gid, k) in out:
+                raise HumanLabelError(f"{path}:{n}: round {k} of {gid} is labelled twice")
+            rec: dict[str, Any] = {}
+            for lab in labels:
+                if lab not in row or row[lab] == "":
+                    continue
+                v = row[lab].lower()
+                if v not in _TRUE | _FALSE:
+                    raise HumanLabelError(f"{path}:{n}: column {lab}: expected 1/0, true/false or yes/no; "
+                                          f"got {row[lab]!r}")
+                rec[lab] = v in _TRUE
+            for col in agent_cols:
+                if col in row and (col[:-7] in rec or row[col]):
+                    who = [a.strip() for a in row[col].split(";") if a.strip()]
+                    bad = [a for a in who if a not in tax["agents"]]
+                    if bad:
+                        raise HumanLabelError(f"{path}:{n}: column {col}: unknown agents {bad}")
+                    rec[col] = who
+            out[(gid, k)] = rec
+    return out
+
+
+def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
+    """Cohen's kappa of two binary ratings; None when chance agreement is 1."""
+    x = np.asarray(a, dtype=bool)
+    y = np.asarray(b, dtype=bool)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("kappa needs two ratings of the same items")
+    if x.size == 0:
+        return None
+    po = float(np.mean(x == y))
+    pa, pb = float(x.mean()), float(y.mean())
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    if pe >= 1.0 - 1e-12:
+        return None
+    return (po - pe) / (1 - pe)
+
+
+def _judge_rows(labels: Mapping[str, Mapping[str, Any]]) -> dict[tuple[str, int], Mapping[str, Any]]:
+    out = {}
+    for gid, rec in labels.items():
+        if rec.get("status") == "ok" and rec.get("rounds"):
+            for r in rec["rounds"]:
+                out[(gid, int(r["round"]))] = r
+    return out
+
+
+def kappa_table(human: Mapping[tuple[str, int], Mapping[str, Any]], labels: Mapping[str, Mapping[str, Any]],
+                taxonomy: Mapping[str, Any] | None = None) -> Table:
+    """Human vs. judge agreement per label on the rounds both labelled (Table 14 layout):
+    prevalence of each rater, raw agreement and Cohen's kappa; auxiliary tags also per
+    agent attribution."""
+    tax = taxonomy or load_taxonomy()
+    judged = _judge_rows(labels)
+    rows = []
+
+    def add(name: str, kind: str, pairs: list[tuple[bool, bool]]):
+        if not pairs:
+            rows.append([name, kind, 0, None, None, None, None])
+            return
+        h = [p[0] for p in pairs]
+        j = [p[1] for p in pairs]
+        rows.append([name, kind, len(pairs), float(np.mean(h)), float(np.mean(j)),
+                     float(np.mean(np.asarray(h) == np.asarray(j))), cohen_kappa(h, j)])
+
+    for lab in _core_ids(tax):
+        add(lab, "core", [(bool(hv[lab]), bool(judged[key]["core"][lab])) for key, hv in sorted(human.items())
+                          if lab in hv and key in judged])
+    for tag in _aux_ids(tax):
+        add(tag, "auxiliary", [(bool(hv[tag]), bool(judged[key]["auxiliary"][tag]["present"]))
+                               for key, hv in sorted(human.items()) if tag in hv and key in judged])
+    for tag in _aux_ids(tax):
+        col = f"{tag}_agents"
+        for agent in tax["agents"]:
+            add(f"{tag} [{agent}]", "attribution",
+                [(agent in hv[col], agent in judged[key]["auxiliary"][tag]["agents"])
+                 for key, hv in sorted(human.items()) if col in hv and key in judged])
+    return Table("judge_kappa", "Human vs. LLM judge agreement (Table 14 layout)",
+                 ["Label", "Kind", "Rounds", "Human prevalence %", "Judge prevalence %", "Agreement %",
+                  "Cohen's kappa"], rows, ["text", "text", "int", "pct", "pct", "pct", "num"],
+                 ["Rounds labelled by both (the human CSV and an ok judge record). Kappa is undefined (–) when "
+                  "chance agreement is 1, e.g. neither rater assigns a positive."])
+
+
+def prevalence_table(traces: Iterable[Any], labels: Mapping[str, Mapping[str, Any]],
+                     taxonomy: Mapping[str, Any] | None = None) -> Table:
+    """Label prevalence over all judged rounds and by round outcome (Table 13 layout):
+    overdrawn, suboptimal (not overdrawn, below M) and optimal rounds."""
+    tax = taxonomy or load_taxonomy()
+    judged = _judge_rows(labels)
+    kind_of: dict[tuple[str, int], str] = {}
+    for t in traces:
+        d = as_dict(t)
+        if d.get("game") != "resource":
+            continue
+        for r in d.get("rounds") or []:
+            o = r.get("outcome") or {}
+            kind_of[(d.get("game_id"), int(r["round"]))] = (
+                "overdrawn" if o.get("overdraw") else ("optimal" if o.get("optimal") else "suboptimal"))
+    groups = {"all": [k for k in judged if k in kind_of]}
+    for kind in ("overdrawn", "suboptimal", "optimal"):
+        groups[kind] = [k for k in groups["all"] if kind_of[k] == kind]
+
+    def rate(keys, f) -> float | None:
+        return float(np.mean([f(judged[k]) for k in keys])) if keys else None
+
+    rows = [["Rounds", "", *[len(groups[g]) for g in groups]]]
+    for x in tax["core_labels"]:
+        rows.append([x["name"], x["polarity"], *[rate(groups[g], lambda r, i=x["id"]: r["core"][i]) for g in groups]])
+    for x in tax["auxiliary_tags"]:
+        rows.append([x["name"], "auxiliary",
+                     *[rate(groups[g], lambda r, i=x["id"]: r["auxiliary"][i]["present"]) for g in groups]])
+    # the first row holds counts; the columns hold rates below it
+    return Table("judge_prevalence", "LLM judge label prevalence by round outcome (Table 13 layout)",
+                 ["Label", "Type", "All %", "Overdrawn %", "Suboptimal %", "Optimal %"],
+                 [rows[0][:2] + [str(v) for v in rows[0][2:]]] + rows[1:],
+                 ["text", "text", "pct", "pct", "pct", "pct"],
+                 ["First row: number of judged rounds in each column. Labels are not mutually exclusive; "
+                  "suboptimal = not overdrawn and below the joint optimum."])
+
+
+def write_tables(path: str | Path, traces: Iterable[Any], *, human: str | Path | None = None,
+                 taxonomy: Mapping[str, Any] | None = None) -> list[Path]:
+    """Write ``prevalence.md/.csv`` (and ``kappa.md/.csv`` with a human CSV) into
+    ``DIR/judge``; returns the files written."""
+    src = Path(path)
+    base = (src if src.is_dir() else src.parent) / LABELS_DIR
+    base.mkdir(parents=True, exist_ok=True)
+    labels = load_labels(base / LABELS_FILE)
+    tables = [("prevalence", prevalence_table(list(traces), labels, taxonomy))]
+    if human is not None:
+        tables.append(("kappa", kappa_table(read_human_labels(human, taxonomy), labels, taxonomy)))
+    files = []
+    for stem, t in tables:
+        for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
+            p = base / f"{stem}{suffix}"
+            p.write_text(text, encoding="utf-8")
+            files.append(p)
+    return files
+
+
+def api_key_from_env(var: str | None) -> tuple[str, str | None]:
+    """``(key, note)``: the key from environment variable ``var`` (default
+    ``OPENAI_API_KEY``); a missing default gives the placeholder ``EMPTY`` (local
+    servers need none) with a note; a missing named variable is an error."""
+    name = var or "OPENAI_API_KEY"
+    key = os.environ.get(name)
+    if key:
+        return key, None
+    if var:
+        raise ValueError(f"environment variable {var} (--api-key-env) is not set")
+    return "EMPTY", f"{name} is not set; sending the placeholder key 'EMPTY' (fine for local servers)"

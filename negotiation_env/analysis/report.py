@@ -1,0 +1,638 @@
+"""The papers' tables and figures from a folder of traces: ``negotiation-env report DIR``.
+
+Reads traces only (:func:`negotiation_env.traces.read_traces`) and writes, for whatever
+games they hold, each table as Markdown and CSV, the figures as PNG, ``cells.csv`` (every
+game with the cell it was counted in) and ``report.md`` (all tables and figures in one
+page). Cells are defined in :mod:`.cells`; the metrics are those of
+:mod:`.resource_metrics` (pooled over rounds, :func:`~.resource_metrics.pooled_metrics`)
+and :mod:`.rulemaking_metrics` (:func:`~.rulemaking_metrics.cell_summary`).
+
+Only games that ended normally (``status == "complete"``) with at least one resolved
+round are counted; the others are listed in the report's notes.
+
+Resource game (seed 000), talk games unless said otherwise; rows are pairings
+(self-play first), and ``variant`` (transparency, interventions, ...) splits rows when
+the traces hold more than the main cohort:
+
+* ``resource_summary``: the §5 headline figures per M/C level and overall.
+* ``resource_table3``: Table 3, Overdraw / Efficiency / Optimum (%) per pairing x M/C.
+* ``resource_table4``: Table 4, payoff alternation, sustained 4-round alternation,
+  win-stay, lose-shift per pairing, non-rotating games only.
+* ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split,
+  perfunctory fairness, repeats, stubborn anchoring, proposals, deference, abandonment).
+* ``resource_table10``: Table 10, talk / no-talk per pairing x partner stability x M/C
+  (only when the traces hold no-talk games).
+* ``resource_stability``: Figure 4's data, stable / shifting per pairing x M/C.
+
+Rulemaking game (seed 001):
+
+* ``rulemaking_table2``: Table 2, runs labelled C (compromise), S (consensus), A
+  (authority decision) and D (deadlock) per family x condition x environment, with the
+  agreement rate's two-sided 95% Wilson interval.
+* ``rulemaking_cells``: one row per cell: counts, Wilson intervals, the plausibility
+  screen verdict and its worst-case recode, mean entropy with its bootstrap CI,
+  exhaustion, concession-arc, softening and trajectory uniqueness (Figure 1's data).
+
+Matrix game (seed 002): ``matrix_table1`` (Table 1) when
+``negotiation_env.analysis.matrix_metrics`` provides ``switching_table``; otherwise the
+report notes that matrix traces were found and left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .cells import as_dict, condition_label, lineup, outcome_tags, resource_cell, rulemaking_cell
+from .cells import mc_text as _mc_text
+from .resource_metrics import pooled_metrics
+from .rulemaking_metrics import cell_summary
+from .stats import OUTCOMES, plausibility_screen
+
+__all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
+           "build_report", "report_run", "DEFAULT_OUT"]
+
+DEFAULT_OUT = "report"
+_DASH = "–"
+_LABEL_CODES = {"compromise": "C", "consensus": "S", "authority": "A", "deadlock": "D"}
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    """A table with raw values. ``formats`` per column: ``text``, ``int``, ``pct``
+    (a fraction shown as a percentage with one decimal), ``num`` (two decimals),
+    ``ci`` (a (low, high) pair; two CSV columns). ``data`` is the table written to CSV
+    when the Markdown layout differs (e.g. ``talk / no-talk`` in one cell)."""
+
+    name: str
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    formats: list[str]
+    notes: list[str] = field(default_factory=list)
+    data: "Table | None" = None
+
+    def __post_init__(self):
+        if len(self.formats) != len(self.columns):
+            raise ValueError(f"table {self.name}: {len(self.columns)} columns but {len(self.formats)} formats")
+        for r in self.rows:
+            if len(r) != len(self.columns):
+                raise ValueError(f"table {self.name}: a row has {len(r)} cells, expected {len(self.columns)}")
+
+    def column(self, name: str) -> list[Any]:
+        i = self.columns.index(name)
+        return [r[i] for r in self.rows]
+
+    def row(self, match: Mapping[str, Any] | None = None, **kw: Any) -> list[Any]:
+        """The single row whose named columns hold the given values."""
+        match = {**(match or {}), **kw}
+        idx = {k: self.columns.index(k) for k in match}
+        found = [r for r in self.rows if all(r[i] == match[k] for k, i in idx.items())]
+        if len(found) != 1:
+            raise KeyError(f"table {self.name}: {len(found)} rows match {match}")
+        return found[0]
+
+    def value(self, column: str, match: Mapping[str, Any] | None = None, **kw: Any) -> Any:
+        return self.row(match, **kw)[self.columns.index(column)]
+
+    def markdown(self) -> str:
+        out = [f"### {self.title}", ""]
+        out.append("| " + " | ".join(_md(c) for c in self.columns) + " |")
+        out.append("| " + " | ".join("---" if f == "text" else "---:" for f in self.formats) + " |")
+        for r in self.rows:
+            out.append("| " + " | ".join(_md(_fmt(v, f)) for v, f in zip(r, self.formats)) + " |")
+        if not self.rows:
+            out.append("| " + " | ".join(_DASH for _ in self.columns) + " |")
+        if self.notes:
+            out.append("")
+            out.extend(self.notes)
+        return "\n".join(out) + "\n"
+
+    def csv_text(self) -> str:
+        t = self.data or self
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        header: list[str] = []
+        for c, f in zip(t.columns, t.formats):
+            header.extend([f"{c} low", f"{c} high"] if f == "ci" else [c])
+        w.writerow(header)
+        for r in t.rows:
+            cells: list[Any] = []
+            for v, f in zip(r, t.formats):
+                if f == "ci":
+                    cells.extend(["", ""] if v is None else [_csv(v[0]), _csv(v[1])])
+                else:
+                    cells.append(_csv(v))
+            w.writerow(cells)
+        return buf.getvalue()
+
+
+def _md(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _csv(v: Any) -> Any:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "" if not math.isfinite(v) else f"{v:.6g}"
+    return v
+
+
+def _fmt(v: Any, f: str) -> str:
+    if v is None:
+        return _DASH
+    if isinstance(v, str):
+        return v
+    if f == "pct":
+        return f"{100 * v:.1f}"
+    if f == "num":
+        return f"{v:.2f}"
+    if f == "ci":
+        return f"[{v[0]:.2f}, {v[1]:.2f}]"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+@dataclass
+class Report:
+    """What :func:`build_report` produced: the tables, the figure files, every file it
+    wrote, and notes (games left out, sections skipped)."""
+
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    games: dict[str, int] = field(default_factory=dict)
+
+    def table(self, name: str) -> Table:
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(f"no table {name!r}; tables: {', '.join(t.name for t in self.tables)}")
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def _usable(traces: Iterable[Any], game: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Complete traces of ``game`` with resolved rounds, and ids of those left out."""
+    keep, left = [], []
+    for t in traces:
+        d = as_dict(t)
+        if d.get("game") != game:
+            continue
+        if d.get("status", "complete") == "complete" and d.get("rounds"):
+            keep.append(d)
+        else:
+            left.append(f"{d.get('game_id')} ({d.get('status')})")
+    return keep, left
+
+
+def _mc_key(mc: float | None) -> tuple[int, float]:
+    return (1, 0.0) if mc is None else (0, mc)
+
+
+def _pairing_order(cells: Iterable[Any]) -> list[str]:
+    pairs = {(c.pairing, c.self_play) for c in cells}
+    return [p for p, _ in sorted(pairs, key=lambda x: (not x[1], x[0]))]
+
+
+def _pool(games: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    return pooled_metrics(games) if games else None
+
+
+def _get(m: Mapping[str, Any] | None, key: str) -> Any:
+    return None if m is None else m.get(key)
+
+
+# --------------------------------------------------------------------------- resource
+
+
+def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]:
+    """The resource-game tables and the data the figures plot."""
+    games, _ = _usable(traces, "resource")
+    if not games:
+        return [], {}
+    cells = [resource_cell(g) for g in games]
+    rows_all = list(zip(cells, games))
+    talk = [(c, g) for c, g in rows_all if c.talk]
+    notalk = [(c, g) for c, g in rows_all if not c.talk]
+    variants = sorted({c.variant for c, _ in rows_all})
+    show_variant = variants != [""]
+    mcs = sorted({c.mc for c, _ in rows_all}, key=_mc_key)
+    pairings = _pairing_order(c for c, _ in rows_all)
+    self_play = {c.pairing: c.self_play for c, _ in rows_all}
+
+    def select(rows, **kw) -> list[dict[str, Any]]:
+        return [g for c, g in rows if all(getattr(c, k) == v for k, v in kw.items())]
+
+    def lead(pairing: str, variant: str) -> list[Any]:
+        kind = "all" if pairing == "All" else ("self-play" if self_play[pairing] else "cross-play")
+        return [pairing, kind] + ([variant or "main"] if show_variant else [])
+
+    lead_cols = ["Pairing", "Type"] + (["Variant"] if show_variant else [])
+    lead_fmt = ["text"] * len(lead_cols)
+    tables: list[Table] = []
+
+    # §5 headline figures
+    rows = []
+    for mc in mcs + ["All"]:
+        sub = [g for c, g in talk if mc == "All" or c.mc == mc]
+        if not sub:
+            continue
+        m = pooled_metrics(sub)
+        stable = [g for c, g in talk if (mc == "All" or c.mc == mc) and c.partner == "stable"]
+        ms = _pool(stable)
+        rows.append(["All" if mc == "All" else _mc_text(mc), m["games"], m["rounds"], m["overdraw_rate"],
+                     m["efficiency"], m["optimum_rate"], m["games_with_optimal_round"],
+                     _get(ms, "mean_rounds_to_first_optimum"), m["positive_after_overdraw"]])
+    if rows:
+        tables.append(Table(
+            "resource_summary", "Resource game: headline outcome figures (seed 000 §5), talk games",
+            ["M/C", "Games", "Rounds", "Overdraw %", "Efficiency %", "Optimum %", "Games with an optimal round %",
+             "Rounds to first optimum (stable)", "Positive after overdraw %"],
+            rows, ["text", "int", "int", "pct", "pct", "pct", "pct", "num", "pct"],
+            ["Overdraw, efficiency and optimum are pooled over rounds; rounds to first optimum is the mean over "
+             "stable-partner games that reached one; positive after overdraw is the share of rounds right "
+             "after an overdrawn round with joint reward > 0."]))
+
+    # Table 3
+    cols = list(lead_cols)
+    fmts = list(lead_fmt)
+    for mc in mcs:
+        cols += [f"M/C {_mc_text(mc)} Overdraw %", f"M/C {_mc_text(mc)} Efficiency %",
+                 f"M/C {_mc_text(mc)} Optimum %", f"M/C {_mc_text(mc)} games"]
+        fmts += ["pct", "pct", "pct", "int"]
+    rows = []
+    for variant in variants:
+        for p in pairings + ["All"]:
+            sub = [(c, g) for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+            if not sub:
+                continue
+            row = lead(p, variant)
+            for mc in mcs:
+                m = _pool([g for c, g in sub if c.mc == mc])
+                row += [_get(m, "overdraw_rate"), _get(m, "efficiency"), _get(m, "optimum_rate"),
+                        _get(m, "games") or 0]
+            rows.append(row)
+    if rows:
+        tables.append(Table(
+            "resource_table3", "Table 3 layout: self-play vs. cross-play performance by M/C (talk games)",
+            cols, rows, fmts,
+            ["Overdraw (%): rounds with a supply violation; Efficiency (%): joint reward / joint optimum M, "
+             "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]))
+
+    # Table 4
+    fixed = [(c, g) for c, g in talk if c.rotation == "fixed"]
+    rows = []
+    for variant in variants:
+        for p in pairings + ["All"]:
+            sub = [g for c, g in fixed if c.variant == variant and (p == "All" or c.pairing == p)]
+            if not sub:
+                continue
+            m = pooled_metrics(sub)
+            rows.append(lead(p, variant) + [m["games"], m["payoff_alternation"], m["sustained_alternation"],
+                                            m["win_stay"], m["lose_shift"]])
+    if rows:
+        tables.append(Table(
+            "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating talk games)",
+            lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %"],
+            rows, lead_fmt + ["int", "pct", "pct", "pct", "pct"],
+            ["Payoff alternation: adjacent round pairs with strict winners where the higher-reward agent flips; "
+             "sustained: 4-round windows alternating A B A B; win-stay: joint allocation repeated after a "
+             "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E)."]))
+
+    # process metrics
+    keys = [("early_decision_rate", "Early decision %"), ("equal_split_rate", "Equal split %"),
+            ("perfunctory_fairness_rate", "Perfunctory fairness %"), ("repeat_rate", "Exact repeat %"),
+            ("stubborn_anchoring", "Stubborn anchoring %"), ("proposal_rate", "Other-directed proposal %"),
+            ("deference_rate", "First-proposal deference %"), ("abandonment_rate", "Abandonment %"),
+            ("abandonment_in_overdraw", "Abandonment in overdraw %")]
+    rows = []
+    for variant in variants:
+        for p in pairings + ["All"]:
+            sub = [g for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+            if not sub:
+                continue
+            m = pooled_metrics(sub)
+            rows.append(lead(p, variant) + [m["rounds"]] + [m[k] for k, _ in keys])
+    if rows:
+        tables.append(Table(
+            "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
+            lead_cols + ["Rounds"] + [h for _, h in keys], rows, lead_fmt + ["int"] + ["pct"] * len(keys),
+            ["Rates over rounds (repeats and anchoring over consecutive round pairs of one-scenario games; "
+             "deference over rounds with an other-directed proposal; abandonment in overdraw over overdrawn "
+             "rounds). Definitions: negotiation_env.analysis.resource_metrics."]))
+
+    # Table 10: talk / no-talk
+    if notalk:
+        disp_cols = ["Pairing", "Partner"] + (["Variant"] if show_variant else [])
+        data_cols = list(disp_cols)
+        disp_fmt = ["text"] * len(disp_cols)
+        data_fmt = list(disp_fmt)
+        metric_keys = [("overdraw_rate", "Overdraw %"), ("efficiency", "Efficiency %"), ("optimum_rate", "Optimum %")]
+        for mc in mcs:
+            for _, h in metric_keys:
+                disp_cols.append(f"M/C {_mc_text(mc)} {h}")
+                disp_fmt.append("text")
+                data_cols += [f"M/C {_mc_text(mc)} {h} talk", f"M/C {_mc_text(mc)} {h} no-talk"]
+                data_fmt += ["pct", "pct"]
+        drows, xrows = [], []
+        partners = sorted({c.partner for c, _ in notalk})
+        for variant in sorted({c.variant for c, _ in notalk}):
+            for p in [q for q in pairings if any(c.pairing == q for c, _ in notalk)]:
+                for partner in partners:
+                    if not any(c.pairing == p and c.partner == partner and c.variant == variant for c, _ in notalk):
+                        continue
+                    head = [p, partner] + ([variant or "main"] if show_variant else [])
+                    drow, xrow = list(head), list(head)
+                    for mc in mcs:
+                        mt = _pool(select(talk, pairing=p, partner=partner, variant=variant, mc=mc))
+                        mn = _pool(select(notalk, pairing=p, partner=partner, variant=variant, mc=mc))
+                        for k, _ in metric_keys:
+                            a, b = _get(mt, k), _get(mn, k)
+                            drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
+                            xrow += [a, b]
+                    drows.append(drow)
+                    xrows.append(xrow)
+        if drows:
+            data = Table("resource_table10", "talk vs no-talk (data)", data_cols, xrows, data_fmt)
+            tables.append(Table(
+                "resource_table10", "Table 10 layout: cheap talk vs. no-talk baseline (each cell: talk / no-talk)",
+                disp_cols, drows, disp_fmt,
+                ["Overdraw (%): fraction of rounds with supply violation. Efficiency (%): joint reward / oracle "
+                 "optimum. Optimum (%): fraction of rounds achieving the theoretical maximum. Rows: pairings "
+                 "with no-talk games."], data=data))
+
+    # stable / shifting
+    disp_cols = list(lead_cols)
+    data_cols = list(lead_cols)
+    disp_fmt = list(lead_fmt)
+    data_fmt = list(lead_fmt)
+    for mc in mcs:
+        for h in ("Optimum %", "Efficiency %"):
+            disp_cols.append(f"M/C {_mc_text(mc)} {h}")
+            disp_fmt.append("text")
+            data_cols += [f"M/C {_mc_text(mc)} {h} stable", f"M/C {_mc_text(mc)} {h} shifting"]
+            data_fmt += ["pct", "pct"]
+    drows, xrows = [], []
+    stability_plot: dict[str, dict[str, dict[str, float | None]]] = {}
+    if len({c.partner for c, _ in talk}) > 1:
+        for variant in variants:
+            for p in pairings + ["All"]:
+                sub = [(c, g) for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+                if not sub:
+                    continue
+                drow, xrow = lead(p, variant), lead(p, variant)
+                for mc in mcs:
+                    ms = _pool([g for c, g in sub if c.mc == mc and c.partner == "stable"])
+                    mh = _pool([g for c, g in sub if c.mc == mc and c.partner == "shifting"])
+                    for k in ("optimum_rate", "efficiency"):
+                        a, b = _get(ms, k), _get(mh, k)
+                        drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
+                        xrow += [a, b]
+                    if p != "All" and not variant:
+                        stability_plot.setdefault(p, {})[_mc_text(mc)] = {
+                            "stable": _get(ms, "optimum_rate"), "shifting": _get(mh, "optimum_rate")}
+                drows.append(drow)
+                xrows.append(xrow)
+        if drows:
+            tables.append(Table(
+                "resource_stability", "Stable vs. shifting partners (Figure 4 data; each cell: stable / shifting)",
+                disp_cols, drows, disp_fmt, ["Talk games; shifting: one agent's context resets each round."],
+                data=Table("resource_stability", "stable vs shifting (data)", data_cols, xrows, data_fmt)))
+
+    by_mc: dict[str, dict[str, dict[str, float | None]]] = {}
+    for p in pairings:
+        for mc in mcs:
+            m = _pool([g for c, g in talk if c.pairing == p and c.mc == mc and not c.variant])
+            if m is not None:
+                by_mc.setdefault(p, {})[_mc_text(mc)] = {k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
+    talk_plot: dict[str, dict[str, dict[str, float | None]]] = {}
+    if notalk:
+        for mc in mcs:
+            for name, rows_ in (("talk", talk), ("no-talk", notalk)):
+                m = _pool([g for c, g in rows_ if c.mc == mc and not c.variant])
+                if m is not None:
+                    talk_plot.setdefault(_mc_text(mc), {})[name] = {
+                        k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
+    return tables, {"by_mc": by_mc, "stability": stability_plot, "talk": talk_plot}
+
+
+# --------------------------------------------------------------------------- rulemaking
+
+
+def _cond_key(c: str) -> tuple[int, str]:
+    from ..games.rulemaking.features import CONDITIONS
+
+    return (CONDITIONS.index(c), c) if c in CONDITIONS else (len(CONDITIONS), c)
+
+
+def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000) -> tuple[list[Table], list[dict[str, Any]]]:
+    """Seed 001 Table 2 and the per-cell summary; plus Figure 1's points."""
+    games, _ = _usable(traces, "rulemaking")
+    if not games:
+        return [], []
+    by_cell: dict[Any, list[dict[str, Any]]] = {}
+    for g in games:
+        by_cell.setdefault(rulemaking_cell(g), []).append(g["rounds"][0]["outcome"])
+    envs = sorted({c.environment for c in by_cell})
+    rows_keys = sorted({(c.family, c.condition) for c in by_cell}, key=lambda fc: (fc[0], _cond_key(fc[1])))
+    summaries = {c: cell_summary(o, n_resamples=n_resamples, rng=0) for c, o in sorted(
+        by_cell.items(), key=lambda kv: (kv[0].environment, kv[0].family, _cond_key(kv[0].condition)))}
+
+    cols, fmts = ["Family", "Cond."], ["text", "text"]
+    for e in envs:
+        cols += [f"{e} {code}" for code in _LABEL_CODES.values()] + [f"{e} n", f"{e} agreement 95% CI"]
+        fmts += ["int"] * 5 + ["ci"]
+    rows = []
+    for fam, cond in rows_keys:
+        row: list[Any] = [fam, cond]
+        for e in envs:
+            s = next((v for c, v in summaries.items() if (c.environment, c.family, c.condition) == (e, fam, cond)), None)
+            if s is None:
+                row += [None] * 6
+            else:
+                row += [s["counts"][k] for k in _LABEL_CODES] + [s["runs"], s["agreement_ci"]]
+        rows.append(row)
+    t2 = Table("rulemaking_table2", "Table 2 layout: how every cell ends (C compromise, S consensus, A authority "
+               "decision, D deadlock)", cols, rows, fmts,
+               ["Agreement = C + S; the interval is the two-sided 95% Wilson score interval of the agreement rate."])
+
+    cols = ["Environment", "Family", "Condition", "Runs"] + [_LABEL_CODES[k] for k in OUTCOMES] + [
+        "Agreements", "Agreement rate", "Agreement 95% CI", "Non-agreement Wilson lower", "Screen verdict",
+        "Worst-case verdict", "Certified", "Mean entropy", "Entropy 95% CI", "Horizon exhaustion",
+        "Concession arc", "Softening", "Trajectory uniqueness", "Genuine share"]
+    fmts = ["text", "text", "text", "int"] + ["int"] * 4 + ["int", "num", "ci", "num", "text", "text", "text",
+                                                             "num", "ci", "num", "num", "num", "num", "num"]
+    rows, points = [], []
+    for c, s in summaries.items():
+        screen = plausibility_screen(s["counts"])
+        rows.append([c.environment, c.family, c.condition, s["runs"]] + [s["counts"][k] for k in OUTCOMES] + [
+            s["agreements"], s["agreement_rate"], s["agreement_ci"], screen["non_agreement_lower"], s["verdict"],
+            s["worst_case_verdict"], s["certified"], s["entropy_mean"], s["entropy_ci"],
+            s["horizon_exhaustion_rate"], s["concession_arc_rate"], s["softening_rate"],
+            s["trajectory_uniqueness"], s["genuine_share"]])
+        points.append({"environment": c.environment, "family": c.family, "condition": c.condition,
+                       "entropy_mean": s["entropy_mean"], "agreement_rate": s["agreement_rate"],
+                       "agreement_ci": s["agreement_ci"], "runs": s["runs"]})
+    cells = Table("rulemaking_cells", "Rulemaking cells: outcome, screen and process measures (seed 001 §5-§6, "
+                  "Figure 1 data)", cols, rows, fmts,
+                  ["Screen: the two-sided plausibility screen (negotiation_env.analysis.stats.plausibility_screen); "
+                   "certified: a no-agreement verdict survives the worst-case recode. Entropy: mean normalised "
+                   "action entropy per run with a percentile bootstrap CI (seed 0)."])
+    return [t2, cells], points
+
+
+# --------------------------------------------------------------------------- matrix
+
+
+def matrix_tables(traces: Iterable[Any]) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
+    """Seed 002 Table 1 from matrix-game traces, when ``matrix_metrics`` is available.
+
+    Hook: ``negotiation_env.analysis.matrix_metrics.switching_table(traces)`` returning
+    rows of dicts with ``model``, ``game``, ``s_no_talk``, ``s_talk``, ``delta``,
+    ``delta_ci`` (low, high) and ``p`` (optional ``contexts``: {code: "+"|"-"|"·"}).
+    """
+    games = [as_dict(t) for t in traces]
+    games = [g for g in games if g.get("game") == "matrix"]
+    if not games:
+        return [], [], []
+    try:
+        from . import matrix_metrics  # type: ignore[attr-defined]
+    except ImportError:
+        return [], [], [f"{len(games)} matrix-game traces found; seed 002 Table 1 needs "
+                        "negotiation_env.analysis.matrix_metrics, which is not available: left out."]
+    fn: Callable[..., Any] | None = getattr(matrix_metrics, "switching_table", None)
+    if fn is None:
+        return [], [], [f"{len(games)} matrix-game traces found; matrix_metrics has no switching_table(): "
+                        "seed 002 Table 1 left out."]
+    rows_in = list(fn(games))
+    codes = sorted({k for r in rows_in for k in (r.get("contexts") or {})})
+    cols = ["Model", "Game", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI", "p"] + codes
+    fmts = ["text", "text", "pct", "pct", "pct", "ci", "num"] + ["text"] * len(codes)
+    rows = [[r.get("model"), r.get("game"), r.get("s_no_talk"), r.get("s_talk"), r.get("delta"),
+             r.get("delta_ci"), r.get("p")] + [(r.get("contexts") or {}).get(k) for k in codes] for r in rows_in]
+    t = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
+              ["Positive ΔS = S(no talk) - S(talk) indicates stabilization; CI in percentage points as fractions."])
+    return [t], rows_in, []
+
+
+# --------------------------------------------------------------------------- cells listing
+
+
+def cells_table(traces: Iterable[Any]) -> Table:
+    """Every trace with the cell it is counted in (``cells.csv``)."""
+    rows = []
+    for t in traces:
+        d = as_dict(t)
+        game = d.get("game")
+        mc = talk = partner = rotation = variant = env = cond = family = None
+        if game == "resource":
+            c = resource_cell(d)
+            mc, talk, partner, rotation, variant = c.mc, c.talk, c.partner, c.rotation, c.variant
+            family = c.pairing
+        elif game == "rulemaking":
+            r = rulemaking_cell(d)
+            env, cond, family = r.environment, r.condition, r.family
+        rows.append([d.get("game_id"), game, d.get("status"), " + ".join(lineup(d)), family, mc, talk, partner,
+                     rotation, variant, env, cond, condition_label(d), " ".join(outcome_tags(d))])
+    return Table("cells", "Games and their cells",
+                 ["game_id", "game", "status", "lineup", "pairing", "mc", "talk", "partner", "rotation", "variant",
+                  "environment", "condition", "condition_label", "outcome_tags"],
+                 rows, ["text"] * 14)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = True,
+                 problems: Sequence[Any] = (), n_resamples: int = 2000) -> Report:
+    """Write every table (``NAME.md``, ``NAME.csv``), figure (``fig_*.png``),
+    ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    traces = [as_dict(t) for t in traces]
+    rep = Report()
+    for t in traces:
+        rep.games[str(t.get("game"))] = rep.games.get(str(t.get("game")), 0) + 1
+    for p in problems:
+        rep.notes.append(f"skipped trace line: {p}")
+    for game in ("resource", "rulemaking"):
+        _, left = _usable(traces, game)
+        if left:
+            rep.notes.append(f"{len(left)} {game} game(s) not counted (not complete or no resolved round): "
+                             + ", ".join(left[:20]) + (" ..." if len(left) > 20 else ""))
+    known = {"resource", "rulemaking", "matrix"}
+    for g in sorted(set(rep.games) - known):
+        rep.notes.append(f"{rep.games[g]} trace(s) of game {g!r}: no report section for it.")
+
+    res_tables, res_plot = resource_tables(traces)
+    rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
+    mx_tables, mx_rows, mx_notes = matrix_tables(traces)
+    rep.notes.extend(mx_notes)
+    rep.tables = res_tables + rm_tables + mx_tables
+
+    if plots:
+        try:
+            from . import plots as _plots
+        except ImportError as e:  # matplotlib is the optional "report" extra
+            rep.notes.append(f"figures skipped: {e} (pip install 'negotiation_env[report]')")
+        else:
+            figs = [
+                ("fig_resource_by_mc.png", _plots.plot_resource_by_mc, res_plot.get("by_mc")),
+                ("fig_resource_stability.png", _plots.plot_stability, res_plot.get("stability")),
+                ("fig_resource_talk.png", _plots.plot_talk, res_plot.get("talk")),
+                ("fig_rulemaking_entropy_agreement.png", _plots.plot_rulemaking, rm_points),
+                ("fig_matrix_switching.png", _plots.plot_switching, mx_rows),
+            ]
+            for name, fn, data in figs:
+                if data:
+                    rep.figures.append(fn(data, out / name))
+
+    for t in rep.tables:
+        for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
+            path = out / f"{t.name}{suffix}"
+            path.write_text(text, encoding="utf-8")
+            rep.files.append(path)
+    ct = cells_table(traces)
+    path = out / "cells.csv"
+    path.write_text(ct.csv_text(), encoding="utf-8")
+    rep.files.append(path)
+    rep.files.extend(rep.figures)
+
+    lines = ["# Report", "", "Games read: " + (", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())) or "none"), ""]
+    if rep.notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in rep.notes] + [""]
+    lines += ["## Tables", ""]
+    for t in rep.tables:
+        lines += [t.markdown(), f"CSV: [{t.name}.csv]({t.name}.csv)", ""]
+    if rep.figures:
+        lines += ["## Figures", ""] + [f"![{f.stem}]({f.name})\n" for f in rep.figures]
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rep.files.append(path)
+    return rep
+
+
+def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True) -> Report:
+    """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
+    report to ``out`` (default ``DIR/report``, or ``report`` beside a file)."""
+    from ..traces import read_traces
+
+    src = Path(path)
+    res = read_traces(src)
+    if out is None:
+        out = (src if src.is_dir() else src.parent) / DEFAULT_OUT
+    return build_report(res.traces, out, plots=plots, problems=res.problems)

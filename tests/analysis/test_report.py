@@ -1,0 +1,297 @@
+"""`negotiation-env report`: tables and figures from traces of real scripted games,
+checked against the metrics computed directly on the same traces."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+import pytest
+
+from negotiation_env.analysis.cells import mc_level, pairing, resource_cell, rulemaking_cell
+from negotiation_env.analysis.report import build_report, report_run, resource_tables
+from negotiation_env.analysis.resource_metrics import game_metrics, pooled_metrics
+from negotiation_env.analysis.stats import wilson_interval
+from negotiation_env.cli import main
+
+from .tracesets import play_resource, resource_cohort, rulemaking_cohort
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("run")
+    resource_cohort(d / "traces.jsonl")
+    rulemaking_cohort(d / "rulemaking.jsonl")
+    return d
+
+
+@pytest.fixture(scope="module")
+def report(run_dir):
+    return report_run(run_dir)
+
+
+@pytest.fixture(scope="module")
+def traces(run_dir):
+    from negotiation_env.traces import read_traces
+
+    res = read_traces(run_dir)
+    assert not res.problems
+    return [t.to_dict() for t in res.traces]
+
+
+def names(t):
+    return sorted(p["name"] for p in t["policies"].values())
+
+
+def select(traces, *, pair=None, scenario=None, talk=True, partner=None):
+    """Games chosen from the raw trace fields, independently of analysis.cells."""
+    out = []
+    for t in traces:
+        if t["game"] != "resource" or t["config"]["cheap_talk"] is not talk:
+            continue
+        if pair is not None and names(t) != sorted(pair):
+            continue
+        if scenario is not None and t["config"]["scenario"] != scenario:
+            continue
+        if partner is not None and t["config"]["partner"] != partner:
+            continue
+        out.append(t)
+    return out
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def test_cell_definitions_read_config_policies_and_scenario_meta(traces):
+    assert mc_level("mc050_1") == 0.5 and mc_level("mc080_1") == 0.8 and mc_level("mc100_1") == 1.0
+    assert mc_level("no_such_scenario") is None
+    t = select(traces, pair=("oracle", "fair_splitter"), scenario="mc100_1", partner="shifting")[0]
+    c = resource_cell(t)
+    assert (c.pairing, c.self_play, c.mc, c.talk, c.partner, c.rotation, c.variant) == \
+        ("fair_splitter × oracle", False, 1.0, True, "shifting", "fixed", "")
+    nt = select(traces, pair=("greedy", "greedy"), talk=False)[0]
+    assert resource_cell(nt).self_play and not resource_cell(nt).talk
+    rm = next(t for t in traces if t["game"] == "rulemaking")
+    assert rulemaking_cell(rm).environment in ("E1 Fragmented", "E2 Unified")
+    assert pairing(rm) in ("conceder", "hardliner")
+    varied = play_resource("oracle", "oracle", scenario="mc080_1", rounds=2, transparency="full", cheap_talk_turns=3)
+    assert resource_cell(varied).variant == "transparency=full, turns=3, rounds=2"
+
+
+# --------------------------------------------------------------------------- resource tables
+
+
+MCS = {"0.5": "mc050_1", "1.0": "mc100_1"}
+PAIRS = {"oracle × oracle": ("oracle", "oracle"), "greedy × greedy": ("greedy", "greedy"),
+         "fair_splitter × oracle": ("oracle", "fair_splitter")}
+
+
+def test_table3_matches_pooled_metrics_per_pairing_and_mc(report, traces):
+    t3 = report.table("resource_table3")
+    assert t3.column("Pairing") == ["greedy × greedy", "oracle × oracle", "fair_splitter × oracle", "All"]
+    assert t3.value("Type", Pairing="fair_splitter × oracle") == "cross-play"
+    for label, pair in PAIRS.items():
+        for mc, scenario in MCS.items():
+            m = pooled_metrics(select(traces, pair=pair, scenario=scenario))
+            row = {"Pairing": label}
+            assert t3.value(f"M/C {mc} Overdraw %", row) == pytest.approx(m["overdraw_rate"])
+            assert t3.value(f"M/C {mc} Efficiency %", row) == pytest.approx(m["efficiency"])
+            assert t3.value(f"M/C {mc} Optimum %", row) == pytest.approx(m["optimum_rate"])
+            assert t3.value(f"M/C {mc} games", row) == 2
+    # known behaviour of the scripted pairs: oracles always reach M, greedy pairs collide at 0.5
+    assert t3.value("M/C 0.5 Optimum %", Pairing="oracle × oracle") == 1.0
+    assert t3.value("M/C 0.5 Overdraw %", Pairing="greedy × greedy") == 1.0
+    m_all = pooled_metrics(select(traces, scenario="mc050_1"))
+    assert t3.value("M/C 0.5 Efficiency %", Pairing="All") == pytest.approx(m_all["efficiency"])
+
+
+def test_table3_markdown_and_csv_agree_with_the_values(report, run_dir):
+    t3 = report.table("resource_table3")
+    md = (run_dir / "report" / "resource_table3.md").read_text()
+    v = t3.value("M/C 1.0 Efficiency %", Pairing="fair_splitter × oracle")
+    assert f"| fair_splitter × oracle | cross-play |" in md and f"{100 * v:.1f}" in md
+    rows = list(csv.DictReader(io.StringIO((run_dir / "report" / "resource_table3.csv").read_text())))
+    row = next(r for r in rows if r["Pairing"] == "fair_splitter × oracle")
+    assert float(row["M/C 1.0 Efficiency %"]) == pytest.approx(v, rel=1e-5)
+    assert len(rows) == 4
+
+
+def test_table10_talk_vs_no_talk(report, traces):
+    t10 = report.table("resource_table10")
+    assert t10.column("Pairing") == ["greedy × greedy", "oracle × oracle"]  # the pairings with no-talk games
+    for label, pair in (("oracle × oracle", ("oracle", "oracle")), ("greedy × greedy", ("greedy", "greedy"))):
+        for mc, scenario in MCS.items():
+            talk = pooled_metrics(select(traces, pair=pair, scenario=scenario, partner="stable"))
+            quiet = pooled_metrics(select(traces, pair=pair, scenario=scenario, talk=False))
+            cell = t10.value(f"M/C {mc} Efficiency %", Pairing=label, Partner="stable")
+            assert cell == f"{100 * talk['efficiency']:.1f} / {100 * quiet['efficiency']:.1f}"
+            data = t10.data
+            assert data.value(f"M/C {mc} Overdraw % no-talk", Pairing=label) == pytest.approx(quiet["overdraw_rate"])
+            assert data.value(f"M/C {mc} Optimum % talk", Pairing=label) == pytest.approx(talk["optimum_rate"])
+    # oracles need talk at M/C 0.5: silent, both take their individual optimum and collide
+    assert t10.value("M/C 0.5 Optimum %", Pairing="oracle × oracle", Partner="stable") == "100.0 / 0.0"
+
+
+def test_table4_and_process_rates_match_pooled_metrics(report, traces):
+    t4 = report.table("resource_table4")
+    proc = report.table("resource_process")
+    for label, pair in PAIRS.items():
+        m = pooled_metrics(select(traces, pair=pair))
+        for col, key in (("Payoff alternation %", "payoff_alternation"), ("Win-stay %", "win_stay"),
+                         ("Lose-shift %", "lose_shift"), ("Sustained alternation %", "sustained_alternation")):
+            assert t4.value(col, Pairing=label) == (None if m[key] is None else pytest.approx(m[key]))
+        for col, key in (("Equal split %", "equal_split_rate"), ("Stubborn anchoring %", "stubborn_anchoring"),
+                         ("Abandonment %", "abandonment_rate"), ("Early decision %", "early_decision_rate")):
+            assert proc.value(col, Pairing=label) == (None if m[key] is None else pytest.approx(m[key]))
+    # the oracle pair is never suboptimal: no opportunity for lose-shift
+    assert t4.value("Lose-shift %", Pairing="oracle × oracle") is None
+
+
+def test_summary_and_stability(report, traces):
+    s = report.table("resource_summary")
+    talk = select(traces)
+    m = pooled_metrics(talk)
+    assert s.value("Games", {"M/C": "All"}) == 12 and s.value("Rounds", {"M/C": "All"}) == 48
+    assert s.value("Overdraw %", {"M/C": "All"}) == pytest.approx(m["overdraw_rate"])
+    stable = [t for t in talk if t["config"]["partner"] == "stable"]
+    firsts = [g["rounds_to_first_optimum"] for g in map(game_metrics, stable) if g["rounds_to_first_optimum"]]
+    assert s.value("Rounds to first optimum (stable)", {"M/C": "All"}) == pytest.approx(sum(firsts) / len(firsts))
+    st = report.table("resource_stability")
+    for mc, scenario in MCS.items():
+        a = pooled_metrics(select(traces, pair=("oracle", "fair_splitter"), scenario=scenario, partner="stable"))
+        b = pooled_metrics(select(traces, pair=("oracle", "fair_splitter"), scenario=scenario, partner="shifting"))
+        assert st.data.value(f"M/C {mc} Optimum % stable", Pairing="fair_splitter × oracle") == \
+            pytest.approx(a["optimum_rate"])
+        assert st.data.value(f"M/C {mc} Efficiency % shifting", Pairing="fair_splitter × oracle") == \
+            pytest.approx(b["efficiency"])
+
+
+# --------------------------------------------------------------------------- rulemaking
+
+
+def test_rulemaking_table2_counts_and_wilson_bounds(report, traces):
+    t2 = report.table("rulemaking_table2")
+    assert t2.column("Family") == ["conceder", "hardliner"]
+    for fam in ("conceder", "hardliner"):
+        for env in ("E1 Fragmented", "E2 Unified"):
+            runs = [t["rounds"][0]["outcome"] for t in traces if t["game"] == "rulemaking"
+                    and {p["name"] for p in t["policies"].values()} == {fam}
+                    and rulemaking_cell(t).environment == env]
+            counts = Counter(o["label"] for o in runs)
+            row = {"Family": fam, "Cond.": "none"}
+            for label, code in (("compromise", "C"), ("consensus", "S"), ("authority", "A"), ("deadlock", "D")):
+                assert t2.value(f"{env} {code}", row) == counts.get(label, 0)
+            agree = counts["compromise"] + counts["consensus"]
+            assert t2.value(f"{env} n", row) == 3
+            assert t2.value(f"{env} agreement 95% CI", row) == pytest.approx(wilson_interval(agree, 3))
+    # the hardliner family never agrees, the conceder family always does (seed 001 §7)
+    assert t2.value("E1 Fragmented A", Family="hardliner") == 3
+    assert t2.value("E2 Unified C", Family="conceder") + t2.value("E2 Unified S", Family="conceder") == 3
+    cells = report.table("rulemaking_cells")
+    assert cells.value("Agreement rate", Environment="E1 Fragmented", Family="hardliner") == 0.0
+    assert cells.value("Mean entropy", Environment="E1 Fragmented", Family="hardliner") == 0.0  # one action only
+    csv_text = (report.files[0].parent / "rulemaking_table2.csv").read_text()
+    assert "E1 Fragmented agreement 95% CI low" in csv_text.splitlines()[0]
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_files_figures_and_determinism(report, run_dir, tmp_path):
+    out = run_dir / "report"
+    for name in ("report.md", "cells.csv", "fig_resource_by_mc.png", "fig_resource_stability.png",
+                 "fig_resource_talk.png", "fig_rulemaking_entropy_agreement.png"):
+        assert (out / name).is_file(), name
+    for f in report.figures:
+        data = f.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    page = (out / "report.md").read_text()
+    assert "![fig_resource_by_mc](fig_resource_by_mc.png)" in page and "Table 10 layout" in page
+    cells = list(csv.DictReader(io.StringIO((out / "cells.csv").read_text())))
+    assert len(cells) == 28 and {c["game"] for c in cells} == {"resource", "rulemaking"}
+    # the same traces give byte-identical tables and figures
+    again = report_run(run_dir, tmp_path / "again")
+    for f in report.files:
+        assert (tmp_path / "again" / f.name).read_bytes() == f.read_bytes(), f.name
+    assert len(again.files) == len(report.files)
+
+
+def test_incomplete_games_are_left_out_and_noted(traces, tmp_path):
+    broken = dict(select(traces, pair=("oracle", "oracle"))[0], status="error", game_id="broken-1")
+    rep = build_report([broken] + select(traces, pair=("greedy", "greedy")), tmp_path, plots=False)
+    assert any("broken-1" in n for n in rep.notes)
+    assert rep.table("resource_table3").column("Pairing") == ["greedy × greedy", "All"]
+    assert not rep.figures
+
+
+def test_matrix_traces_get_table1_or_a_clear_note(tmp_path):
+    fake = {"game_id": "m1", "game": "matrix", "agents": ["a", "b"], "status": "complete", "steps": [],
+            "rounds": [], "config": {}, "policies": {}}
+    rep = build_report([fake], tmp_path, plots=False)
+    try:
+        from negotiation_env.analysis import matrix_metrics  # noqa: F401
+        has_hook = hasattr(matrix_metrics, "switching_table")
+    except ImportError:
+        has_hook = False
+    if has_hook:
+        assert any(t.name == "matrix_table1" for t in rep.tables)
+    else:
+        assert any("matrix" in n and "left out" in n for n in rep.notes)
+
+
+def test_cli_report(run_dir, tmp_path, capsys):
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "r"), "--no-plots"]) == 0
+    assert (tmp_path / "r" / "resource_table3.md").exists() and not list((tmp_path / "r").glob("*.png"))
+    assert main(["report", str(tmp_path / "missing")]) == 2
+
+
+# --------------------------------------------------------------------------- failure modes
+
+
+@pytest.fixture(scope="module")
+def failure_modes():
+    tr = []
+    for sc in ("mc050_2", "mc080_1", "mc100_2"):
+        tr.append(play_resource("fair_splitter", "fair_splitter", scenario=sc))
+        tr.append(play_resource("oracle", "oracle", scenario=sc))
+    tr.append(play_resource("anchorer", "fair_splitter", scenario="mc080_1"))
+    for sc in ("mc050_1", "mc050_2", "mc050_3", "mc050_4"):
+        tr.append(play_resource("abandoner", "oracle", scenario=sc, first_speaker="agent_b"))
+        tr.append(play_resource("oracle", "oracle", scenario=sc, first_speaker="agent_b", seed=1))
+    tables, _ = resource_tables(tr)
+    return {t.name: t for t in tables}
+
+
+def test_equal_split_and_perfunctory_fairness_fire_on_the_fair_splitter_not_the_oracle(failure_modes):
+    p = failure_modes["resource_process"]
+    assert p.value("Equal split %", Pairing="fair_splitter × fair_splitter") > 0
+    assert p.value("Perfunctory fairness %", Pairing="fair_splitter × fair_splitter") > 0
+    assert p.value("Perfunctory fairness %", Pairing="oracle × oracle") == 0
+
+
+def test_stubborn_anchoring_fires_on_the_anchorer_not_the_oracle(failure_modes):
+    p = failure_modes["resource_process"]
+    assert p.value("Stubborn anchoring %", Pairing="anchorer × fair_splitter") == 1.0
+    # the oracle pair is never suboptimal, so it never anchors on a suboptimal allocation
+    assert p.value("Stubborn anchoring %", Pairing="oracle × oracle") is None
+
+
+def test_abandonment_flag_fires_on_the_abandoner_not_the_oracle(failure_modes):
+    p = failure_modes["resource_process"]
+    assert p.value("Abandonment %", Pairing="abandoner × oracle") > 0.25
+    assert p.value("Abandonment in overdraw %", Pairing="abandoner × oracle") == 1.0
+    assert p.value("Abandonment %", Pairing="oracle × oracle") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known mismatch (reported): the deference metric counts a purchase that equals the first "
+    "other-directed proposal exactly, but the scripted Deferent buys only what its runs consume "
+    "inside the offered share, so it never matches; meanwhile two oracles follow each other's "
+    "optimal proposals exactly and score 100%"))
+def test_first_proposal_deference_fires_on_the_deferent_not_the_oracle():
+    tr = [play_resource("hardliner", x, scenario="mc080_1") for x in ("deferent", "oracle")]
+    tables, _ = resource_tables(tr)
+    p = next(t for t in tables if t.name == "resource_process")
+    assert p.value("First-proposal deference %", Pairing="deferent × hardliner") > 0
+    assert p.value("First-proposal deference %", Pairing="hardliner × oracle") == 0

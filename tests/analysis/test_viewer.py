@@ -1,0 +1,210 @@
+"""The static HTML transcript viewer: content, escaping, and a real browser run."""
+
+from __future__ import annotations
+
+import copy
+import html
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import negotiation_env
+from baselines.scripted.rulemaking import make_rulemaking
+from negotiation_env.analysis.viewer import render_html, view_run, write_viewer
+from negotiation_env.cli import main
+from negotiation_env.traces import TraceWriter, record
+
+from .browser import Browser, chromium_path, dump_dom
+from .tracesets import play_resource, play_rulemaking
+
+EVIL = '<script>alert("x")</script><img src=x onerror="alert(1)"> & </details></section>'
+
+
+class Flaky:
+    """Answers garbage on every ``every``-th call, otherwise what ``inner`` says."""
+
+    def __init__(self, inner, every=4):
+        self.inner, self.every, self.calls = inner, every, 0
+
+    def act(self, obs):
+        self.calls += 1
+        if self.calls % self.every == 1:
+            return "this is <b>not</b> JSON"
+        return self.inner.act(obs)
+
+
+def flaky_resource_game():
+    from baselines.scripted import make
+
+    pol = {"agent_a": Flaky(make("oracle", seed=0, output="text")), "agent_b": make("linear", seed=1, output="text")}
+    env = record(negotiation_env.env(game="resource", scenario="mc050_1", num_rounds=2), policies=pol, keep=True)
+    env.prepare(game_id="flaky-resource")
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else pol[agent].act(obs))
+    return env.last_trace.to_dict()
+
+
+def flaky_rulemaking_run():
+    env = record(negotiation_env.env(game="rulemaking", environment="E2", condition="none", max_turns=10), keep=True)
+    agents = env.unwrapped.possible_agents
+    pol = {a: (Flaky(make_rulemaking("conceder", seed=i, output="text"), every=3) if i == 1 else
+               make_rulemaking("conceder", seed=i, output="text")) for i, a in enumerate(agents)}
+    env.set_policies(pol)
+    env.prepare(game_id="flaky-rulemaking")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else pol[agent].act(obs))
+    return env.last_trace.to_dict()
+
+
+@pytest.fixture(scope="module")
+def games():
+    ok = play_resource("oracle", "fair_splitter", scenario="mc080_1", rounds=2, game_id="ok-resource")
+    evil = copy.deepcopy(play_resource("greedy", "greedy", scenario="mc050_1", rounds=1, game_id='evil"<id>'))
+    talk = next(s for s in evil["steps"] if s["parsed"] and s["parsed"].get("speech"))
+    talk["parsed"]["speech"] = "Hello " + EVIL
+    talk["thinking"] = "secret plan " + EVIL
+    evil["policies"]["agent_a"]["label"] = "label" + EVIL
+    evil["status"] = "error"
+    evil["error"] = "RuntimeError: " + EVIL
+    return [ok, flaky_resource_game(), play_rulemaking("conceder", seed=1, environment="E1"), flaky_rulemaking_run(),
+            evil]
+
+
+@pytest.fixture(scope="module")
+def page(games):
+    return render_html(games)
+
+
+def section(page, i):
+    m = re.search(rf'<section class="game" id="sec-g{i}".*?</section>', page, re.S)
+    assert m, f"no section g{i}"
+    return m.group(0)
+
+
+def test_agent_text_is_escaped_everywhere(page):
+    assert page.count("<script>") == 1  # the viewer's own script only
+    assert "<img" not in page and 'onerror="' not in page and "</details></section>" not in page
+    assert html.escape("Hello " + EVIL) in page
+    assert html.escape("secret plan " + EVIL) in page
+    assert html.escape("RuntimeError: " + EVIL) in page
+    assert 'data-game-id="evil&quot;&lt;id&gt;"' in page
+    assert page.count("<section") == page.count("</section>") == 5
+
+
+def test_resource_transcript_has_speech_thinking_decisions_supply_and_optimum(page, games):
+    s = section(page, 0)
+    assert s.count('class="round"') == 2
+    speeches = [st["parsed"]["speech"] for st in games[0]["steps"] if st["parsed"] and st["parsed"].get("speech")]
+    for sp in speeches[:4]:
+        assert html.escape(sp) in s
+    assert s.count('<details class="thinking"><summary>private thinking</summary>') >= len(speeches)
+    assert "decision: buys" in s
+    assert "<h4>Supply check</h4>" in s and "<th>supply</th>" in s
+    # the scenario's supply: mc080_1 has 10, 10 and 6 units
+    assert re.search(r"\(r3\)</small></th><td>6</td>", s)
+    o = games[0]["rounds"][0]["outcome"]
+    assert f"{o['joint_reward']:g} / {o['joint_max']:g}" in s
+    assert "optimal runs (one of 2 joint optima)" in s  # mc080_1 has two joint optima
+
+
+def test_retries_fallbacks_and_errors_are_highlighted(page, games):
+    flaky = section(page, 1)
+    refused = [st for st in games[1]["steps"] if not st["valid"]]
+    assert refused and flaky.count('class="step agent_a invalid"') == len(refused)
+    assert '<div class="error"><b>validation_error</b>' in flaky
+    assert "attempt 2" in flaky and html.escape("this is <b>not</b> JSON") in flaky
+    evil = section(page, 4)
+    assert '<pre class="error">' in evil and 'badge bad">error<' in evil
+
+
+def test_rulemaking_turn_list_with_provenance_and_outcome(page, games):
+    s = section(page, 2)
+    o = games[2]["rounds"][0]["outcome"]
+    assert s.count('<tr class="turn ') == o["turns"]
+    assert f"<b>{o['label']}</b>" in s and "worst-case recode" in s
+    flaky = section(page, 3)
+    assert 'class="turn retried"' in flaky and 'class="turn invalid"' in flaky
+    assert "prov-retried" in flaky
+
+
+def test_filters_list_every_value(page):
+    for key, value in (("game", "rulemaking"), ("pairing", "fair_splitter × oracle"), ("outcome", "retry"),
+                       ("outcome", "error"), ("outcome", "compromise")):
+        assert re.search(rf'<select data-key="{key}".*?<option value="{re.escape(html.escape(value))}">', page, re.S), \
+            (key, value)
+    assert 'data-condition="M/C 0.8 | talk | stable | fixed | rounds=2"' in page
+
+
+def test_view_run_and_cli(tmp_path, games):
+    with TraceWriter(tmp_path / "traces.jsonl") as w:
+        for g in games[:3]:
+            w.write(g)
+    path, n = view_run(tmp_path)
+    assert path == tmp_path / "viewer.html" and n == 3
+    assert main(["view", str(tmp_path), "--out", str(tmp_path / "v.html")]) == 0
+    assert (tmp_path / "v.html").read_text() == path.read_text()
+    assert main(["view", str(tmp_path / "nothing")]) == 2
+
+
+needs_chromium = pytest.mark.skipif(chromium_path() is None,
+                                    reason="chromium not installed (apt-get install -y chromium)")
+
+
+@pytest.fixture(scope="module")
+def viewer_file(games, tmp_path_factory):
+    return write_viewer(games, tmp_path_factory.mktemp("viewer") / "viewer.html")
+
+
+@needs_chromium
+def test_browser_fragment_opens_a_game(viewer_file):
+    dom = dump_dom(viewer_file.as_uri() + "#g2")
+    assert re.search(r'<body data-shown="g2">', dom)
+    shown = re.findall(r'<section class="game" id="sec-(g\d)"[^>]*?(hidden="")?>', dom)
+    assert [(g, h) for g, h in shown if not h] == [("g2", "")]
+    assert dom.count('hidden=""') >= 4 and 'id="empty" hidden=""' in dom
+    dom = dump_dom(viewer_file.as_uri() + "#game=" + "flaky-resource")
+    assert '<body data-shown="g1">' in dom
+
+
+@needs_chromium
+def test_browser_click_into_a_game_and_filter(viewer_file, tmp_path):
+    with Browser() as b:
+        b.open(viewer_file.as_uri())
+        assert b.eval("document.querySelectorAll('section.game:not([hidden])').length") == 0
+        assert b.eval("document.getElementById('count').textContent") == "5 of 5 games"
+        b.click('#row-g0 a.open')
+        b.wait_for("document.body.dataset.shown === 'g0'")
+        assert b.eval("location.hash") == "#g0"
+        assert b.eval("document.getElementById('sec-g0').hidden") is False
+        assert b.eval("document.querySelectorAll('#sec-g0 .round').length") == 2
+        text = b.eval("document.getElementById('sec-g0').innerText")
+        assert "Supply check" in text and "Achieved vs. joint optimum" in text and "agent_b" in text
+        # the private thinking is folded: present, not shown until opened
+        assert b.eval("document.querySelector('#sec-g0 details.thinking').open") is False
+        shot = b.screenshot(tmp_path / "viewer_game.png")
+        # filter the list to rulemaking runs
+        b.eval("var s=document.getElementById('f-game'); s.value='rulemaking'; "
+               "s.dispatchEvent(new Event('change')); 1")
+        assert b.eval("document.getElementById('count').textContent") == "2 of 5 games"
+        assert b.eval("document.getElementById('row-g0').hidden") is True
+        b.click('#row-g3 a.open')
+        b.wait_for("document.body.dataset.shown === 'g3'")
+        assert "retried" in b.eval("document.getElementById('sec-g3').innerText")
+        b.click('#sec-g3 a.back')
+        b.wait_for("document.body.dataset.shown === ''")
+        # the evil game's text stayed text: no element was injected into the page
+        assert b.eval("document.querySelectorAll('img, script').length") == 1
+        assert b.eval("document.getElementById('sec-g4').innerText").count('<script>alert("x")</script>') >= 2
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    keep = os.environ.get("NEGOTIATION_ENV_TEST_ARTIFACTS")
+    if keep:  # CI: keep the screenshot as an artefact
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
