@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .core.adapters import GameAECEnv, GameParallelEnv
 from .core.config import ConfigError, build_config
@@ -48,7 +48,7 @@ def raw_env(game: str = "resource", render_mode: str | None = None, **config: An
 
 def env(game: str = "resource", render_mode: str | None = None, **config: Any):
     """The AEC env, wrapped in PettingZoo's OrderEnforcingWrapper (as the classic envs are)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **config))
+    return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **config))
 
 
 def parallel_env(game: str = "resource", render_mode: str | None = None, **config: Any) -> GameParallelEnv:

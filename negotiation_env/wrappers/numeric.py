@@ -1,0 +1,160 @@
+"""The numeric RL view of every game: ``numeric(env)``.
+
+    import negotiation_env
+    from negotiation_env.wrappers import numeric
+
+    env = numeric(negotiation_env.env(game="resource"))            # AEC
+    penv = numeric(negotiation_env.parallel_env(game="rulemaking")) # parallel
+
+Every agent gets the same spaces (the convention RLlib, Tianshou and TorchRL read):
+
+* observation ``Dict({"observation": Box(float32, (d,)), "action_mask": Box(0, 1, (n,), int8)})``
+* action ``Discrete(n)``: an index into the game's menu (:mod:`.menus`)
+
+The wrapper turns an index into the structured action the game already accepts and
+hands it to the wrapped env, so the rules are never duplicated: the mask says which
+entries the game accepts now, and an index outside the mask reaches the game as an
+empty action, which it refuses (``validation_error`` event, retry, then the game's
+fallback). Index 0, ``pass``, is the only entry while an agent's action does not
+count, so a parallel env takes ``{a: policy(obs[a]) for a in env.agents}``.
+
+``infos``: ``"full"`` (default) passes the game's info dicts through unchanged;
+``"numeric"`` replaces them by ``{"active": 0/1, "invalid": number of validation
+errors this step}`` (float32 scalars), for libraries that turn every info entry into
+a tensor (TorchRL).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
+
+from .menus import OBS_HIGH, Menu, menu_for
+
+__all__ = ["numeric", "NumericAECEnv", "NumericParallelEnv", "INFO_MODES"]
+
+INFO_MODES = ("full", "numeric")
+
+
+def numeric(env: AECEnv | ParallelEnv, *, infos: str = "full", **menu_options: Any):
+    """The numeric view of a negotiation_env AEC or parallel env (see the module doc).
+
+    ``menu_options`` go to the game's menu, e.g. ``max_options`` for ``resource``."""
+    if infos not in INFO_MODES:
+        raise ValueError(f"infos must be one of {', '.join(map(repr, INFO_MODES))}; got {infos!r}")
+    if isinstance(env, ParallelEnv):
+        return NumericParallelEnv(env, infos=infos, **menu_options)
+    if isinstance(env, AECEnv):
+        return NumericAECEnv(env, infos=infos, **menu_options)
+    raise TypeError(f"numeric() wraps a PettingZoo AECEnv or ParallelEnv of negotiation_env; got {type(env).__name__}")
+
+
+def _game_of(env) -> Any:
+    game = getattr(env.unwrapped, "game", None)
+    if game is None:
+        raise TypeError("numeric() wraps the envs made by negotiation_env.env() / parallel_env() (no game found)")
+    return game
+
+
+class _Numeric:
+    """What both views share: the menu, the spaces (built once), observations, infos."""
+
+    menu: Menu
+    info_mode: str
+
+    def _setup(self, env, infos: str, menu_options: dict[str, Any]) -> None:
+        self.game = _game_of(env)
+        self.menu = menu_for(self.game, **menu_options)
+        self.info_mode = infos
+        self.metadata = dict(env.metadata, name=f"numeric_{env.metadata.get('name', 'env')}")
+        n, d = self.menu.n, self.menu.size
+        self._obs_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-OBS_HIGH, OBS_HIGH, shape=(d,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+            })
+            for a in env.possible_agents
+        }
+        self._act_spaces = {a: spaces.Discrete(n) for a in env.possible_agents}
+
+    def observation_space(self, agent):
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent):
+        return self._act_spaces[agent]
+
+    def _observe(self, agent) -> dict[str, np.ndarray]:
+        return {"observation": self.menu.observation(agent), "action_mask": self.menu.mask(agent)}
+
+    def _info(self, agent, info: dict) -> dict:
+        if self.info_mode == "full":
+            return info
+        invalid = sum(1 for e in info.get("events", ()) if e.get("type") == "validation_error")
+        return {"active": np.float32(agent in self.game.acting()), "invalid": np.float32(invalid)}
+
+    def action_labels(self) -> list[str]:
+        """The label of every index of the menu (``docs_rl_section.md`` explains them)."""
+        return self.menu.describe()
+
+
+class NumericAECEnv(_Numeric, BaseWrapper):
+    def __init__(self, env: AECEnv, infos: str = "full", **menu_options: Any):
+        BaseWrapper.__init__(self, env)
+        self._setup(env, infos, menu_options)
+
+    @property
+    def infos(self):
+        return {a: self._info(a, i) for a, i in self.env.infos.items()}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.menu.clear()
+        self.env.reset(seed=seed, options=options)
+        self.menu.clear()
+
+    def observe(self, agent):
+        return self._observe(agent)
+
+    def step(self, action) -> None:
+        agent = self.env.agent_selection
+        if self.env.terminations.get(agent) or self.env.truncations.get(agent):
+            self.env.step(None)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is live: step() needs an index of its menu, not None")
+        self.step_game_action(self.menu.action(agent, int(action)))
+
+    def game_observation(self, agent):
+        """The wrapped env's own observation (text and features), for policies that read it."""
+        return self.env.observe(agent)
+
+    def step_game_action(self, action) -> None:
+        """Step the selected agent with an action of the game itself (structured or text),
+        as a scripted or LLM policy playing beside a learner does."""
+        self.menu.clear()
+        self.env.step(action)
+        self.menu.clear()
+
+
+class NumericParallelEnv(_Numeric, BaseParallelWrapper):
+    def __init__(self, env: ParallelEnv, infos: str = "full", **menu_options: Any):
+        BaseParallelWrapper.__init__(self, env)
+        self._setup(env, infos, menu_options)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.menu.clear()
+        _, infos = self.env.reset(seed=seed, options=options)
+        self.menu.clear()
+        return {a: self._observe(a) for a in self.env.agents}, {a: self._info(a, i) for a, i in infos.items()}
+
+    def step(self, actions: dict):
+        # every acting agent's action is read from the same state (decisions are simultaneous)
+        structured = {a: self.menu.action(a, int(x)) for a, x in actions.items() if x is not None}
+        self.menu.clear()
+        _, rewards, terms, truncs, infos = self.env.step(structured)
+        self.menu.clear()
+        obs = {a: self._observe(a) for a in terms}
+        return obs, rewards, terms, truncs, {a: self._info(a, i) for a, i in infos.items()}
