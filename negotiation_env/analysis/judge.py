@@ -572,7 +572,13 @@ def read_human_labels(path: str | Path, taxonomy: Mapping[str, Any] | None = Non
         if unknown:
             raise HumanLabelError(f"{path}: unknown column(s) {unknown}; label columns are {', '.join(labels)} "
                                   f"and {', '.join(agent_cols)}")
+        dup = sorted({c for c in cols if cols.count(c) > 1})
+        if dup:
+            raise HumanLabelError(f"{path}: column(s) {dup} appear more than once in the header")
         for n, raw in enumerate(reader, start=2):
+            if None in raw:  # csv.DictReader files the cells beyond the header under None
+                raise HumanLabelError(f"{path}:{n}: {len(cols) + len(raw[None])} fields, but the header has "
+                                      f"{len(cols)}")
             row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
             gid = row["game_id"]
             try:

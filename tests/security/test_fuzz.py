@@ -28,6 +28,8 @@ from negotiation_env.games.resource.scenario import Scenario, ScenarioError, loa
 from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse
 from negotiation_env.games.rulemaking.scenario import RulemakingScenario, load_scenario as load_rm
 from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError
+from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, load_taxonomy, read_human_labels,
+                                            validate_labels)
 from negotiation_env.runner.config import RunConfigError, parse_config
 
 FUZZ_EXAMPLES = int(os.environ.get("NEGOTIATION_ENV_FUZZ_EXAMPLES", "300"))
@@ -192,8 +194,91 @@ def test_run_config_loader(top, block):
         assert str(e)
 
 
+TAX = load_taxonomy()
+CORE = [x["id"] for x in TAX["core_labels"]]
+AUX = [x["id"] for x in TAX["auxiliary_tags"]]
+LABEL_WORDS = CORE + AUX + ["rounds", "round_number", "core", "auxiliary", "present", "agents", "agent_a",
+                            "agent_b", "agent_c", "Agent_A"]
+LABEL_VALUES = st.recursive(st.one_of(SCALARS, st.sampled_from(LABEL_WORDS)), lambda kids: st.one_of(
+    st.lists(kids, max_size=4), st.dictionaries(st.sampled_from(LABEL_WORDS) | st.text(max_size=6), kids, max_size=6)),
+    max_leaves=30)
+
+
+def _valid_round(i, draw):
+    return {"round_number": i, **{c: draw(st.booleans()) for c in CORE},
+            **{a: {"present": False, "agents": []} for a in AUX}}
+
+
+@st.composite
+def judge_answer(draw):
+    """A judge answer: a valid one with one hostile value, or free JSON of the right words."""
+    n = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        doc = {"rounds": [_valid_round(i + 1, draw) for i in range(n)]}
+        paths = _paths(doc)
+        doc = _mutate(doc, draw(st.sampled_from(paths)), draw(LABEL_VALUES))
+        text = _dumps(doc)
+    else:
+        text = _dumps(draw(st.dictionaries(st.sampled_from(LABEL_WORDS), LABEL_VALUES, max_size=4)))
+    if draw(st.booleans()):
+        text = draw(st.text(max_size=20)) + "```json\n" + text + "\n```" + draw(st.text(max_size=10))
+    return text, n
+
+
+@FUZZ
+@given(judge_answer())
+def test_judge_output_validator(answer):
+    text, n = answer
+    try:
+        rounds, warnings = validate_labels(text, n, TAX)
+    except JudgeOutputError as e:
+        assert str(e)
+    else:
+        assert [r["round"] for r in rounds] == list(range(1, n + 1))
+        for r in rounds:
+            assert set(r["core"]) == set(CORE) and all(isinstance(v, bool) for v in r["core"].values())
+            for tag in AUX:
+                present, agents = r["auxiliary"][tag]["present"], r["auxiliary"][tag]["agents"]
+                assert isinstance(present, bool) and set(agents) <= {"agent_a", "agent_b"}
+                assert bool(agents) == present
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(["game_id", "round"] + CORE + AUX + [f"{a}_agents" for a in AUX]
+                                + ["notes", "bogus", "Round", ""]), min_size=1, max_size=6),
+       st.lists(st.lists(st.one_of(st.text(max_size=12), st.sampled_from(["1", "0", "yes", "n", "agent_a;agent_b",
+                                                                         "-3", "2.5", "nan", ""])),
+                         min_size=0, max_size=7), max_size=5))
+def test_human_label_csv_reader(header, rows):
+    import csv
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    try:
+        out = read_human_labels(f.name, TAX)
+    except HumanLabelError as e:
+        assert str(e)
+    else:
+        assert all(isinstance(k, tuple) and isinstance(k[1], int) and k[1] >= 1 for k in out)
+    finally:
+        os.unlink(f.name)
+
+
 def test_huge_and_pathological_inputs_are_refused_with_a_message():
     for text in ("x" * 200_000, "{" * 100_000, '{"a": ' + "[" * 5000 + "]" * 5000 + "}",
                  '{"thinking": "t", "speech": "s", "action": {"r1": NaN}}'):
         with pytest.raises(ParseError):
             resource_parse(text, RES, "agent_a", NAMES, require_decision=True)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("game_id,round\n,,\n", "3 fields, but the header has 2"),  # found by the fuzz run: raised AttributeError
+    ("game_id,round,round\nx,1,1\n", "appear more than once"),
+])
+def test_malformed_human_label_csv_is_refused_with_a_message(tmp_path, text, message):
+    p = tmp_path / "human.csv"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(HumanLabelError, match=message):
+        read_human_labels(p, TAX)
