@@ -31,46 +31,27 @@ The opponent's rewards and projects never appear here (nor in the text).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
+from ...core.layout import Layout
 
 __all__ = ["FeatureLayout", "FEATURE_HIGH"]
 
 FEATURE_HIGH = 1e9
 
 
-class FeatureLayout:
+class FeatureLayout(Layout):
     def __init__(self, n_resources: int, n_projects: int):
         R, P = n_resources, n_projects
         self.n_resources, self.n_projects = R, P
-        sizes = [
+        super().__init__([
             ("phase", 3), ("active", 1), ("round", 1), ("num_rounds", 1), ("turns_used", 1),
             ("turns_limit", 1), ("retries", 1), ("budget", 1), ("max_types", 1),
             ("supply", R), ("cost", R), ("requires", P * R), ("reward", P),
             ("last_own_purchase", R), ("last_opponent_purchase", R), ("last_outcome", 3),
             ("last_reward", 1), ("cumulative_reward", 1),
-        ]
-        self._slices: dict[str, slice] = {}
-        off = 0
-        for name, n in sizes:
-            self._slices[name] = slice(off, off + n)
-            off += n
-        self.size = off
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._slices)
-
-    def slice(self, name: str) -> slice:
-        return self._slices[name]
+        ], high=FEATURE_HIGH)
 
     def get(self, vec: np.ndarray, name: str) -> np.ndarray:
-        v = vec[self._slices[name]]
+        v = super().get(vec, name)
         if name == "requires":
             return v.reshape(self.n_projects, self.n_resources)
         return v
-
-    def space(self) -> spaces.Box:
-        return spaces.Box(0.0, FEATURE_HIGH, shape=(self.size,), dtype=np.float32)
-
-    def empty(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)

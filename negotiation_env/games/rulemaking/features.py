@@ -29,9 +29,7 @@ learner or a scripted policy never hard-codes an offset.
 
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-
+from ...core.layout import Layout
 from .rules import MOVES
 
 __all__ = ["CONDITIONS", "FeatureLayout", "LAYOUT"]
@@ -41,35 +39,16 @@ CONDITIONS = ("none", "ledger", "native", "notes", "notebook_state", "notebook_p
 FEATURE_HIGH = 1e6
 
 
-class FeatureLayout:
+class FeatureLayout(Layout):
     def __init__(self):
         k = len(MOVES)
-        sizes = [
+        super().__init__([
             ("turn", 1), ("max_turns", 1), ("turns_left", 1), ("own_turns_left", 1), ("active", 1),
             ("retries", 1), ("is_authority", 1), ("exited", 1), ("active_parties", 1), ("salience", 1),
             ("attention", 1), ("coordinated", 1), ("moves", k), ("recent_moves", k),
             ("others_recent_softening", 1), ("others_recent_concessions", 1), ("own_moves", k),
             ("own_last_move", k), ("condition", len(CONDITIONS)),
-        ]
-        self._slices: dict[str, slice] = {}
-        off = 0
-        for name, n in sizes:
-            self._slices[name] = slice(off, off + n)
-            off += n
-        self.size = off
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._slices)
-
-    def slice(self, name: str) -> slice:
-        return self._slices[name]
-
-    def empty(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)
-
-    def space(self) -> spaces.Box:
-        return spaces.Box(0.0, FEATURE_HIGH, shape=(self.size,), dtype=np.float32)
+        ], high=FEATURE_HIGH)
 
 
 LAYOUT = FeatureLayout()

@@ -23,45 +23,16 @@ moves, and ``observation``, ``mask`` and ``action`` of one agent share one readi
 from __future__ import annotations
 
 import abc
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
+
+from ...core.layout import Layout
 
 __all__ = ["Layout", "Menu", "menu_for", "MENUS", "OBS_HIGH"]
 
 #: bound of every observation entry (the Box is [-OBS_HIGH, OBS_HIGH])
 OBS_HIGH = 1e9
-
-
-class Layout:
-    """Named slices of a flat vector: ``Layout([("phase", 3), ("round", 1)])``."""
-
-    def __init__(self, sizes: Sequence[tuple[str, int]]):
-        self._slices: dict[str, slice] = {}
-        off = 0
-        for name, n in sizes:
-            if name in self._slices:
-                raise ValueError(f"duplicate layout entry {name!r}")
-            self._slices[name] = slice(off, off + int(n))
-            off += int(n)
-        self.size = off
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._slices)
-
-    def slice(self, name: str) -> slice:
-        return self._slices[name]
-
-    def get(self, vec: np.ndarray, name: str) -> np.ndarray:
-        return np.asarray(vec)[self._slices[name]]
-
-    def empty(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)
-
-    def table(self) -> list[tuple[str, int, int]]:
-        """(name, first index, size) for every entry, for documentation."""
-        return [(k, s.start, s.stop - s.start) for k, s in self._slices.items()]
 
 
 class Menu(abc.ABC):
