@@ -15,6 +15,7 @@ from .core.adapters import GameAECEnv, GameParallelEnv
 from .core.config import ConfigError, build_config
 from .core.game import Game
 from .games.resource.game import ResourceConfig, ResourceGame
+from .games.matrix.game import MatrixConfig, MatrixGame
 from .games.rulemaking.game import RulemakingConfig, RulemakingGame
 
 __version__ = "0.1.0"
@@ -25,6 +26,7 @@ __all__ = ["env", "raw_env", "parallel_env", "GAMES", "ConfigError", "make_game"
 GAMES: dict[str, tuple[type, type[Game]]] = {
     "resource": (ResourceConfig, ResourceGame),
     "rulemaking": (RulemakingConfig, RulemakingGame),
+    "matrix": (MatrixConfig, MatrixGame),
 }
 
 

@@ -1,0 +1,388 @@
+"""Matrix-game metrics of seed 002 (Methods, Table 1, Appendix A) as pure functions of traces.
+
+Input: game traces as JSON dicts (:mod:`negotiation_env.traces.schema`) of the
+``matrix`` game; everything is read from ``trace["rounds"][i]["outcome"]`` (the game's
+``info["last_round"]``: actions, joint outcome, payoffs, fallbacks), ``config``
+(stage_game, framing, treatment, num_rounds), ``status`` and ``policies``. Nothing here
+touches an env, so re-imported traces give the same tables.
+
+Definitions (seed 002; where the paper is brief, the rule is ours and stated here):
+
+Switching (Eq. 1): for an agent's action sequence a_1..a_T, S = (1 / (T - 1)) *
+    #{t >= 2 : a_t != a_(t-1)}. Condition-level rates pool the indicators: S = total
+    switches / total adjacent-round transitions (a complete 10-round dyad gives 18,
+    nine per agent). A sequence shorter than 2 has no transition (S None).
+Period-two adherence (Eq. S1): C = (1 / (T - 2)) * #{t >= 3 : a_t = a_(t-2) and
+    a_t != a_(t-1)} (None for T < 3).
+Communication effect (Eq. 2): ΔS = S(no message) - S(message); positive = stabilizing.
+    Over several cells (e.g. the six framings of a pairing x game row) each treatment's
+    S is the equally weighted mean of the cells' pooled rates, and only cells played in
+    both treatments count.
+Bootstrap (Methods): whole dyads are resampled with replacement separately in every
+    cell x treatment stratum (``scipy.stats.bootstrap`` on dyad indices, independent
+    samples), the statistic recomputed, the percentile interval reported; the two-sided
+    p-value is ``min(1, 2 (1 + min(#{ΔS* <= 0}, #{ΔS* >= 0})) / (1 + B))`` (the +1 keeps it
+    above 0 with B resamples). Default B = 10,000 and seed 42, as the paper's.
+Benjamini-Hochberg: across every cell of a table (:func:`switching_table`), q < alpha
+    (0.05) marks a cell "+" (stabilizing) or "-" (destabilizing), else "·".
+Complete-case vs all-available (A.3): ``analysis="complete"`` (default) keeps dyads that
+    finished every planned round without an error mark; an error-marked dyad is one in
+    which some decision fell back to the paper's default (an unreadable action played as
+    B, an empty message sent as "[No message sent]"), or whose game ended in an error.
+    ``analysis="all"`` keeps every dyad with its fallback actions and all available
+    transitions of partial dyads.
+Outcomes (A.1): action-A rate (over agent-rounds), joint outcomes AA / AB / BA / BB
+    (first letter: the first seat, ``trace["agents"][0]``) as shares of rounds, payoff
+    per agent per round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import scipy.stats
+
+from .cells import as_dict, lineup, pairing
+from .stats import _generator, _rng_kwarg, benjamini_hochberg
+
+__all__ = ["Dyad", "dyad_of", "dyads_of", "switch_count", "switch_rate", "period_two_adherence", "dyad_metrics",
+           "pooled_metrics", "communication_effect", "switching_table", "outcome_table", "ANALYSES", "JOINT"]
+
+ANALYSES = ("complete", "all")
+JOINT = ("AA", "AB", "BA", "BB")
+_DEFAULTS = {"stage_game": "prisoners_dilemma", "framing": "neutral", "treatment": "communication", "num_rounds": 10}
+
+
+# --------------------------------------------------------------------------- one dyad
+
+
+@dataclass(frozen=True)
+class Dyad:
+    """One matrix-game trace, reduced to what the metrics need."""
+
+    game_id: str
+    agents: tuple[str, str]
+    lineup: tuple[str, str]
+    pairing: str
+    stage_game: str
+    framing: str
+    treatment: str
+    planned_rounds: int
+    actions: tuple[tuple[str, ...], tuple[str, ...]]  # per seat, round by round
+    payoffs: tuple[tuple[int, ...], tuple[int, ...]]
+    error_marked: bool
+    status: str
+
+    @property
+    def talk(self) -> bool:
+        return self.treatment == "communication"
+
+    @property
+    def rounds(self) -> int:
+        return len(self.actions[0])
+
+    @property
+    def complete(self) -> bool:
+        """Every planned round played, the game ended normally, no error mark."""
+        return self.status == "complete" and self.rounds == self.planned_rounds and not self.error_marked
+
+    def key(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+def dyad_of(trace: Any) -> Dyad:
+    """A :class:`Dyad` from a matrix trace (dict or GameTrace); ValueError otherwise."""
+    t = as_dict(trace)
+    if t.get("game") != "matrix":
+        raise ValueError(f"trace {t.get('game_id')!r} is of game {t.get('game')!r}; expected 'matrix'")
+    agents = tuple(t.get("agents") or ())
+    if len(agents) != 2:
+        raise ValueError(f"trace {t.get('game_id')!r}: a matrix dyad has two agents; got {list(agents)}")
+    cfg = {**_DEFAULTS, **(t.get("config") or {})}
+    rounds = sorted(t.get("rounds") or [], key=lambda r: r["round"])
+    acts: list[list[str]] = [[], []]
+    pays: list[list[int]] = [[], []]
+    marked = t.get("status") == "error"
+    for r in rounds:
+        o = r["outcome"]
+        for i, a in enumerate(agents):
+            acts[i].append(str(o["actions"][a]))
+            pays[i].append(int(o["payoffs"][a]))
+        if o.get("error_agents") or any((o.get("fallbacks") or {}).get(a) for a in agents):
+            marked = True
+    labels = lineup(t)
+    return Dyad(
+        game_id=str(t.get("game_id")), agents=agents, lineup=(labels[0], labels[1]), pairing=pairing(t),
+        stage_game=str(cfg["stage_game"]), framing=str(cfg["framing"]), treatment=str(cfg["treatment"]),
+        planned_rounds=int(cfg["num_rounds"]), actions=(tuple(acts[0]), tuple(acts[1])),
+        payoffs=(tuple(pays[0]), tuple(pays[1])), error_marked=marked, status=str(t.get("status", "complete")),
+    )
+
+
+def _check_analysis(analysis: str) -> None:
+    if analysis not in ANALYSES:
+        raise ValueError(f"analysis must be one of {', '.join(ANALYSES)}; got {analysis!r}")
+
+
+def dyads_of(traces: Iterable[Any], analysis: str = "complete") -> list[Dyad]:
+    """The matrix dyads of ``traces`` the analysis keeps (other games are skipped):
+    ``"complete"``: complete, error-free dyads; ``"all"``: every dyad with a round."""
+    _check_analysis(analysis)
+    out = []
+    for t in traces:
+        d = t if isinstance(t, Dyad) else (dyad_of(t) if as_dict(t).get("game") == "matrix" else None)
+        if d is None or d.rounds == 0:
+            continue
+        if analysis == "complete" and not d.complete:
+            continue
+        out.append(d)
+    return out
+
+
+# --------------------------------------------------------------------------- sequences
+
+
+def switch_count(actions: Sequence[str]) -> tuple[int, int]:
+    """(switches, adjacent-round transitions) of one action sequence."""
+    a = list(actions)
+    return sum(x != y for x, y in zip(a, a[1:])), max(0, len(a) - 1)
+
+
+def switch_rate(actions: Sequence[str]) -> float | None:
+    """S of Eq. 1 (None without a transition)."""
+    k, n = switch_count(actions)
+    return k / n if n else None
+
+
+def period_two_adherence(actions: Sequence[str]) -> float | None:
+    """C of Eq. S1 (None for fewer than three rounds)."""
+    a = list(actions)
+    if len(a) < 3:
+        return None
+    return sum(a[t] == a[t - 2] and a[t] != a[t - 1] for t in range(2, len(a))) / (len(a) - 2)
+
+
+def dyad_metrics(trace: Any) -> dict[str, Any]:
+    """One dyad: per agent S, C, action-A rate and payoff per round; pooled S; joint counts."""
+    d = trace if isinstance(trace, Dyad) else dyad_of(trace)
+    per = {}
+    for i, a in enumerate(d.agents):
+        seq = d.actions[i]
+        per[a] = {"S": switch_rate(seq), "C": period_two_adherence(seq), "switches": switch_count(seq)[0],
+                  "transitions": switch_count(seq)[1], "a_rate": seq.count("A") / len(seq) if seq else None,
+                  "payoff_per_round": float(np.mean(d.payoffs[i])) if seq else None}
+    k = sum(p["switches"] for p in per.values())
+    n = sum(p["transitions"] for p in per.values())
+    joint = [x + y for x, y in zip(*d.actions)]
+    return {"game_id": d.game_id, "rounds": d.rounds, "complete": d.complete, "error_marked": d.error_marked,
+            "agents": per, "switches": k, "transitions": n, "S": k / n if n else None,
+            "joint": {j: joint.count(j) for j in JOINT}}
+
+
+# --------------------------------------------------------------------------- pooled
+
+
+def pooled_metrics(traces: Iterable[Any], analysis: str = "complete") -> dict[str, Any]:
+    """Pooled rates over the kept dyads (see the module docstring); ``None`` rates when
+    nothing is kept. ``S`` pools every transition; ``S_agent_mean`` averages the agents'
+    own rates; ``all_switch_share`` is the share of agent trajectories switching on every
+    transition (the paper's 9/9 count); ``C_mean`` / ``C_median`` over agent trajectories."""
+    traces = list(traces)
+    dyads = dyads_of(traces, analysis)
+    n_matrix = sum(1 for t in traces if isinstance(t, Dyad) or as_dict(t).get("game") == "matrix")
+    k = n = 0
+    s_agents, c_agents, all_switch = [], [], []
+    a_count = agent_rounds = 0
+    payoff_sum = 0
+    joint = dict.fromkeys(JOINT, 0)
+    rounds = 0
+    for d in dyads:
+        for i in range(2):
+            seq = d.actions[i]
+            ki, ni = switch_count(seq)
+            k, n = k + ki, n + ni
+            if ni:
+                s_agents.append(ki / ni)
+                all_switch.append(ki == ni)
+            c = period_two_adherence(seq)
+            if c is not None:
+                c_agents.append(c)
+            a_count += seq.count("A")
+            agent_rounds += len(seq)
+            payoff_sum += sum(d.payoffs[i])
+        for x, y in zip(*d.actions):
+            joint[x + y] += 1
+        rounds += d.rounds
+    return {
+        "analysis": analysis, "dyads": len(dyads), "excluded": n_matrix - len(dyads), "rounds": rounds,
+        "switches": k, "transitions": n, "S": k / n if n else None,
+        "S_agent_mean": float(np.mean(s_agents)) if s_agents else None,
+        "all_switch_share": float(np.mean(all_switch)) if all_switch else None,
+        "C_mean": float(np.mean(c_agents)) if c_agents else None,
+        "C_median": float(np.median(c_agents)) if c_agents else None,
+        "a_rate": a_count / agent_rounds if agent_rounds else None,
+        "joint": {j: (v / rounds if rounds else None) for j, v in joint.items()},
+        "payoff_per_round": payoff_sum / agent_rounds if agent_rounds else None,
+    }
+
+
+# --------------------------------------------------------------------------- communication effect
+
+
+def _counts(dyads: Sequence[Dyad]) -> tuple[np.ndarray, np.ndarray]:
+    """Per dyad (switches, transitions), both agents pooled; dyads without a transition dropped."""
+    rows = [(sum(switch_count(d.actions[i])[0] for i in range(2)), sum(switch_count(d.actions[i])[1] for i in range(2)))
+            for d in dyads]
+    rows = [r for r in rows if r[1] > 0]
+    arr = np.array(rows, dtype=float).reshape(-1, 2)
+    return arr[:, 0], arr[:, 1]
+
+
+def _effect(strata: Sequence[tuple[Sequence[Dyad], Sequence[Dyad]]], n_resamples: int, confidence: float,
+            rng: Any) -> dict[str, Any]:
+    """ΔS over equally weighted cells, each a (no-talk dyads, talk dyads) pair, with the
+    stratified dyad bootstrap (see the module docstring)."""
+    counts = []
+    for no, yes in strata:
+        counts.append((_counts(no), _counts(yes)))
+    counts = [c for c in counts if len(c[0][0]) and len(c[1][0])]
+    if not counts:
+        return {"s_no_talk": None, "s_talk": None, "delta": None, "delta_ci": None, "p": None, "cells": 0}
+    sw = [c[0][0] for c in counts] + [c[1][0] for c in counts]  # no-talk strata first, then talk
+    tr = [c[0][1] for c in counts] + [c[1][1] for c in counts]
+    m = len(counts)
+
+    def stat(*idx, axis=-1):
+        rates = [sw[s][np.asarray(i, dtype=np.intp)].sum(axis=axis) / tr[s][np.asarray(i, dtype=np.intp)].sum(axis=axis)
+                 for s, i in enumerate(idx)]
+        return np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
+
+    full = [np.arange(len(x)) for x in sw]
+    rates = [sw[s].sum() / tr[s].sum() for s in range(2 * m)]
+    s_no, s_yes = float(np.mean(rates[:m])), float(np.mean(rates[m:]))
+    # scipy needs two observations per sample; repeating a lone dyad leaves its resamples unchanged
+    data = tuple(i if len(i) > 1 else np.repeat(i, 2) for i in full)
+    res = scipy.stats.bootstrap(data, stat, n_resamples=n_resamples, confidence_level=confidence, method="percentile",
+                                vectorized=True, paired=False, **_rng_kwarg(scipy.stats.bootstrap, _generator(rng)))
+    dist = np.asarray(res.bootstrap_distribution)
+    below, above = int(np.sum(dist <= 0)), int(np.sum(dist >= 0))
+    p = min(1.0, 2.0 * (1 + min(below, above)) / (1 + dist.size))
+    lo, hi = res.confidence_interval
+    delta = s_no - s_yes
+    if np.all(dist == dist.flat[0]):  # no sampling spread: the interval is the point
+        lo = hi = delta
+    return {"s_no_talk": s_no, "s_talk": s_yes, "delta": delta, "delta_ci": (float(lo), float(hi)), "p": p,
+            "cells": m}
+
+
+def _group(dyads: Iterable[Dyad], keys: Sequence[str]) -> dict[tuple, list[Dyad]]:
+    out: dict[tuple, list[Dyad]] = {}
+    for d in dyads:
+        out.setdefault(tuple(d.key(k) for k in keys), []).append(d)
+    return out
+
+
+def _cell_strata(dyads: Sequence[Dyad], cell_keys: Sequence[str]) -> dict[tuple, tuple[list[Dyad], list[Dyad]]]:
+    cells: dict[tuple, tuple[list[Dyad], list[Dyad]]] = {}
+    for key, ds in _group(dyads, cell_keys).items():
+        cells[key] = ([d for d in ds if not d.talk], [d for d in ds if d.talk])
+    return cells
+
+
+def communication_effect(traces: Iterable[Any], *, cells: Sequence[str] = ("stage_game", "framing"),
+                         analysis: str = "complete", n_resamples: int = 10_000, confidence: float = 0.95,
+                         rng: Any = 42) -> dict[str, Any]:
+    """ΔS of Eq. 2 for ``traces``: ``s_no_talk``, ``s_talk`` (equally weighted over the
+    ``cells`` played in both treatments), ``delta``, ``delta_ci``, ``p`` and ``cells``."""
+    dyads = dyads_of(traces, analysis)
+    strata = _cell_strata(dyads, cells)
+    return _effect(list(strata.values()), n_resamples, confidence, rng)
+
+
+def _stage_name(game_id: str) -> str:
+    from ..games.matrix.rules import NAMES
+
+    return NAMES.get(game_id, game_id)
+
+
+def switching_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "stage_game"),
+                    cell: str = "framing", analysis: str = "complete", n_resamples: int = 10_000,
+                    confidence: float = 0.95, rng: Any = 42, alpha: float = 0.05) -> list[dict[str, Any]]:
+    """Seed 002 Table 1: one row per ``rows`` group (default: policy pairing x stage game),
+    pooling its ``cell`` levels (the framings) with equal weight; per-cell effects with
+    Benjamini-Hochberg correction across every cell of the table.
+
+    Each row: ``model`` (the pairing), ``game`` (the stage game's name), ``s_no_talk``,
+    ``s_talk``, ``delta``, ``delta_ci``, ``p``, ``cells``, ``dyads_no_talk``,
+    ``dyads_talk``, ``contexts`` ({framing code: "+", "-" or "·"}) and ``cell_effects``
+    ({framing: effect dict with ``q``}). A group with no cell played in both treatments
+    has no row. Rows are sorted by pairing, then in the stage games' order."""
+    from ..games.matrix.prompts import FRAMING_CODES
+    from ..games.matrix.rules import STAGE_GAMES
+
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
+    dyads = dyads_of(traces, analysis)
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+
+    def sort_key(key: tuple) -> tuple:
+        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+
+    out = []
+    flat: list[tuple[dict[str, Any], str]] = []
+    for key in sorted(_group(dyads, rows), key=sort_key):
+        members = [d for d in dyads if tuple(d.key(r) for r in rows) == key]
+        strata = _cell_strata(members, (cell,))
+        row_effect = _effect(list(strata.values()), n_resamples, confidence, rng)
+        if not row_effect["cells"]:  # no cell played in both treatments: no comparison to report
+            continue
+        cell_effects = {}
+        for (level,), pair in sorted(strata.items(), key=lambda kv: str(kv[0][0])):
+            e = _effect([pair], n_resamples, confidence, rng)
+            if e["delta"] is not None:
+                cell_effects[level] = e
+                flat.append((e, level))
+        values = dict(zip(rows, key))
+        out.append({
+            "model": values.get("pairing", " · ".join(str(values[r]) for r in rows if r != "stage_game")),
+            "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
+            **{f"key_{r}": v for r, v in values.items()},
+            "s_no_talk": row_effect["s_no_talk"], "s_talk": row_effect["s_talk"], "delta": row_effect["delta"],
+            "delta_ci": row_effect["delta_ci"], "p": row_effect["p"], "cells": row_effect["cells"],
+            "dyads_no_talk": sum(not d.talk for d in members), "dyads_talk": sum(d.talk for d in members),
+            "cell_effects": cell_effects, "contexts": {},
+        })
+    if flat:
+        qs = benjamini_hochberg([e["p"] for e, _ in flat])
+        for (e, _), q in zip(flat, qs):
+            e["q"] = float(q)
+    for r in out:
+        for level, e in r["cell_effects"].items():
+            sig = e["q"] < alpha
+            code = FRAMING_CODES.get(level, str(level)) if cell == "framing" else str(level)
+            r["contexts"][code] = "+" if sig and e["delta"] > 0 else "-" if sig and e["delta"] < 0 else "·"
+    return out
+
+
+def outcome_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "stage_game"),
+                  analysis: str = "complete") -> list[dict[str, Any]]:
+    """Appendix A.1 per ``rows`` group and treatment (no talk first): action-A rate, payoff
+    per agent per round, joint-outcome shares, switching and period-two adherence (pooled
+    over dyads); stage games in :data:`~negotiation_env.games.matrix.rules.STAGE_GAMES` order."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    dyads = dyads_of(traces, analysis)
+    keys = list(rows) + ["treatment"]
+    order = {"stage_game": {g: i for i, g in enumerate(STAGE_GAMES)}, "treatment": {"none": 0, "communication": 1}}
+
+    def sort_key(kv):
+        return tuple((order.get(k, {}).get(v, len(order.get(k, {}))), str(v)) for k, v in zip(keys, kv[0]))
+
+    out = []
+    for key, ds in sorted(_group(dyads, keys).items(), key=sort_key):
+        m = pooled_metrics(ds, analysis)
+        values = dict(zip(list(rows) + ["treatment"], key))
+        out.append({**values, **{k: m[k] for k in ("dyads", "S", "C_mean", "a_rate", "payoff_per_round", "joint")}})
+    return out

@@ -1,0 +1,495 @@
+"""The repeated 2x2 game of seed 002 as a :class:`~negotiation_env.core.game.Game`.
+
+Two agents (``agent_0``, ``agent_1``) play ``num_rounds`` rounds (10) of one symmetric
+stage game (:mod:`.rules`), never told the horizon. Each agent holds one growing
+conversation: the F.5 system prompt, then per round
+
+* communication treatment: the messaging prompt (Round 1: "The interaction begins.",
+  later: the previous round's result), its message, the counterpart's message with the
+  action instruction, its action;
+* no-communication treatment: the action prompt (same prefix), its action.
+
+**Simultaneous in information (F.4).** Both messages of a round are composed from the
+history through the previous round: the first one in is buffered, hidden from the
+partner, and both are revealed together once the second is in. Actions are likewise
+hidden until both are in, then the round is scored. The AEC env asks ``agent_0`` then
+``agent_1`` (the paper's execution order); the parallel env takes both at once. Either
+way nothing of a round's first message or action reaches the partner's observation
+before the partner's own is in.
+
+**Parsing and errors (F.6).** Answers are read by :mod:`.parser`. What an unreadable
+answer does is ``on_error``:
+
+* ``"end"`` (the paper): an empty message is delivered as ``"[No message sent]"``, an
+  unreadable action is played as ``B``; both record a ``validation_error`` event and a
+  ``message_fallback`` / ``action_fallback`` event, the round is scored, and then the
+  dyad ends (``last_round["ended_by_error"]``).
+* ``"continue"``: the same defaults, and the game goes on (the paper's
+  all-available-transition sensitivity keeps such dyads).
+* ``"retry"``: the agent is told the error and asked again, up to ``max_retries``
+  times; then the default is used and the game goes on.
+
+Rewards are the round's points, paid to both agents when the round resolves.
+``info["last_round"]`` has the round's actions, joint outcome, points, running scores,
+messages and fallbacks (what traces and :mod:`negotiation_env.analysis.matrix_metrics`
+read); ``info["round"]`` and ``info["phase"]`` follow the convention of every game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ...core.config import ConfigError, check_bool, check_choice, check_int
+from ...core.game import Game
+from ...core.spaces import action_text, obs_text, sanitize
+from . import prompts
+from .features import FRAMINGS, LAYOUT, PHASES
+from .parser import ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think, think_spans
+from .rules import STAGE_GAMES, RoundResult, StageGame, resolve, stage_game
+
+__all__ = ["MatrixConfig", "MatrixGame", "AGENTS", "TREATMENTS", "ON_ERROR", "MESSAGE_TEXT", "FALLBACK_ACTION"]
+
+AGENTS = ("agent_0", "agent_1")
+TREATMENTS = ("communication", "none")
+ON_ERROR = ("end", "continue", "retry")
+MESSAGE_TEXT = ("one_line", "verbatim")
+#: the action an unreadable answer becomes (F.6)
+FALLBACK_ACTION = "B"
+OBS_TEXT_MAX = 1_000_000
+_MAX_NAME = 64
+
+
+@dataclass(frozen=True)
+class MatrixConfig:
+    """Configuration of the matrix game; every field is checked when the env is built.
+
+    stage_game: one of :data:`~.rules.STAGE_GAMES` (``prisoners_dilemma``, ``snowdrift``,
+        ``stag_hunt``, ``harmony``); the prompt shows its payoff lines, never its name.
+    framing: one of :data:`~.features.FRAMINGS` (the six contexts of F.5).
+    treatment: ``"communication"`` (one-sentence cheap talk before each action) or ``"none"``.
+    num_rounds: rounds in a dyad (10); never told to the agents.
+    on_error: ``"end"`` (the paper), ``"continue"`` or ``"retry"`` (see the module docstring).
+    max_retries: re-prompts per decision with ``on_error="retry"``.
+    acknowledgement: the paper's legacy initial call: each agent first answers the
+        system prompt alone; the answer stays in its own history, unscored and unseen
+        by the partner (F.5). Off by default.
+    agent_names: the identifiers substituted for i and j (``("0", "1")``, as F.4 names
+        Agent 0 and Agent 1).
+    payoff_line: the sentence each payoff row is rendered as (ours; see prompts.PAYOFF_LINE).
+    message_text: how a received message is shown: ``"one_line"`` (line breaks and
+        control characters escaped, so a message can never start a line of its own and
+        pass as env text) or ``"verbatim"`` (the paper: inserted as accepted).
+    max_message_chars: messages longer than this are cut (``output_truncated`` event);
+        any answer is kept in the agent's own history at most this long.
+    """
+
+    stage_game: str = "prisoners_dilemma"
+    framing: str = "neutral"
+    treatment: str = "communication"
+    num_rounds: int = 10
+    on_error: str = "end"
+    max_retries: int = 1
+    acknowledgement: bool = False
+    agent_names: Any = ("0", "1")
+    payoff_line: str = prompts.PAYOFF_LINE
+    message_text: str = "one_line"
+    max_message_chars: int = 4000
+
+    def __post_init__(self):
+        check_choice("stage_game", self.stage_game, STAGE_GAMES)
+        check_choice("framing", self.framing, FRAMINGS)
+        check_choice("treatment", self.treatment, TREATMENTS)
+        check_int("num_rounds", self.num_rounds, 1, 10_000)
+        check_choice("on_error", self.on_error, ON_ERROR)
+        check_int("max_retries", self.max_retries, 0, 100)
+        check_bool("acknowledgement", self.acknowledgement)
+        object.__setattr__(self, "agent_names", _names(self.agent_names))
+        try:
+            prompts.check_payoff_line(self.payoff_line)
+        except ValueError as e:
+            raise ConfigError(f"config field 'payoff_line' {e}; got {self.payoff_line!r}") from None
+        check_choice("message_text", self.message_text, MESSAGE_TEXT)
+        check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
+
+    @property
+    def communication(self) -> bool:
+        return self.treatment == "communication"
+
+
+def _names(v: Any) -> tuple[str, str]:
+    bad = ConfigError(f"config field 'agent_names' must be two distinct non-empty one-line strings of at most "
+                      f"{_MAX_NAME} characters (the identifiers substituted for i and j); got {v!r}")
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise bad
+    names = tuple(v)
+    if len(names) != 2 or not all(isinstance(n, str) and n.strip() and len(n) <= _MAX_NAME and n.isprintable()
+                                  for n in names) or names[0] == names[1]:
+        raise bad
+    return names  # type: ignore[return-value]
+
+
+@dataclass
+class _AgentState:
+    conversation: list[dict[str, str]]
+    pending: list[str] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    last_turn: dict[str, Any] | None = None
+    retries: int = 0
+    cumulative: int = 0
+    #: round -> index in the conversation of the round's first user message
+    round_start: dict[int, int] = field(default_factory=dict)
+    #: (round, phase) -> length of the conversation the latest answer of that decision
+    #: replied to (its prompt last); the final attempt overwrites earlier ones
+    answered: dict[tuple[int, str], int] = field(default_factory=dict)
+
+
+class MatrixGame(Game):
+    metadata = {"name": "matrix_v0", "is_parallelizable": True}
+    possible_agents = AGENTS
+
+    def __init__(self, config: MatrixConfig):
+        self.config = config
+        self.stage: StageGame = stage_game(config.stage_game)
+        self.communication = config.communication
+        self.names = dict(zip(AGENTS, config.agent_names))
+        self._system = {
+            a: sanitize(prompts.render_system(self.stage, config.framing, self.communication, self.names[a],
+                                              self.names[self.other(a)], config.payoff_line))
+            for a in AGENTS
+        }
+        message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
+        self._obs_space = spaces.Dict({
+            "prompt": obs_text(OBS_TEXT_MAX),
+            "conversation": spaces.Sequence(message, stack=False),
+            "features": LAYOUT.space(),
+            "active": spaces.Discrete(2),
+        })
+        self._act_space = spaces.Dict({
+            "message": action_text(config.max_message_chars),
+            "action": spaces.Discrete(2),
+        })
+        self.phase = "done"
+        self.round = 1
+        self.history: list[RoundResult] = []
+        self.outcomes: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.transcript: list[str] = []
+        self._states: dict[str, _AgentState] = {}
+        self._submitted: dict[str, Any] = {}
+        self.messages: dict[str, str] = {}
+        self.decisions: dict[str, str] = {}
+        self.fallbacks: dict[str, list[str]] = {}
+        self.ended_by_error = False
+        self._end_after_round = False
+
+    # ----------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    @staticmethod
+    def other(agent: str) -> str:
+        return AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def reset(self, rng: np.random.Generator) -> None:
+        """A new dyad. The game draws nothing at random (the stage game and framing are
+        config), so ``rng`` is unused: every dyad of a config starts the same."""
+        cfg = self.config
+        self.round = 1
+        self.history = []
+        self.outcomes = []
+        self.events = []
+        self.ended_by_error = False
+        self._end_after_round = False
+        self._states = {a: _AgentState(conversation=[{"role": "system", "content": self._system[a]}]) for a in AGENTS}
+        self.transcript = [f"=== matrix: {self.stage.name} · {cfg.framing} · treatment {cfg.treatment} ==="]
+        if cfg.acknowledgement:
+            self.phase = "acknowledge"
+            self._submitted = {}
+        else:
+            self._start_round()
+
+    def _start_round(self) -> None:
+        self.messages = {}
+        self.decisions = {}
+        self.fallbacks = {a: [] for a in AGENTS}
+        self.phase = "message" if self.communication else "action"
+        self._submitted = self.messages if self.communication else self.decisions
+        instruction = prompts.MESSAGE_PROMPT if self.communication else prompts.ACTION_PROMPT
+        for a in AGENTS:
+            st = self._states[a]
+            st.round_start[self.round] = len(st.conversation)
+            self._say(a, prompts.render_round_prompt(self._previous_result(a), instruction))
+        self.transcript.append(f"--- Round {self.round} ---")
+
+    def _previous_result(self, agent: str) -> str | None:
+        if not self.history:
+            return None
+        last = self.history[-1]
+        i = AGENTS.index(agent)
+        return prompts.render_result(last.round, self.names[self.other(agent)], last.actions[i], last.actions[1 - i],
+                                     last.payoffs[i], self._states[agent].cumulative)
+
+    @property
+    def done(self) -> bool:
+        return self.phase == "done"
+
+    def acting(self) -> tuple[str, ...]:
+        if self.phase == "done":
+            return ()
+        return tuple(a for a in AGENTS if a not in self._submitted)
+
+    # ----------------------------------------------------------------- text plumbing
+
+    def _say(self, agent: str, text: str) -> None:
+        """Queue env text for the agent; it becomes one user message at its next answer."""
+        self._states[agent].pending.append(sanitize(text))
+
+    def _commit(self, agent: str, answer: str) -> None:
+        st = self._states[agent]
+        if st.pending:
+            st.conversation.append({"role": "user", "content": "\n\n".join(st.pending)})
+            st.pending = []
+        st.answered[(self.round, self.phase)] = len(st.conversation)
+        # the agent's own history keeps its answer without reasoning spans, bounded like a message
+        st.conversation.append({"role": "assistant", "content": sanitize(answer[: self.config.max_message_chars])})
+
+    def conversation(self, agent: str) -> list[dict[str, str]]:
+        """The agent's whole context as the env holds it, its pending prompt last."""
+        st = self._states[agent]
+        conv = list(st.conversation)
+        if st.pending:
+            conv.append({"role": "user", "content": "\n\n".join(st.pending)})
+        return conv
+
+    # ----------------------------------------------------------------- step
+
+    def step(self, agent: str, action: Any) -> dict[str, float]:
+        if agent not in self.acting():
+            raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
+        st = self._states[agent]
+        st.events = []
+        raw = action if isinstance(action, str) else _describe(action)
+        if self.phase == "acknowledge":  # never parsed or scored (F.5)
+            text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
+            answer = strip_think(text).strip() if isinstance(text, str) else ""
+            self._commit(agent, answer)
+            st.last_turn = self._turn(answer, None, raw, False, text)
+            self._submitted[agent] = answer
+            if not self.acting():
+                self._start_round()
+            return self._zero_rewards()
+        try:
+            parsed = self._parse(action)
+        except ParseError as e:
+            return self._invalid(agent, action, raw, str(e))
+        value = parsed.value
+        if self.phase == "message" and len(value) > self.config.max_message_chars:
+            self._event(agent, "output_truncated", field="message", length=len(value),
+                        limit=self.config.max_message_chars)
+            value = value[: self.config.max_message_chars]
+        for w in parsed.warnings:
+            self._event(agent, "output_format_warning", message=w, text=raw)
+        st.retries = 0
+        answer = value if self.phase == "message" or not isinstance(action, str) else strip_think(action).strip()
+        self._commit(agent, answer)
+        return self._accept(agent, value, raw, False, action)
+
+    def _parse(self, action: Any) -> Parsed:
+        if isinstance(action, str):
+            return parse_message(action) if self.phase == "message" else parse_action(action)
+        return parse_structured(action, self.phase)
+
+    def _invalid(self, agent: str, action: Any, raw: str, error: str) -> dict[str, float]:
+        st = self._states[agent]
+        st.retries += 1
+        self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
+        self.transcript.append(f"[invalid] {agent}: {error}")
+        self._commit(agent, strip_think(action).strip() if isinstance(action, str) else raw)
+        cfg = self.config
+        if cfg.on_error == "retry" and st.retries <= cfg.max_retries:
+            instruction = prompts.MESSAGE_PROMPT if self.phase == "message" else prompts.ACTION_PROMPT
+            self._say(agent, prompts.INVALID.format(error=error, instruction=instruction))
+            return self._zero_rewards()
+        st.retries = 0
+        if self.phase == "message":
+            value, kind = prompts.NO_MESSAGE, "message_fallback"
+        else:
+            value, kind = FALLBACK_ACTION, "action_fallback"
+        self._event(agent, kind, value=value, message=f"recorded {value!r} for {agent} ({error})")
+        self.fallbacks[agent].append(self.phase)
+        if cfg.on_error == "end":
+            self._end_after_round = True
+        return self._accept(agent, value, raw, True, action)
+
+    def _accept(self, agent: str, value: str, raw: str, fallback: bool, action: Any) -> dict[str, float]:
+        st = self._states[agent]
+        if self.phase == "message":
+            self.messages[agent] = value
+            st.last_turn = self._turn(value, None, raw, fallback, action)
+            self.transcript.append(f"{agent} (buffered message): {value}" + (" [fallback]" if fallback else ""))
+            if not self.acting():
+                self._reveal()
+            return self._zero_rewards()
+        self.decisions[agent] = value
+        st.last_turn = self._turn(None, value, raw, fallback, action)
+        self.transcript.append(f"{agent} chooses (hidden): {value}" + (" [fallback]" if fallback else ""))
+        if self.acting():
+            return self._zero_rewards()
+        return self._resolve()
+
+    def _turn(self, message: str | None, act: str | None, raw: str, fallback: bool, action: Any) -> dict[str, Any]:
+        return {"round": self.round, "phase": self.phase, "message": message, "action": act, "fallback": fallback,
+                "thinking": _thinking(action), "raw": raw}
+
+    def _reveal(self) -> None:
+        """Both messages are in: each agent now reads its partner's (F.4)."""
+        for a in AGENTS:
+            b = self.other(a)
+            shown = self.messages[b]
+            if self.config.message_text == "one_line":
+                shown = prompts.one_line(shown)
+            self._say(a, prompts.render_action_after_message(self.names[b], shown))
+        self.phase = "action"
+        self._submitted = self.decisions
+
+    def _resolve(self) -> dict[str, float]:
+        res = resolve(self.stage, self.round, self.decisions[AGENTS[0]], self.decisions[AGENTS[1]])
+        self.history.append(res)
+        for i, a in enumerate(AGENTS):
+            self._states[a].cumulative += res.payoffs[i]
+        ended = self._end_after_round and self.round < self.config.num_rounds
+        self.ended_by_error = ended
+        outcome = {
+            "round": self.round,
+            "actions": dict(zip(AGENTS, res.actions)),
+            "joint": res.joint,
+            "payoffs": dict(zip(AGENTS, res.payoffs)),
+            "cumulative": {a: self._states[a].cumulative for a in AGENTS},
+            "messages": {a: self.messages.get(a) for a in AGENTS} if self.communication else None,
+            "fallbacks": {a: list(self.fallbacks[a]) for a in AGENTS},
+            "error_agents": [a for a in AGENTS if self.fallbacks[a]],
+            "ended_by_error": ended,
+            "stage_game": self.stage.id,
+        }
+        self.outcomes.append(outcome)
+        self.transcript.append(
+            f"Result round {self.round}: {res.joint} · points " + ", ".join(f"{a} {p}" for a, p in zip(AGENTS, res.payoffs))
+            + " · totals " + ", ".join(f"{a} {self._states[a].cumulative}" for a in AGENTS))
+        rewards = {a: float(p) for a, p in zip(AGENTS, res.payoffs)}
+        if self.round >= self.config.num_rounds or self._end_after_round:
+            self.phase = "done"
+            self._submitted = {}
+            for a in AGENTS:  # the final result, for the record (nobody is asked anything)
+                self._say(a, self._previous_result(a) or "")
+            self.transcript.append("=== Dyad ended after an error ===" if ended else "=== Game over ===")
+        else:
+            self.round += 1
+            self._start_round()
+        return rewards
+
+    def _event(self, agent: str, kind: str, **fields: Any) -> None:
+        ev = {"type": kind, "agent": agent, "round": self.round, "phase": self.phase, **fields}
+        self._states[agent].events.append(ev)
+        self.events.append(ev)
+
+    def _zero_rewards(self) -> dict[str, float]:
+        return {a: 0.0 for a in AGENTS}
+
+    # ----------------------------------------------------------------- observation / info
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        st = self._states[agent]
+        conv = self.conversation(agent)
+        if st.pending:
+            prompt = "\n\n".join(st.pending)
+        elif self.phase == "acknowledge" and agent in self.acting():
+            prompt = self._system[agent]  # the acknowledgement answers the system prompt alone
+        else:
+            prompt = ""
+        return {
+            "prompt": prompt,
+            "conversation": tuple(conv),
+            "features": self.features(agent),
+            "active": int(agent in self.acting()),
+        }
+
+    def features(self, agent: str) -> np.ndarray:
+        L, st, cfg = LAYOUT, self._states[agent], self.config
+        v = L.empty()
+        v[L.slice("phase")][PHASES.index(self.phase)] = 1
+        v[L.slice("active")] = float(agent in self.acting())
+        v[L.slice("round")] = len(self.history)
+        v[L.slice("retries")] = st.retries
+        v[L.slice("communication")] = float(self.communication)
+        v[L.slice("payoffs")] = self.stage.own_payoffs()
+        v[L.slice("framing")][FRAMINGS.index(cfg.framing)] = 1
+        i = AGENTS.index(agent)
+        if self.history:
+            last = self.history[-1]
+            v[L.slice("last_own_action")]["AB".index(last.actions[i])] = 1
+            v[L.slice("last_partner_action")]["AB".index(last.actions[1 - i])] = 1
+            v[L.slice("last_payoff")] = last.payoffs[i]
+        v[L.slice("cumulative")] = st.cumulative
+        v[L.slice("partner_cumulative")] = self._states[self.other(agent)].cumulative
+        v[L.slice("own_a_count")] = sum(r.actions[i] == "A" for r in self.history)
+        v[L.slice("partner_a_count")] = sum(r.actions[1 - i] == "A" for r in self.history)
+        v[L.slice("partner_message")] = float(self.communication and self.phase == "action")
+        return v
+
+    def info(self, agent: str) -> dict[str, Any]:
+        st = self._states[agent]
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "stage_game": self.stage.id,
+            "framing": self.config.framing,
+            "treatment": self.config.treatment,
+            "events": list(st.events),
+            "last_turn": st.last_turn,
+            "last_round": self.outcomes[-1] if self.outcomes else None,
+            "cumulative": st.cumulative,
+        }
+
+    def render_text(self) -> str:
+        return "\n".join(self.transcript)
+
+    # ----------------------------------------------------------------- record (for replays)
+
+    def history_before(self, agent: str, round_index: int) -> list[dict[str, str]]:
+        """The agent's conversation through round ``round_index - 1`` (its answers included)."""
+        starts = self._states[agent].round_start
+        if round_index not in starts:
+            raise ValueError(f"round {round_index} has not started; started rounds: {sorted(starts)}")
+        return list(self._states[agent].conversation[: starts[round_index]])
+
+    def decision_context(self, agent: str, round_index: int, phase: str = "action") -> list[dict[str, str]]:
+        """The conversation the agent's final answer to the ``phase`` decision of round
+        ``round_index`` replied to (ending with that prompt)."""
+        st = self._states[agent]
+        key = (round_index, phase)
+        if key not in st.answered:
+            raise ValueError(f"{agent} has not answered the {phase} decision of round {round_index}")
+        return list(st.conversation[: st.answered[key]])
+
+
+def _thinking(action: Any) -> str | None:
+    return think_spans(action) if isinstance(action, str) else None
+
+
+def _describe(action: Any) -> str:
+    """A printable form of a structured action, for the conversation, events and traces."""
+    try:
+        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(action)

@@ -1,0 +1,112 @@
+"""Reading an agent's answer in the matrix game: the F.6 parsing rules.
+
+Raw model text:
+
+1. Complete ``<think>...</think>`` spans are removed, then any unclosed ``<think>``
+   suffix (tags matched ignoring case, spans may cross lines).
+2. A message is what is left, stripped of surrounding whitespace; empty is an error
+   (the game then delivers ``"[No message sent]"``).
+3. An action is accepted when the stripped text is ``A`` or ``B`` ignoring case;
+   otherwise the first standalone capital ``A`` or ``B`` (regex ``\\b([AB])\\b``) is
+   taken, so prose around it is tolerated (with a warning) and the first valid token
+   wins when several occur; otherwise it is an error (the game then plays ``B``).
+
+Structured actions (``gymnasium`` Dict ``{"message": Text, "action": Discrete(2)}``):
+the message phase reads ``message`` (empty is an error), the action phase reads
+``action`` (0 = A, 1 = B); an int 0/1 is accepted as an action too. Both paths raise
+:class:`~negotiation_env.core.jsontext.ParseError` whose message is what the agent is
+told on a retry; the game decides between retry and the paper's defaults.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...core.jsontext import ParseError
+from .rules import ACTIONS
+
+__all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured"]
+
+_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
+_UNCLOSED = re.compile(r"<think>(.*)\Z", re.DOTALL | re.IGNORECASE)
+_STANDALONE = re.compile(r"\b([AB])\b")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An accepted answer: the message text or the action, and format warnings."""
+
+    value: str
+    warnings: tuple[str, ...] = ()
+
+
+def strip_think(text: str) -> str:
+    """``text`` without complete ``<think>...</think>`` spans and an unclosed ``<think>`` suffix."""
+    return _UNCLOSED.sub("", _THINK.sub("", text))
+
+
+def think_spans(text: str) -> str | None:
+    """The reasoning :func:`strip_think` removes (spans joined by blank lines), or None."""
+    parts = [m.group(1) for m in _THINK.finditer(text)]
+    tail = _UNCLOSED.search(_THINK.sub("", text))
+    if tail:
+        parts.append(tail.group(1))
+    parts = [p.strip() for p in parts if p.strip()]
+    return "\n\n".join(parts) or None
+
+
+def _text(text: Any) -> str:
+    if not isinstance(text, str):
+        raise ParseError(f"expected text, got {type(text).__name__}")
+    return strip_think(text)
+
+
+def parse_message(text: Any) -> Parsed:
+    """A message: the answer without reasoning spans, stripped; empty is a ParseError."""
+    msg = _text(text).strip()
+    if not msg:
+        raise ParseError("empty message; send one SHORT sentence to your counterpart")
+    return Parsed(msg)
+
+
+def parse_action(text: Any) -> Parsed:
+    """``A`` or ``B`` by the F.6 rules (see the module docstring)."""
+    answer = _text(text).strip()
+    if answer.upper() in ACTIONS:
+        return Parsed(answer.upper())
+    m = _STANDALONE.search(answer)
+    if m is None:
+        raise ParseError("no action found; respond with only: A or B")
+    return Parsed(m.group(1), ("text around the action was ignored",))
+
+
+def parse_structured(action: Any, phase: str) -> Parsed:
+    """The structured action of ``phase`` (``"message"``/``"acknowledge"`` or ``"action"``)."""
+    if phase == "action":
+        if isinstance(action, Mapping):
+            if "action" not in action:
+                raise ParseError('missing "action"; 0 for A or 1 for B')
+            v = action["action"]
+        else:
+            v = action
+        if isinstance(v, np.ndarray) and v.shape == ():
+            v = v.item()
+        if isinstance(v, np.integer):
+            v = int(v)
+        if isinstance(v, str) and v.strip().upper() in ACTIONS:
+            return Parsed(v.strip().upper())
+        if isinstance(v, bool) or not isinstance(v, int) or v not in (0, 1):
+            raise ParseError(f'"action" must be 0 (A) or 1 (B); got {v!r}')
+        return Parsed(ACTIONS[v])
+    if not isinstance(action, Mapping):
+        raise ParseError(f"a structured message is a dict with \"message\"; got {type(action).__name__}")
+    msg = action.get("message")
+    if msg is None:
+        raise ParseError('missing "message"; send one SHORT sentence to your counterpart')
+    if not isinstance(msg, str):
+        raise ParseError(f'"message" must be text; got {type(msg).__name__}')
+    return parse_message(msg)
