@@ -1,7 +1,8 @@
 """Property-based fuzzing of every text parser and loader: the only outcomes allowed are a
 parsed value or the typed error with its message, never a crash.
 
-The default suite runs ``FUZZ_EXAMPLES`` (300) cases per target. The long run:
+The default suite runs ``FUZZ_EXAMPLES`` (300) cases per target (the three games' parsers, the
+judge-output validator, the human-label CSV, scenario, game-config and run-config loaders). The long run:
 
     NEGOTIATION_ENV_FUZZ_EXAMPLES=10000 pytest tests/security/test_fuzz.py
 
@@ -25,6 +26,9 @@ from negotiation_env.core.config import ConfigError
 from negotiation_env.core.jsontext import ParseError, extract_json_object
 from negotiation_env.games.resource.parser import parse_text as resource_parse
 from negotiation_env.games.resource.scenario import Scenario, ScenarioError, load_scenario
+from negotiation_env.games.matrix.parser import parse_action as matrix_action
+from negotiation_env.games.matrix.parser import parse_message as matrix_message
+from negotiation_env.games.matrix.parser import parse_structured as matrix_structured
 from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse
 from negotiation_env.games.rulemaking.scenario import RulemakingScenario, load_scenario as load_rm
 from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError
@@ -121,6 +125,31 @@ def test_rulemaking_move_parser(text, condition):
         assert mv.issue is None or mv.issue in RM.issue_ids
 
 
+MATRIX_TEXT = st.one_of(adversarial_text(), st.lists(st.sampled_from(
+    ["<think>", "</think>", "<THINK>", "A", "B", "a", "b", " ", "\n", "Á", "Ａ", "AB", "I choose", "\x00"]),
+    max_size=40).map("".join))
+
+
+@FUZZ
+@given(MATRIX_TEXT, st.one_of(JSON_VALUES, st.dictionaries(st.sampled_from(["message", "action"]), JSON_VALUES)),
+       st.sampled_from(["message", "action", "acknowledge"]))
+def test_matrix_parsers(text, structured, phase):
+    try:
+        assert matrix_action(text).value in ("A", "B")
+    except ParseError as e:
+        assert str(e)
+    try:
+        m = matrix_message(text).value
+        assert m and m == m.strip() and "<think>" not in m.lower()  # every opening tag is reasoning
+    except ParseError as e:
+        assert str(e)
+    try:
+        v = matrix_structured(structured, phase).value
+        assert v in ("A", "B") if phase == "action" else isinstance(v, str) and v
+    except ParseError as e:
+        assert str(e)
+
+
 def _mutate(doc, path, value):
     """A copy of ``doc`` with the element at ``path`` replaced (or a key added)."""
     doc = json.loads(json.dumps(doc))
@@ -169,10 +198,12 @@ def test_rulemaking_scenario_loader(data):
 
 
 @FUZZ
-@given(st.sampled_from(["resource", "rulemaking"]),
+@given(st.sampled_from(["resource", "rulemaking", "matrix"]),
        st.dictionaries(st.sampled_from(["num_rounds", "cheap_talk_turns", "theme", "partner", "rotation", "condition",
                                         "environment", "max_turns", "consensus_share", "scenario", "fallback",
-                                        "max_retries", "reward", "bogus"]), SCALARS, max_size=3))
+                                        "max_retries", "reward", "stage_game", "framing", "treatment", "on_error",
+                                        "agent_names", "max_message_chars", "message_text", "bogus"]),
+                       SCALARS, max_size=3))
 def test_game_config_builder(game, kwargs):
     try:
         negotiation_env.make_game(game, **kwargs)

@@ -27,12 +27,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.jsontext import ParseError
+from ...core.thinking import split_think, strip_think
 from .rules import ACTIONS
 
 __all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured"]
 
-_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
-_UNCLOSED = re.compile(r"<think>(.*)\Z", re.DOTALL | re.IGNORECASE)
 _STANDALONE = re.compile(r"\b([AB])\b")
 
 
@@ -44,18 +43,9 @@ class Parsed:
     warnings: tuple[str, ...] = ()
 
 
-def strip_think(text: str) -> str:
-    """``text`` without complete ``<think>...</think>`` spans and an unclosed ``<think>`` suffix."""
-    return _UNCLOSED.sub("", _THINK.sub("", text))
-
-
 def think_spans(text: str) -> str | None:
     """The reasoning :func:`strip_think` removes (spans joined by blank lines), or None."""
-    parts = [m.group(1) for m in _THINK.finditer(text)]
-    tail = _UNCLOSED.search(_THINK.sub("", text))
-    if tail:
-        parts.append(tail.group(1))
-    parts = [p.strip() for p in parts if p.strip()]
+    parts = [p.strip() for p in split_think(text)[1] if p.strip()]
     return "\n\n".join(parts) or None
 
 

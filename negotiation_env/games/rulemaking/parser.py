@@ -32,6 +32,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.jsontext import ParseError, extract_json_object
+from ...core.thinking import split_think
 from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES
 
@@ -41,7 +42,6 @@ __all__ = ["Move", "ParseLimits", "parse_text", "parse_structured", "validate", 
 _MOVE_BY_LOWER = {m.lower(): m for m in MOVES}
 # a sentence ends at ., ! or ? (runs of them count once) followed by a space or the end
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def parse_text(text: str, scenario, condition: str, limits: ParseLimits = ParseL
     ``<think>...</think>`` spans are removed first: a reasoning model's private reasoning
     is not its answer."""
     if isinstance(text, str):
-        text = _THINK.sub("", text)
+        text = split_think(text, unclosed=False)[0]
     obj, fmt_warnings = extract_json_object(text)
     mv = validate(obj, scenario, condition, limits)
     if fmt_warnings:
