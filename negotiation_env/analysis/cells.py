@@ -33,6 +33,11 @@ Rulemaking game (seed 001 §4): :class:`RulemakingCell`
     else ``"mixed:"`` + the sorted distinct labels joined by ``"+"``.
     condition: ``config["condition"]`` (``none``/``ledger``/``native``/...).
 
+Matrix game (seed 002): :class:`MatrixCell`
+    pairing: as for the resource game (two seats, labels sorted, ``" × "``).
+    stage_game, framing: ``config["stage_game"]``, ``config["framing"]``.
+    talk: ``config["treatment"] == "communication"``.
+
 Any game
     condition label (:func:`condition_label`): the runner's ``run.condition`` when set,
     else the cell fields above joined by ``" | "``.
@@ -47,7 +52,7 @@ from typing import Any, Mapping
 
 __all__ = [
     "as_dict", "seat_label", "lineup", "pairing", "mc_level", "mc_text", "scenario_ratio", "ResourceCell", "RulemakingCell",
-    "resource_cell", "rulemaking_cell", "condition_label", "outcome_tags", "MC_LEVELS",
+    "resource_cell", "rulemaking_cell", "condition_label", "outcome_tags", "MC_LEVELS", "MatrixCell", "matrix_cell",
 ]
 
 #: the compatibility levels of seed 000 §4.1
@@ -215,6 +220,24 @@ def rulemaking_cell(trace: Mapping[str, Any]) -> RulemakingCell:
                           condition=str(cfg.get("condition", "?")))
 
 
+@dataclass(frozen=True)
+class MatrixCell:
+    pairing: str
+    self_play: bool
+    stage_game: str
+    framing: str
+    talk: bool
+
+
+def matrix_cell(trace: Mapping[str, Any]) -> MatrixCell:
+    cfg = trace.get("config") or {}
+    labels = lineup(trace)
+    return MatrixCell(pairing=pairing(trace), self_play=len(labels) == 2 and labels[0] == labels[1],
+                      stage_game=str(cfg.get("stage_game", "prisoners_dilemma")),
+                      framing=str(cfg.get("framing", "neutral")),
+                      talk=cfg.get("treatment", "communication") == "communication")
+
+
 def condition_label(trace: Mapping[str, Any]) -> str:
     """The runner's condition name, else the cell's condition fields."""
     run = trace.get("run") or {}
@@ -230,6 +253,9 @@ def condition_label(trace: Mapping[str, Any]) -> str:
     if game == "rulemaking":
         c = rulemaking_cell(trace)
         return f"{c.environment} | {c.condition}"
+    if game == "matrix":
+        m = matrix_cell(trace)
+        return f"{m.stage_game} | {m.framing} | {'talk' if m.talk else 'no-talk'}"
     cfg = trace.get("config") or {}
     keys = [k for k in ("condition", "framing", "game", "cheap_talk", "talk") if k in cfg]
     return " | ".join(f"{k}={cfg[k]}" for k in keys) or "default"
@@ -238,6 +264,7 @@ def condition_label(trace: Mapping[str, Any]) -> str:
 def outcome_tags(trace: Mapping[str, Any]) -> list[str]:
     """Game-level outcome tags for filtering: resource: ``overdraw`` / ``optimal`` /
     ``suboptimal`` for each kind of round the game had; rulemaking: the run label;
+    matrix: ``fallback`` (a default action or message was used), ``ended_by_error``;
     plus ``retry`` (some step was refused and asked again), ``error`` (the game
     ended in an error) and ``truncated``."""
     tags: list[str] = []
@@ -252,6 +279,12 @@ def outcome_tags(trace: Mapping[str, Any]) -> list[str]:
     elif game == "rulemaking":
         if rounds and isinstance(rounds[0].get("outcome"), Mapping) and rounds[0]["outcome"].get("label"):
             tags.append(str(rounds[0]["outcome"]["label"]))
+    elif game == "matrix":
+        outs = [r.get("outcome") or {} for r in rounds]
+        if any(o.get("error_agents") for o in outs):
+            tags.append("fallback")
+        if any(o.get("ended_by_error") for o in outs):
+            tags.append("ended_by_error")
     if any(not s.get("valid", True) for s in trace.get("steps") or []):
         tags.append("retry")
     if trace.get("status") == "error":

@@ -123,7 +123,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                        description="Write the seed papers' tables and figures for whatever games DIR's traces "
                                    "hold: resource (seed 000 Tables 3, 4, 10, process metrics, stable vs. "
                                    "shifting), rulemaking (seed 001 Table 2 and the cell summary, Figure 1), "
-                                   "matrix (seed 002 Table 1, when its metrics module is installed).")
+                                   "matrix (seed 002 Table 1 with bootstrap CIs and Benjamini-Hochberg marks, "
+                                   "outcomes by treatment, complete-case vs all-available sensitivity, "
+                                   "switching figure).")
     r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")

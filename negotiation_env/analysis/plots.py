@@ -14,8 +14,8 @@ depend only on the data) and returns the path. Inputs are the plain data structu
 * :func:`plot_rulemaking`: every rulemaking cell at (mean normalised entropy, agreement
   rate) with its Wilson interval; colour = family, marker = condition, text = environment
   (seed 001 Figure 1).
-* :func:`plot_switching`: adjacent-round switching with and without talk per model x game
-  (seed 002 Table 1).
+* :func:`plot_switching`: adjacent-round switching with and without talk, one panel per
+  stage game, one bar pair per pairing (seed 002 Table 1).
 """
 
 from __future__ import annotations
@@ -159,18 +159,31 @@ def plot_rulemaking(points: Sequence[Mapping[str, Any]], path: str | Path) -> Pa
 
 
 def plot_switching(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
-    """``rows``: dicts with model, game, s_no_talk, s_talk (fractions)."""
-    labels = [f"{r.get('model')} · {r.get('game')}" for r in rows]
-    fig = Figure(figsize=(max(6, 0.5 * len(rows) + 2), 4.5))
-    ax = fig.subplots()
-    width = 0.38
-    xs = range(len(rows))
-    ax.bar([x - width / 2 for x in xs], [_pct(r.get("s_no_talk")) for r in rows], width, label="no talk")
-    ax.bar([x + width / 2 for x in xs], [_pct(r.get("s_talk")) for r in rows], width, label="talk")
-    ax.set_xticks(list(xs), labels, rotation=45, ha="right", fontsize="small")
-    ax.set_ylabel("Adjacent-round switching S (%)")
-    ax.set_ylim(0, 102)
-    ax.legend(fontsize="small")
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_title("Switching with and without cheap talk")
+    """``rows``: dicts with model (the pairing), game, s_no_talk, s_talk (fractions) and
+    optionally p. One panel per game, one pair of horizontal bars (no talk, talk) per
+    pairing; a star marks ΔS with p < .05 (seed 002 Table 1)."""
+    games = list(dict.fromkeys(str(r.get("game")) for r in rows))
+    models = list(dict.fromkeys(str(r.get("model")) for r in rows))
+    by = {(str(r.get("game")), str(r.get("model"))): r for r in rows}
+    fig = Figure(figsize=(3.6 * len(games) + 2.5, 0.42 * len(models) + 1.6))
+    axes = fig.subplots(1, len(games), squeeze=False, sharey=True)[0]
+    height = 0.38
+    ys = list(range(len(models)))
+    for ax, game in zip(axes, games):
+        for j, (key, label) in enumerate((("s_no_talk", "no talk"), ("s_talk", "talk"))):
+            vals = [_pct((by.get((game, m)) or {}).get(key)) for m in models]
+            ax.barh([y + (j - 0.5) * height for y in ys], vals, height, label=label, color=f"C{j}")
+        for y, m in zip(ys, models):
+            r = by.get((game, m)) or {}
+            p = r.get("p")
+            if isinstance(p, (int, float)) and p < 0.05:
+                ax.annotate("*", (101, y), va="center", fontsize="large")
+        ax.set_title(game)
+        ax.set_xlim(0, 106)
+        ax.set_xlabel("Switching S (%)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(ys, models, fontsize="small")
+    axes[0].invert_yaxis()
+    axes[0].legend(fontsize="small", loc="lower right")
+    fig.suptitle("Adjacent-round switching with and without cheap talk (* ΔS p < .05)")
     return _save(fig, path)

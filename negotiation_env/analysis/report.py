@@ -19,7 +19,8 @@ the traces hold more than the main cohort:
 * ``resource_table4``: Table 4, payoff alternation, sustained 4-round alternation,
   win-stay, lose-shift per pairing, non-rotating games only.
 * ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split,
-  perfunctory fairness, repeats, stubborn anchoring, proposals, deference, abandonment).
+  perfunctory fairness, repeats, stubborn anchoring, proposals, deference and its suboptimal share,
+  abandonment).
 * ``resource_table10``: Table 10, talk / no-talk per pairing x partner stability x M/C
   (only when the traces hold no-talk games).
 * ``resource_stability``: Figure 4's data, stable / shifting per pairing x M/C.
@@ -33,9 +34,15 @@ Rulemaking game (seed 001):
   screen verdict and its worst-case recode, mean entropy with its bootstrap CI,
   exhaustion, concession-arc, softening and trajectory uniqueness (Figure 1's data).
 
-Matrix game (seed 002): ``matrix_table1`` (Table 1) when
-``negotiation_env.analysis.matrix_metrics`` provides ``switching_table``; otherwise the
-report notes that matrix traces were found and left out.
+Matrix game (seed 002; metrics of :mod:`.matrix_metrics`), rows are policy pairings x
+stage games:
+
+* ``matrix_table1``: Table 1, switching without and with talk, ΔS with its stratified
+  dyad-bootstrap CI and p, and the Benjamini-Hochberg symbol of every framing cell.
+* ``matrix_outcomes``: Appendix A.1-A.2 per treatment: switching, period-two adherence,
+  action-A rate, payoff per agent per round, joint outcomes.
+* ``matrix_sensitivity``: A.3, the complete-case and all-available-transition analyses
+  side by side, with how many corrected classifications differ.
 """
 
 from __future__ import annotations
@@ -45,9 +52,9 @@ import io
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from .cells import as_dict, condition_label, lineup, outcome_tags, resource_cell, rulemaking_cell
+from .cells import as_dict, condition_label, lineup, matrix_cell, outcome_tags, resource_cell, rulemaking_cell
 from .cells import mc_text as _mc_text
 from .resource_metrics import pooled_metrics
 from .rulemaking_metrics import cell_summary
@@ -59,6 +66,7 @@ __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_ta
 DEFAULT_OUT = "report"
 _DASH = "–"
 _LABEL_CODES = {"compromise": "C", "consensus": "S", "authority": "A", "deadlock": "D"}
+_PAIRS = ("ci", "pct_ci")
 
 
 # --------------------------------------------------------------------------- tables
@@ -68,7 +76,9 @@ _LABEL_CODES = {"compromise": "C", "consensus": "S", "authority": "A", "deadlock
 class Table:
     """A table with raw values. ``formats`` per column: ``text``, ``int``, ``pct``
     (a fraction shown as a percentage with one decimal), ``num`` (two decimals),
-    ``ci`` (a (low, high) pair; two CSV columns). ``data`` is the table written to CSV
+    ``ci`` (a (low, high) pair; two CSV columns), ``pct_ci`` (a pair of fractions shown
+    in percent with one decimal; two CSV columns of fractions), ``p`` (a p-value: three
+    decimals, ``<0.001`` below). ``data`` is the table written to CSV
     when the Markdown layout differs (e.g. ``talk / no-talk`` in one cell)."""
 
     name: str
@@ -121,12 +131,12 @@ class Table:
         w = csv.writer(buf, lineterminator="\n")
         header: list[str] = []
         for c, f in zip(t.columns, t.formats):
-            header.extend([f"{c} low", f"{c} high"] if f == "ci" else [c])
+            header.extend([f"{c} low", f"{c} high"] if f in _PAIRS else [c])
         w.writerow(header)
         for r in t.rows:
             cells: list[Any] = []
             for v, f in zip(r, t.formats):
-                if f == "ci":
+                if f in _PAIRS:
                     cells.extend(["", ""] if v is None else [_csv(v[0]), _csv(v[1])])
                 else:
                     cells.append(_csv(v))
@@ -159,6 +169,10 @@ def _fmt(v: Any, f: str) -> str:
         return f"{v:.2f}"
     if f == "ci":
         return f"[{v[0]:.2f}, {v[1]:.2f}]"
+    if f == "pct_ci":
+        return f"[{100 * v[0]:.1f}, {100 * v[1]:.1f}]"
+    if f == "p":
+        return "<0.001" if v < 0.001 else f"{v:.3f}"
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
@@ -317,7 +331,8 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
     keys = [("early_decision_rate", "Early decision %"), ("equal_split_rate", "Equal split %"),
             ("perfunctory_fairness_rate", "Perfunctory fairness %"), ("repeat_rate", "Exact repeat %"),
             ("stubborn_anchoring", "Stubborn anchoring %"), ("proposal_rate", "Other-directed proposal %"),
-            ("deference_rate", "First-proposal deference %"), ("abandonment_rate", "Abandonment %"),
+            ("deference_rate", "First-proposal deference %"),
+            ("deference_suboptimal_rate", "Deference, suboptimal %"), ("abandonment_rate", "Abandonment %"),
             ("abandonment_in_overdraw", "Abandonment in overdraw %")]
     rows = []
     for variant in variants:
@@ -332,7 +347,8 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
             lead_cols + ["Rounds"] + [h for _, h in keys], rows, lead_fmt + ["int"] + ["pct"] * len(keys),
             ["Rates over rounds (repeats and anchoring over consecutive round pairs of one-scenario games; "
-             "deference over rounds with an other-directed proposal; abandonment in overdraw over overdrawn "
+             "deference (and deference in a non-optimal round) over rounds with an other-directed proposal; "
+             "abandonment in overdraw over overdrawn "
              "rounds). Definitions: negotiation_env.analysis.resource_metrics."]))
 
     # Table 10: talk / no-talk
@@ -498,35 +514,83 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000) -> tupl
 # --------------------------------------------------------------------------- matrix
 
 
-def matrix_tables(traces: Iterable[Any]) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
-    """Seed 002 Table 1 from matrix-game traces, when ``matrix_metrics`` is available.
+def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
+    """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1) and the
+    complete-case vs all-available sensitivity (A.3); plus Figure rows and notes.
 
-    Hook: ``negotiation_env.analysis.matrix_metrics.switching_table(traces)`` returning
-    rows of dicts with ``model``, ``game``, ``s_no_talk``, ``s_talk``, ``delta``,
-    ``delta_ci`` (low, high) and ``p`` (optional ``contexts``: {code: "+"|"-"|"·"}).
+    Rows are policy pairings x stage games, each pooling its framings with equal weight
+    (:func:`~.matrix_metrics.switching_table`); per-framing symbols are the
+    Benjamini-Hochberg classification across every cell of the table.
     """
+    from . import matrix_metrics as mm
+
     games = [as_dict(t) for t in traces]
     games = [g for g in games if g.get("game") == "matrix"]
     if not games:
         return [], [], []
-    try:
-        from . import matrix_metrics  # type: ignore[attr-defined]
-    except ImportError:
-        return [], [], [f"{len(games)} matrix-game traces found; seed 002 Table 1 needs "
-                        "negotiation_env.analysis.matrix_metrics, which is not available: left out."]
-    fn: Callable[..., Any] | None = getattr(matrix_metrics, "switching_table", None)
-    if fn is None:
-        return [], [], [f"{len(games)} matrix-game traces found; matrix_metrics has no switching_table(): "
-                        "seed 002 Table 1 left out."]
-    rows_in = list(fn(games))
-    codes = sorted({k for r in rows_in for k in (r.get("contexts") or {})})
-    cols = ["Model", "Game", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI", "p"] + codes
-    fmts = ["text", "text", "pct", "pct", "pct", "ci", "num"] + ["text"] * len(codes)
-    rows = [[r.get("model"), r.get("game"), r.get("s_no_talk"), r.get("s_talk"), r.get("delta"),
-             r.get("delta_ci"), r.get("p")] + [(r.get("contexts") or {}).get(k) for k in codes] for r in rows_in]
-    t = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
-              ["Positive ΔS = S(no talk) - S(talk) indicates stabilization; CI in percentage points as fractions."])
-    return [t], rows_in, []
+    usable = [g for g in games if g.get("rounds")]
+    notes = []
+    if len(usable) < len(games):
+        notes.append(f"{len(games) - len(usable)} matrix game(s) without a resolved round left out: "
+                     + ", ".join(str(g.get("game_id")) for g in games if not g.get("rounds"))[:400])
+    kept = mm.dyads_of(usable, "complete")
+    if len(kept) < len(usable):
+        notes.append(f"{len(usable) - len(kept)} matrix dyad(s) left out of the complete-case tables (an error "
+                     "fallback, fewer rounds than planned or a game that ended in an error); the all-available "
+                     "row of matrix_sensitivity keeps them.")
+    rows_in = mm.switching_table(usable, n_resamples=n_resamples)
+    codes = [c for c in ("N", "B", "E", "S", "T", "IR") if any(c in (r.get("contexts") or {}) for r in rows_in)]
+    cols = ["Pairing", "Game", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p", "Dyads no talk",
+            "Dyads talk"] + codes
+    fmts = ["text", "text", "pct", "pct", "pct", "pct_ci", "p", "int", "int"] + ["text"] * len(codes)
+    rows = [[r["model"], r["game"], r["s_no_talk"], r["s_talk"], r["delta"], r["delta_ci"], r["p"], r["dyads_no_talk"],
+             r["dyads_talk"]] + [(r.get("contexts") or {}).get(k) for k in codes] for r in rows_in]
+    t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
+               ["S: adjacent-round switches / transitions, pooled over agents and dyads within a framing, then "
+                "framings weighted equally; ΔS = S(no talk) - S(talk), positive = stabilizing. Percentile 95% CI "
+                f"and two-sided p from {n_resamples} dyad bootstrap resamples stratified by framing x treatment "
+                "(seed 42). Framing columns (N, B, E, S, T, IR): Benjamini-Hochberg across every cell of the "
+                "table, q < .05: + stabilizing, - destabilizing, · null. Complete-case dyads only."])
+
+    orows = []
+    for r in mm.outcome_table(usable):
+        j = r["joint"]
+        orows.append([r["pairing"], _stage_name(r["stage_game"]), "talk" if r["treatment"] == "communication"
+                      else "no talk", r["dyads"], r["S"], r["C_mean"], r["a_rate"], r["payoff_per_round"],
+                      j["AA"], j["AB"], j["BA"], j["BB"]])
+    t2 = Table("matrix_outcomes", "Behavioural outcomes by treatment (seed 002 Appendix A.1-A.2)",
+               ["Pairing", "Game", "Treatment", "Dyads", "S %", "Mean C", "Action A %", "Payoff / agent / round",
+                "AA %", "AB %", "BA %", "BB %"], orows,
+               ["text", "text", "text", "int", "pct", "num", "pct", "num", "pct", "pct", "pct", "pct"],
+               ["Pooled over dyads and agents; C: period-two adherence (Eq. S1), mean over agent trajectories; "
+                "joint outcomes: first letter = first seat. Complete-case dyads only."])
+
+    srows = []
+    classes = {}
+    for analysis in ("complete", "all"):
+        e = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
+        m = mm.pooled_metrics(usable, analysis)
+        table = mm.switching_table(usable, analysis=analysis, n_resamples=n_resamples)
+        classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
+        srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
+                      e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
+                      sum(sym != "·" for sym in classes[analysis].values()), len(classes[analysis])])
+    common = set(classes["complete"]) & set(classes["all"])
+    changed = sum(classes["complete"][k] != classes["all"][k] for k in common)
+    t3 = Table("matrix_sensitivity", "Complete-case vs all-available transitions (seed 002 A.3)",
+               ["Analysis", "Dyads", "Transitions", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p",
+                "Corrected cells (+/-)", "Cells"], srows,
+               ["text", "int", "int", "pct", "pct", "pct", "pct_ci", "p", "int", "int"],
+               ["Overall ΔS weights every stage game x framing cell equally. All available: fallback actions and every "
+                f"transition of partial dyads kept. Corrected classifications that differ between the two: {changed} "
+                f"of {len(common)} cells."])
+    return [t1, t2, t3], rows_in, notes
+
+
+def _stage_name(stage_game: str) -> str:
+    from ..games.matrix.rules import NAMES
+
+    return NAMES.get(stage_game, stage_game)
 
 
 # --------------------------------------------------------------------------- cells listing
@@ -546,6 +610,9 @@ def cells_table(traces: Iterable[Any]) -> Table:
         elif game == "rulemaking":
             r = rulemaking_cell(d)
             env, cond, family = r.environment, r.condition, r.family
+        elif game == "matrix":  # environment: the stage game; condition: the framing
+            m = matrix_cell(d)
+            family, talk, env, cond = m.pairing, m.talk, m.stage_game, m.framing
         rows.append([d.get("game_id"), game, d.get("status"), " + ".join(lineup(d)), family, mc, talk, partner,
                      rotation, variant, env, cond, condition_label(d), " ".join(outcome_tags(d))])
     return Table("cells", "Games and their cells",
@@ -569,7 +636,7 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
         rep.games[str(t.get("game"))] = rep.games.get(str(t.get("game")), 0) + 1
     for p in problems:
         rep.notes.append(f"skipped trace line: {p}")
-    for game in ("resource", "rulemaking"):
+    for game in ("resource", "rulemaking"):  # matrix_tables notes its own
         _, left = _usable(traces, game)
         if left:
             rep.notes.append(f"{len(left)} {game} game(s) not counted (not complete or no resolved round): "
@@ -580,7 +647,7 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
     res_tables, res_plot = resource_tables(traces)
     rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
-    mx_tables, mx_rows, mx_notes = matrix_tables(traces)
+    mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=n_resamples)
     rep.notes.extend(mx_notes)
     rep.tables = res_tables + rm_tables + mx_tables
 
