@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -133,6 +134,13 @@ def _partner_scenario(view: OwnView, disclosures: dict[str, G.Disclose]) -> Scen
 
 # --------------------------------------------------------------------------- the engine
 
+class Exact(dict):
+    """A claim to buy exactly as given (resource id -> units), not only what the best runs
+    inside it consume: how an agent that *takes a share* (its fair half, the share it was
+    offered) submits. Build it with :meth:`ResourceNegotiator.take_share`, which keeps it
+    within the budget and the type limit."""
+
+
 def _say(acts) -> str:
     """Acts rendered as sentences; plain strings (stock phrases) pass through."""
     return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
@@ -168,9 +176,12 @@ class ResourceNegotiator(BasePolicy):
         return {"message": text, "thinking": self.name, "decide": 0}
 
     def _decide(self, view: OwnView, plan: Plan, acts: list, claim: dict[str, int]):
-        """Buy what the best runs inside ``claim`` consume, and name those runs."""
+        """Buy what the best runs inside ``claim`` consume (all of ``claim`` when it is an
+        :class:`Exact` claim), and name those runs."""
         i = plan.best_within(claim)
         runs, usage = plan.runs[i], plan.usage[i]
+        if isinstance(claim, Exact):
+            usage = plan.vec(claim)
         speech = _say(acts) or "Here is my decision."
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
@@ -239,6 +250,28 @@ class ResourceNegotiator(BasePolicy):
         if their_vec is None:
             their_vec = plan.supply - my_vec
         return G.Propose(tuple(view.names(plan.claim(their_vec)).items()), tuple(view.names(plan.claim(my_vec)).items()))
+
+    def take_share(self, view: OwnView, plan: Plan, share: dict[str, int]) -> Exact:
+        """``share`` (capped at the supply) as an exact purchase: all of it when it is
+        affordable and within the type limit; else the offered quantities of the best set of
+        its resources that is (most reward for this agent, then most resources its projects
+        use, then most spent)."""
+        cost = np.array([r.cost for r in view.scenario.resources])
+        vec = np.minimum(plan.vec(share), plan.supply)
+        offered = [j for j in range(len(vec)) if vec[j] > 0]
+        used = np.any(plan.usage > 0, axis=0)
+        best = None
+        for k in range(min(len(offered), view.scenario.max_types), -1, -1):
+            for subset in combinations(offered, k):
+                v = np.zeros_like(vec)
+                v[list(subset)] = vec[list(subset)]
+                spend = float(v @ cost)
+                if spend > view.scenario.budget + 1e-9:
+                    continue
+                key = (plan.value_of(plan.claim(v)), int(used[list(subset)].sum()), spend)
+                if best is None or key > best[0]:
+                    best = (key, v)
+        return Exact(plan.claim(best[1]))
 
     def disclose_all(self, view: OwnView) -> list[G.Act]:
         acts = []
@@ -361,9 +394,21 @@ class OracleNegotiator(ResourceNegotiator):
     """Discloses its projects and asks for the partner's; once it knows them, computes
     the joint optimum with the exact solver and proposes it (among joint optima, the
     most even split of rewards; ties go to the partner). Accepts any proposal that is a
-    joint optimum."""
+    joint optimum. Without an agreement it does not insist on its own rejected proposal:
+    when the partner's last proposal claims a share it takes the best of what that leaves
+    (a positive joint reward rather than an annulled round), else its own last proposal,
+    else its individual optimum."""
 
     name = "oracle"
+
+    def final_claim(self, view, plan):
+        agreed = self.agreed_claim(view)
+        if agreed is not None:
+            return agreed
+        if self.last_partner_proposal(view) is not None:
+            return self.fallback_claim(view, plan)
+        mine = self.my_last_proposal(view)
+        return view.ids(dict(mine.me)) if mine is not None else plan.best_claim()
 
     def joint(self, view: OwnView, plan: Plan):
         partner = _partner_scenario(view, self.partner_disclosures(view))
@@ -395,8 +440,8 @@ class OracleNegotiator(ResourceNegotiator):
         return acts, None
 
     def fallback_claim(self, view, plan):
-        """Without agreement or own proposal: the best that leaves the partner's last
-        claimed share untouched (no overdraw on what it announced)."""
+        """Without agreement: the best that leaves the partner's last claimed share
+        untouched (no overdraw on what it announced)."""
         offer = self.last_partner_proposal(view)
         if offer is None:
             return plan.best_claim()
@@ -477,7 +522,11 @@ class RandomNegotiator(ResourceNegotiator):
 
 class FairSplitter(ResourceNegotiator):
     """Perfunctory fairness: proposes to split every resource of the pool equally, accepts
-    an equal split, and decides on its half, whatever the projects need."""
+    an equal split (each resource within one unit), and takes its fair share whatever the
+    projects need: it buys exactly its half (or the near-equal share it accepted) of as
+    many resources as the budget and the type limit allow (:meth:`take_share`), not just
+    what its runs consume. Two fair splitters thus request identical quantities of every
+    resource both take."""
 
     name = "fair_splitter"
 
@@ -486,28 +535,39 @@ class FairSplitter(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
-            return [], plan.claim(self._half(plan))
+            return [], self.take_share(view, plan, plan.claim(self._half(plan)))
         offer = self.last_partner_proposal(view)
         half = self._half(plan)
         if offer is not None:
             mine, theirs = plan.vec(view.ids(dict(offer.you))), plan.vec(view.ids(dict(offer.me)))
             if np.all(np.abs(mine - theirs) <= 1):
-                return [G.Accept()], plan.claim(mine)
+                return [G.Accept()], self.take_share(view, plan, plan.claim(mine))
         return [self.split_for(view, plan, half, plan.supply - half)], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
-        return agreed if agreed is not None else plan.claim(self._half(plan))
+        return self.take_share(view, plan, agreed if agreed is not None else plan.claim(self._half(plan)))
 
 
 class Anchorer(ConcessionNegotiator):
-    """Stubborn anchoring: after any round that was not annulled (suboptimal ones
-    included) it proposes exactly the previous round's joint allocation again, accepts
-    nothing else, and submits its previous purchase. Round 1 (or after an annulled
-    round) it negotiates as a linear conceder."""
+    """Stubborn anchoring: open about its needs (discloses its projects at its first turn
+    of every round), closed to renegotiation. It anchors on its first offer: in the first
+    round (and when new projects arrive) it opens with its individual optimum, with the
+    partner's best share of the rest when the partner has disclosed, repeats it, accepts
+    only a share worth as much, and submits it. After any round that was not annulled
+    (suboptimal ones included) it proposes exactly the previous round's joint allocation
+    again, accepts nothing else, and submits its previous purchase. Only an annulled
+    round -- the clear failure the paper's agents do correct -- makes it renegotiate,
+    as a linear conceder."""
 
     def __init__(self, seed=None, output="structured", **kw):
         super().__init__(seed, output, name="anchorer", **kw)
+
+    def target(self, view, plan):
+        prev = view.previous
+        after_annulled = (prev is not None and prev.result is not None and prev.result["kind"] == "annulled"
+                          and not view.current.new_projects)
+        return super().target(view, plan) if after_annulled else plan.v_max
 
     def anchor(self, view: OwnView):
         prev = view.previous
@@ -516,9 +576,11 @@ class Anchorer(ConcessionNegotiator):
         return view.ids(prev.result["own"]), view.ids(prev.result["opponent"])
 
     def talk(self, view, plan):
+        opening = [] if any(isinstance(a, G.Disclose) for a in view.current.acts("me")) else self.disclose_all(view)
         anchor = self.anchor(view)
         if anchor is None:
-            return super().talk(view, plan)
+            acts, claim = super().talk(view, plan)
+            return (opening + acts if claim is None else acts), claim
         mine, theirs = anchor
         if self.partner_accepted_mine(view):
             return [], mine
@@ -526,7 +588,7 @@ class Anchorer(ConcessionNegotiator):
         if offer is not None and view.ids(dict(offer.you)) == mine:
             return [G.Accept()], mine
         acts = [G.Reject()] if offer is not None else []
-        return acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
+        return opening + acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
 
     def final_claim(self, view, plan):
         anchor = self.anchor(view)
@@ -534,21 +596,24 @@ class Anchorer(ConcessionNegotiator):
 
 
 class Deferent(ResourceNegotiator):
-    """First-proposal deference: asks what the partner needs and accepts the first
-    proposal it hears, unverified, deciding on the share it was offered (even one its
-    projects cannot use). Without any proposal it falls back to its individual optimum."""
+    """First-proposal deference: discloses its projects and asks what the partner needs,
+    then accepts the first proposal it hears, unverified, and buys exactly the share it
+    was offered (even one its projects cannot use); when that share is not purchasable
+    (over budget or too many types) it buys the offered quantities of what it can
+    (:meth:`take_share`). Without any proposal it falls back to its individual optimum."""
 
     name = "deferent"
 
     def talk(self, view, plan):
-        offer = self.last_partner_proposal(view)
-        if offer is not None:
-            return [G.Accept()], view.ids(dict(offer.you))
-        return [G.Ask()], None
+        offers = [a for a in view.current.acts("them") if isinstance(a, G.Propose)]
+        if offers:
+            return [G.Accept()], self.take_share(view, plan, view.ids(dict(offers[0].you)))
+        disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
+        return ([] if disclosed else self.disclose_all(view)) + [G.Ask()], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
-        return agreed if agreed is not None else plan.best_claim()
+        return self.take_share(view, plan, agreed) if agreed is not None else plan.best_claim()
 
 
 class Abandoner(ConcessionNegotiator):

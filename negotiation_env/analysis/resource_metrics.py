@@ -25,15 +25,39 @@ Process:
     allocations when the previous round was not overdrawn; lose-shift = 1 - exact-match
     when the previous round was not jointly optimal.
     Equal split (§5.4): both agents bought the same positive quantity of at least one
-    resource; perfunctory fairness: an equal split in a suboptimal round.
+    resource (a shared resource requested in identical quantities); perfunctory fairness:
+    an equal split in a suboptimal, non-overdrawn round -- the "safe" equal division of
+    §5.4 that leaves joint reward on the table (two agents grabbing the same quantity and
+    overdrawing is a collision, not a split).
     Exact repeat (§5.5): the joint allocation (both purchases) equals the previous
-    round's; stubborn anchoring: a repeat after a suboptimal, non-overdrawn round.
+    round's; stubborn anchoring: a repeat after a suboptimal, non-overdrawn round. Both
+    are dyad-level: a repeat is the pair's, whoever insisted on it.
     Explicit other-directed proposal: a speech clause "you take/get/buy/have N X (and M
-    Y ...)" naming resources of the game; first-proposal deference: the addressee's
-    purchase of the named resources equals the first such proposal of the round exactly.
-    Agreement abandonment (rule-based flag, §5.6): an agent's speech commits to a share
-    (its own "I take N X", or the partner's "you take N X" it answered with an acceptance
-    word) and its submitted purchase differs from that share on a named resource.
+    Y ...)" naming resources of the game ("you take nothing" names none, so it is not
+    one). First-proposal deference: the addressee of the round's first such proposal
+    accepted it (an acceptance word, not negated, in one of its later messages) and
+    bought exactly the named quantities. Requiring acceptance is our addition to the
+    paper's "followed exactly" (the paper reports compliance as proposals accepted).
+    Without it, a party that never agreed but whose own best choice equals the offer
+    would count, e.g. one squeezed by a partner that claims what it wants and never
+    discloses. Per round: ``first_proposal_to`` (the addressee) and
+    ``first_proposal_followed``. ``deference_suboptimal_rate``: among rounds with such a
+    proposal, the share where it was followed in a round that is not jointly optimal
+    (§5.5 splits exact-match deferences by outcome; following an optimal proposal is not
+    a failure).
+    Agreement abandonment (rule-based flag, §5.6; per agent): an agent is committed to a
+    share by an agreement -- a split or "you take N X" offer that the addressee accepts
+    (an acceptance word, not negated, in a later message: "agreed", "deal", "I accept";
+    "no deal", "I don't agree" are not) commits the addressee to the share offered and
+    the proposer to its own share in that split -- or by a unilateral claim ("I'll take
+    N X" in a sentence offering the partner nothing), until the partner rejects it ("I
+    can't accept that", "no deal", "I don't agree"). A proposed split nobody accepted
+    commits no one. The agent abandons when it buys MORE of some resource than its share
+    allows: the share is a cap, since buying less of a claimed resource breaks nothing
+    the partner relied on (abandonment is taking what was left to the partner; it
+    concentrates in overdraw). In a sentence naming both shares ("you take 5 X, I take 3
+    Y"), a resource named in one share only is 0 in the other, and "nothing" is 0 of
+    every resource. A later commitment revises an earlier one resource by resource.
 
 Repeat-based measures (WSLS, repeats, stubborn anchoring) are meant for non-rotating
 games with one scenario; :func:`game_metrics` reports them as None when the rounds of a
@@ -48,15 +72,24 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["RoundData", "rounds_of", "extract_proposals", "game_metrics", "pooled_metrics", "ACCEPT_WORDS"]
+__all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
+           "pooled_metrics", "ACCEPT_WORDS", "REJECT_WORDS"]
 
 ACCEPT_WORDS = re.compile(r"\b(agreed|agree|deal|i accept|accepted|sounds good|works for me|let'?s do (?:it|that))\b",
                           re.IGNORECASE)
+REJECT_WORDS = re.compile(r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not)\s+accept\b"
+                          r"|\bno\s+deal\b|\bi\s+(?:reject|decline)\b", re.IGNORECASE)
+# an acceptance word right after a negation ("no deal", "I don't agree", "not agreed") is not one
+_NEGATED = re.compile(r"(?:\bno|\bnot|n't|\bnever|\bcannot)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _YOU = re.compile(r"\byou\s+(?:can\s+|could\s+|should\s+|will\s+|'ll\s+)?(?:take|get|buy|have|purchase|keep)\b"
                   r"(?P<body>[^.;!?]*)", re.IGNORECASE)
 _ME = re.compile(r"\b(?:i|i'll|i will)\s+(?:will\s+)?(?:take|get|buy|purchase|keep)\b(?P<body>[^.;!?]*)",
                  re.IGNORECASE)
 _QTY = re.compile(r"(\d+)\s*(?:units?\s+of\s+|x\s*)?([^\W\d][\w\-]*)", re.UNICODE)
+_NOTHING = re.compile(r"\s*(?:nothing|none|no\s+resources)\b", re.IGNORECASE)
+_YOU_CUT = re.compile(r"\b(?:and\s+)?i\s+(?:will\s+|'ll\s+)?(?:take|get|buy|keep)\b", re.IGNORECASE)
+_ME_CUT = re.compile(r"\b(?:and\s+)?you\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.;!?]+[.;!?]*")
 
 
 @dataclass
@@ -128,19 +161,76 @@ def _quantities(body: str, names: Mapping[str, str]) -> dict[str, int]:
     return out
 
 
+def accepts(text: str) -> bool:
+    """Whether ``text`` holds an acceptance word that is not negated."""
+    return any(not _NEGATED.search(text[:m.start()]) for m in ACCEPT_WORDS.finditer(text))
+
+
+def rejects(text: str) -> bool:
+    """Whether ``text`` rejects: a rejection phrase ("can't accept", "no deal", "I reject")
+    or a negated acceptance word ("I don't agree")."""
+    return bool(REJECT_WORDS.search(text)) or any(_NEGATED.search(text[:m.start()])
+                                                  for m in ACCEPT_WORDS.finditer(text))
+
+
+def _clause_shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, int] | None, dict[str, int] | None,
+                                                                      bool, bool]:
+    """(listener's share, speaker's share) one sentence names, None for a share it does
+    not name, and whether each share is "nothing"."""
+    you: dict[str, int] | None = None
+    me: dict[str, int] | None = None
+    you_none = me_none = False
+    for m in _YOU.finditer(sentence):
+        body = _YOU_CUT.split(m.group("body"))[0]
+        you_none |= bool(_NOTHING.match(body))
+        q = _quantities(body, names)
+        if q:
+            you = {**(you or {}), **q}
+    for m in _ME.finditer(sentence):
+        body = _ME_CUT.split(m.group("body"))[0]
+        me_none |= bool(_NOTHING.match(body))
+        q = _quantities(body, names)
+        if q:
+            me = {**(me or {}), **q}
+    return you, me, you_none, me_none
+
+
 def extract_proposals(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
     """(share offered to the listener, share the speaker claims) named in ``speech``;
     empty dicts when none. Only quantities of the game's resources count."""
-    names = _names(outcome)
     you: dict[str, int] = {}
     me: dict[str, int] = {}
-    for m in _YOU.finditer(speech):
-        body = re.split(r"\b(?:and\s+)?i\s+(?:will\s+|'ll\s+)?(?:take|get|buy|keep)\b", m.group("body"), flags=re.I)[0]
-        you.update(_quantities(body, names))
-    for m in _ME.finditer(speech):
-        body = re.split(r"\b(?:and\s+)?you\b", m.group("body"), flags=re.I)[0]
-        me.update(_quantities(body, names))
+    names = _names(outcome)
+    for sentence in _SENTENCE.findall(speech):
+        y, m, _, _ = _clause_shares(sentence, names)
+        you.update(y or {})
+        me.update(m or {})
     return you, me
+
+
+def commitments_in(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """The caps ``speech`` states, for the abandonment flag: (share offered to the listener,
+    speaker's own share in that proposed split, speaker's unilateral claim). Quantities as
+    :func:`extract_proposals` reads them, plus 0 of every resource for a share of
+    "nothing" and, in a sentence naming both shares, 0 for a resource named only in the
+    other one. A claim in a sentence that also offers the listener a share is part of a
+    proposal; one without ("I'll take 6 stone") is unilateral."""
+    names = _names(outcome)
+    every = {rid: 0 for rid in set(names.values())}
+    offer: dict[str, int] = {}
+    split: dict[str, int] = {}
+    solo: dict[str, int] = {}
+    for sentence in _SENTENCE.findall(speech):
+        y, m, y_none, m_none = _clause_shares(sentence, names)
+        y = {**every, **(y or {})} if y_none else y
+        m = {**every, **(m or {})} if m_none else m
+        if y is not None and m is not None:
+            y, m = {**{r: 0 for r in m}, **y}, {**{r: 0 for r in y}, **m}
+            split.update(m)
+        elif m is not None:
+            solo.update(m)
+        offer.update(y or {})
+    return offer, split, solo
 
 
 def _other(agent: str, agents: Iterable[str]) -> str:
@@ -153,28 +243,39 @@ def _round_process(rd: RoundData) -> dict[str, Any]:
     equal = any(buys[agents[0]].get(r, 0) == buys[agents[1]].get(r, 0) > 0 for r in buys[agents[0]]) \
         if len(agents) == 2 else False
     first_prop = None
-    commitments: dict[str, dict[str, int]] = {a: {} for a in agents}
-    pending: dict[str, dict[str, int]] = {}  # listener -> share offered to it, awaiting an answer
+    # agent -> resource -> (cap, whether it is a unilateral claim the partner may still reject)
+    commitments: dict[str, dict[str, tuple[int, bool]]] = {a: {} for a in agents}
+    # listener -> (cap offered to it, the proposer's own share in that split), awaiting an answer
+    pending: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
     proposals = 0
-    for agent, text in rd.speech:
-        you, me = extract_proposals(text, rd.outcome)
-        if agent in pending and ACCEPT_WORDS.search(text):
-            commitments[agent].update(pending.pop(agent))
-        if you and len(agents) == 2:
-            proposals += 1
+    for k, (agent, text) in enumerate(rd.speech):
+        you, _me = extract_proposals(text, rd.outcome)
+        offer, split, solo = commitments_in(text, rd.outcome)
+        if len(agents) == 2:
             listener = _other(agent, agents)
-            pending[listener] = you
-            if first_prop is None:
-                first_prop = (listener, you)
-        if me:
-            commitments[agent].update(me)
+            if rejects(text):  # turned down: the partner's pending split and unilateral claims
+                pending.pop(agent, None)
+                commitments[listener] = {r: c for r, c in commitments[listener].items() if not c[1]}
+            elif agent in pending and accepts(text):
+                theirs, mine = pending.pop(agent)
+                commitments[agent].update({r: (n, False) for r, n in theirs.items()})
+                commitments[listener].update({r: (n, False) for r, n in mine.items()})
+            if offer:
+                pending[listener] = (offer, split)
+            if you:
+                proposals += 1
+                if first_prop is None:
+                    first_prop = (listener, you, k)
+        commitments[agent].update({r: (n, True) for r, n in solo.items()})
     deference = None
+    listener = None
     if first_prop is not None:
-        listener, share = first_prop
-        deference = all(buys[listener].get(r, 0) == n for r, n in share.items())
-    abandoned = [a for a in agents if commitments[a] and any(buys[a].get(r, 0) != n for r, n in commitments[a].items())]
-    return {"equal_split": equal, "proposals": proposals, "first_proposal_followed": deference,
-            "abandonment": abandoned}
+        listener, share, k = first_prop
+        accepted = any(a == listener and accepts(text) for a, text in rd.speech[k + 1:])
+        deference = accepted and all(buys[listener].get(r, 0) == n for r, n in share.items())
+    abandoned = [a for a in agents if any(buys[a].get(r, 0) > n for r, (n, _own) in commitments[a].items())]
+    return {"equal_split": equal, "proposals": proposals, "first_proposal_to": listener,
+            "first_proposal_followed": deference, "abandonment": abandoned}
 
 
 def _frac(xs: Sequence[bool]) -> tuple[int, int]:
@@ -183,8 +284,8 @@ def _frac(xs: Sequence[bool]) -> tuple[int, int]:
 
 RATE_KEYS = ("overdraw_rate", "optimum_rate", "positive_after_overdraw", "early_decision_rate", "payoff_alternation",
              "sustained_alternation", "equal_split_rate", "perfunctory_fairness_rate", "proposal_rate",
-             "deference_rate", "abandonment_rate", "abandonment_in_overdraw", "win_stay", "lose_shift",
-             "repeat_rate", "stubborn_anchoring")
+             "deference_rate", "deference_suboptimal_rate", "abandonment_rate", "abandonment_in_overdraw", "win_stay",
+             "lose_shift", "repeat_rate", "stubborn_anchoring")
 
 
 def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,9 +312,11 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
         "payoff_alternation": _frac([a != b for a, b in pairs]),
         "sustained_alternation": _frac([w[0] == w[2] != w[1] == w[3] for w in windows]),
         "equal_split_rate": _frac([p["equal_split"] for p in proc]),
-        "perfunctory_fairness_rate": _frac([p["equal_split"] and not o for p, o in zip(proc, opt)]),
+        "perfunctory_fairness_rate": _frac([p["equal_split"] and not o and not v for p, o, v in zip(proc, opt, over)]),
         "proposal_rate": _frac([p["proposals"] > 0 for p in proc]),
         "deference_rate": _frac([p["first_proposal_followed"] for p in proc if p["first_proposal_followed"] is not None]),
+        "deference_suboptimal_rate": _frac([p["first_proposal_followed"] and not o for p, o in zip(proc, opt)
+                                            if p["first_proposal_followed"] is not None]),
         "abandonment_rate": _frac([bool(p["abandonment"]) for p in proc]),
         "abandonment_in_overdraw": _frac([bool(p["abandonment"]) for p, o in zip(proc, over) if o]),
         "win_stay": None, "lose_shift": None, "repeat_rate": None, "stubborn_anchoring": None,

@@ -284,14 +284,12 @@ def test_abandonment_flag_fires_on_the_abandoner_not_the_oracle(failure_modes):
     assert p.value("Abandonment %", Pairing="oracle × oracle") == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known mismatch (reported): the deference metric counts a purchase that equals the first "
-    "other-directed proposal exactly, but the scripted Deferent buys only what its runs consume "
-    "inside the offered share, so it never matches; meanwhile two oracles follow each other's "
-    "optimal proposals exactly and score 100%"))
 def test_first_proposal_deference_fires_on_the_deferent_not_the_oracle():
-    tr = [play_resource("hardliner", x, scenario="mc080_1") for x in ("deferent", "oracle")]
+    # the deferent speaks first (discloses, asks); the satisficer's first offer is informed but
+    # not jointly optimal in mc080_4: the deferent takes it exactly, the oracle in its seat does not
+    tr = [play_resource(x, "satisficer", scenario="mc080_4") for x in ("deferent", "oracle")]
     tables, _ = resource_tables(tr)
     p = next(t for t in tables if t.name == "resource_process")
-    assert p.value("First-proposal deference %", Pairing="deferent × hardliner") > 0
-    assert p.value("First-proposal deference %", Pairing="hardliner × oracle") == 0
+    assert p.value("First-proposal deference %", Pairing="deferent × satisficer") == 1.0
+    assert p.value("Deference, suboptimal %", Pairing="deferent × satisficer") == 1.0
+    assert p.value("First-proposal deference %", Pairing="oracle × satisficer") == 0

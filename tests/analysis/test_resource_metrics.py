@@ -67,6 +67,9 @@ def test_equal_split_and_perfunctory_fairness():
     m = game_metrics(trace(r))
     assert m["equal_split_rate"] == pytest.approx(2 / 3)
     assert m["perfunctory_fairness_rate"] == pytest.approx(1 / 3)  # round 1 only: round 2 was optimal
+    # both grabbing 6 wood and overdrawing is a collision, not a "safe" equal split
+    grab = game_metrics(trace([rnd(1, (6, 0, 0), (6, 0, 0), 0, 0, overdraw=True)]))
+    assert grab["equal_split_rate"] == 1.0 and grab["perfunctory_fairness_rate"] == 0.0
 
 
 def test_proposal_extraction():
@@ -81,13 +84,32 @@ def test_proposal_extraction():
 
 def test_first_proposal_deference_and_early_decision():
     r = [rnd(1, (5, 0, 0), (0, 3, 0), 10, 10), rnd(2, (4, 0, 0), (0, 3, 0), 5, 10)]
-    steps = [say(1, "agent_b", "You take 5 wood, I take 3 stone."), say(1, "agent_a", "Fine."),
-             say(2, "agent_b", "You take 5 wood."), say(2, "agent_a", "ok", decision={"purchase": {}})]
+    steps = [say(1, "agent_b", "You take 5 wood, I take 3 stone."), say(1, "agent_a", "Deal."),
+             say(2, "agent_b", "You take 5 wood."), say(2, "agent_a", "Agreed.", decision={"purchase": {}})]
     m = game_metrics(trace(r, steps))
     assert m["proposal_rate"] == 1.0
     assert m["deference_rate"] == 0.5  # followed in round 1 (5 wood), not in round 2 (bought 4)
+    assert m["deference_suboptimal_rate"] == 0.0  # round 1, the followed one, was optimal
     assert m["early_decision_rate"] == 0.5
     assert [p["first_proposal_followed"] for p in m["per_round"]] == [True, False]
+    assert [p["first_proposal_to"] for p in m["per_round"]] == ["agent_a", "agent_a"]
+
+
+def test_deference_needs_the_addressee_to_accept_and_counts_suboptimal_compliance():
+    # round 1: a buys exactly what b offered but never agreed ("I need more.", "No deal."): not deference
+    # round 2: a agrees and buys it exactly in a suboptimal round: deference, and a costly one
+    r = [rnd(1, (5, 0, 0), (0, 3, 0), 5, 10), rnd(2, (5, 0, 0), (0, 3, 0), 5, 10)]
+    steps = [say(1, "agent_b", "You take 5 wood, I take 3 stone."), say(1, "agent_a", "I need more."),
+             say(1, "agent_b", "You take 5 wood."), say(1, "agent_a", "No deal."),
+             say(2, "agent_a", "What do you need?"), say(2, "agent_b", "I propose: you take 5 wood, I take 3 stone."),
+             say(2, "agent_a", "Sounds good.")]
+    m = game_metrics(trace(r, steps))
+    assert [p["first_proposal_followed"] for p in m["per_round"]] == [False, True]
+    assert m["deference_rate"] == 0.5 and m["deference_suboptimal_rate"] == 0.5
+    # an empty share names no quantity: not an other-directed proposal
+    t = trace([rnd(1, (0, 0, 0), (9, 0, 0), 0, 10)], [say(1, "agent_b", "I propose: you take nothing, I take 9 wood."),
+                                                      say(1, "agent_a", "Agreed.")])
+    assert game_metrics(t)["per_round"][0]["first_proposal_to"] is None
 
 
 def test_agreement_abandonment_flag():
@@ -101,6 +123,40 @@ def test_agreement_abandonment_flag():
     # without an acceptance there is no commitment for the listener
     steps2 = [say(1, "agent_b", "You take 2 wood."), say(1, "agent_a", "No way.")]
     assert game_metrics(trace(r[:1], steps2))["per_round"][0]["abandonment"] == []
+
+
+def flags(a, b, *steps, overdraw=False):
+    """Per-round abandonment flags of a one-round game where a buys ``a`` and b buys ``b``."""
+    t = trace([rnd(1, a, b, 0 if overdraw else 5, 0 if overdraw else 5, overdraw=overdraw)],
+              [say(1, who, text) for who, text in steps])
+    return game_metrics(t)["per_round"][0]["abandonment"]
+
+
+def test_a_commitment_is_a_cap():
+    split = ("agent_b", "I propose: you take 5 wood and 3 gold, I take 4 stone.")
+    # buying less of the agreed share breaks nothing; buying more of it does
+    assert flags((2, 0, 3), (0, 4, 0), split, ("agent_a", "Agreed.")) == []
+    assert flags((6, 0, 0), (0, 4, 0), split, ("agent_a", "Agreed.")) == ["agent_a"]
+    # stone was the proposer's in the split: it is 0 in the accepter's share, and vice versa
+    assert flags((5, 1, 0), (0, 4, 0), split, ("agent_a", "Agreed.")) == ["agent_a"]
+    assert flags((5, 0, 3), (1, 4, 0), split, ("agent_a", "Agreed.")) == ["agent_b"]
+    # "nothing" is 0 of every resource
+    assert flags((0, 0, 1), (0, 4, 0), ("agent_b", "I propose: you take nothing, I take 4 stone."),
+                 ("agent_a", "Deal.")) == ["agent_a"]
+
+
+def test_what_commits_and_what_does_not():
+    split = ("agent_b", "I propose: you take 5 wood, I take 4 stone.")
+    # a split nobody accepted commits no one (b buys gold, a buys stone)
+    assert flags((0, 2, 0), (0, 4, 3), split, ("agent_a", "What are your projects?")) == []
+    # a negated acceptance is no acceptance
+    assert flags((6, 0, 0), (0, 4, 0), split, ("agent_a", "I don't agree.")) == []
+    # a unilateral claim commits by itself ...
+    assert flags((0, 0, 0), (0, 6, 0), ("agent_b", "I'll take 4 stone.")) == ["agent_b"]
+    # ... until the partner turns it down
+    assert flags((0, 0, 0), (0, 6, 0), ("agent_b", "I'll take 4 stone."), ("agent_a", "No deal.")) == []
+    # accepting, then claiming more than the share, revises it resource by resource
+    assert flags((6, 0, 0), (0, 4, 0), split, ("agent_a", "Agreed. I'll take 6 wood.")) == []
 
 
 def test_pooling_weights_games_by_their_opportunities():

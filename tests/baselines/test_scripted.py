@@ -220,6 +220,11 @@ def test_fair_splitter_proposes_equal_halves_and_takes_its_half():
     assert first == [G.Propose((("wood", 5), ("stone", 5), ("gold", 3)), (("wood", 5), ("stone", 5), ("gold", 3)))]
     assert G.parse(speech["agent_b"][0]) == [G.Accept()]
     assert not outcomes[0]["overdraw"] and not outcomes[0]["optimal"]  # fair, and below M
+    # each buys exactly its half of two resources (budget 18, at most 2 types), not just what
+    # its runs use: a needs stone+gold, b wood (+gold for its other projects); both take 3 gold
+    ids = game.names.ids_by_name()
+    assert outcomes[0]["purchases"] == {"agent_a": {ids["wood"]: 0, ids["stone"]: 5, ids["gold"]: 3},
+                                        "agent_b": {ids["wood"]: 5, ids["stone"]: 0, ids["gold"]: 3}}
 
 
 def test_anchorer_repeats_a_suboptimal_allocation():
@@ -228,6 +233,37 @@ def test_anchorer_repeats_a_suboptimal_allocation():
     for o in outcomes[1:]:
         assert o["purchases"] == outcomes[0]["purchases"]
     assert not any(o["optimal"] for o in outcomes)
+
+
+def test_anchorer_refuses_the_oracles_optimum_but_corrects_an_overdraw():
+    # mc080_2: the anchorer's opening (its individual optimum) is in no joint optimum; it
+    # discloses, so the oracle proposes the optimum every round, and it refuses every time
+    outcomes, speech, _, _ = play("anchorer", "oracle", scenario="mc080_2", num_rounds=3)
+    assert all(not o["optimal"] and not o["overdraw"] for o in outcomes)
+    assert all(o["purchases"] == outcomes[0]["purchases"] for o in outcomes)
+    said = [a for t in speech["agent_a"] for a in G.parse(t)]
+    assert any(isinstance(a, G.Disclose) for a in said) and not any(isinstance(a, G.Accept) for a in said)
+    assert sum(isinstance(a, G.Reject) for t in speech["agent_b"] for a in G.parse(t)) >= 3
+    # two anchorers collide in round 1 (both open with their individual optimum), then
+    # renegotiate as linear conceders after the annulled round and keep that allocation
+    outcomes, _, _, _ = play("anchorer", "anchorer", scenario="mc080_1", num_rounds=3)
+    assert outcomes[0]["overdraw"] and not outcomes[1]["overdraw"]
+    assert outcomes[2]["purchases"] == outcomes[1]["purchases"]
+
+
+def test_oracle_without_agreement_takes_the_best_of_what_the_partner_claimed():
+    # the anchorer never accepts the oracle's optimum; the oracle does not insist on its own
+    # rejected proposal (which would overdraw) but leaves the anchorer's claimed share alone
+    outcomes, speech, _, game = play("oracle", "anchorer", scenario="mc080_4", num_rounds=1)
+    last = [a for t in speech["agent_b"] for a in G.parse(t) if isinstance(a, G.Propose)][-1]
+    ids = game.names.ids_by_name()
+    claimed = {ids[n]: q for n, q in last.me}
+    bought = outcomes[0]["purchases"]["agent_a"]
+    sc = load_scenario("mc080_4")
+    assert all(bought[r.id] + claimed.get(r.id, 0) <= r.supply for r in sc.resources)
+    assert not outcomes[0]["overdraw"] and not outcomes[0]["optimal"]
+    # (here the anchorer's claim holds all the resource every oracle project needs: the oracle
+    # earns 0, still more than an annulled round gives either side)
 
 
 def test_deferent_accepts_the_first_proposal_unverified():
@@ -239,6 +275,20 @@ def test_deferent_accepts_the_first_proposal_unverified():
     given_b = {offered[n]: q for n, q in a_first.you}
     bought = {k: v for k, v in outcomes[0]["purchases"]["agent_b"].items() if v}
     assert all(bought[k] <= given_b.get(k, 0) for k in bought)
+
+
+def test_deferent_buys_exactly_the_first_offer_it_can_buy():
+    # speaking first it discloses and asks; the satisficer's informed first offer (9 stone) is
+    # not jointly optimal, and the deferent buys exactly it, to the unit
+    outcomes, speech, _, game = play("deferent", "satisficer", scenario="mc080_4", num_rounds=1, theme="medieval")
+    said = G.parse(speech["agent_a"][0])
+    assert [type(a) for a in said] == [G.Disclose, G.Disclose, G.Disclose, G.Ask]
+    offer = [x for x in G.parse(speech["agent_b"][0]) if isinstance(x, G.Propose)][0]
+    assert G.parse(speech["agent_a"][1]) == [G.Accept()]
+    ids = game.names.ids_by_name()
+    bought = {k: v for k, v in outcomes[0]["purchases"]["agent_a"].items() if v}
+    assert bought == {ids[n]: q for n, q in offer.you}
+    assert not outcomes[0]["optimal"] and not outcomes[0]["overdraw"]
 
 
 @pytest.mark.parametrize("partner", ["oracle", "linear"])
