@@ -10,7 +10,8 @@ resource-game traces, their validation, storage, calibration and prevalence.
   thinking marked as such, final submissions, outcome, rewards, joint reward / M).
 * One call per game (:func:`judge_game`) through any client with
   ``complete(messages) -> str``; :class:`OpenAIChat` is the one for OpenAI-compatible
-  servers (the official ``openai`` package: timeouts and transport retries with backoff).
+  servers, over the code base's one client :class:`baselines.llm.api.APIClient`
+  (timeouts, retries with backoff and jitter honouring ``Retry-After``; the ``api`` extra).
 * :func:`validate_labels` is strict: a JSON object with exactly ``rounds``; one entry per
   round of the game, ``round_number`` 1..N each once; exactly the taxonomy's core labels
   as booleans; exactly its auxiliary tags as ``{"present": bool, "agents": [...]}`` with
@@ -46,7 +47,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -62,7 +62,7 @@ from .report import Table
 
 __all__ = [
     "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",
-    "OpenAIChat", "judge_game", "judge_run", "JudgeRunResult", "load_labels", "read_human_labels",
+    "OpenAIChat", "JudgeClientError", "judge_game", "judge_run", "JudgeRunResult", "load_labels", "read_human_labels",
     "cohen_kappa", "kappa_table", "prevalence_table", "LABELS_DIR", "LABELS_FILE", "HumanLabelError",
 ]
 
@@ -354,40 +354,48 @@ class ChatClient(Protocol):
     def complete(self, messages: list[dict[str, str]]) -> str: ...
 
 
-@dataclass
+class JudgeClientError(RuntimeError):
+    """The judge's server gave no answer (retries ran out, or a fault that is not retried)."""
+
+
 class OpenAIChat:
-    """Chat completions on an OpenAI-compatible server through the official client.
+    """Chat completions on an OpenAI-compatible server through the code base's one
+    client, :class:`baselines.llm.api.APIClient` (the ``api`` extra): timeouts, retries
+    with exponential backoff and jitter (``max_retries``; ``Retry-After`` honoured on
+    429), a concurrency limit for ``judge_run``'s worker threads.
 
-    ``api_key`` is used for the request only: it is not stored in labels, traces or
-    logs, and :meth:`settings` leaves it out. Transport failures (connection errors,
-    timeouts, 408/409/429/5xx) are retried by the client with exponential backoff
-    (``max_retries``); each request times out after ``timeout`` seconds."""
+    ``api_key`` is used for the requests only (the CLI reads it from the environment):
+    it is not stored in labels, traces or logs, and :meth:`settings` leaves it out. A
+    call that fails for good raises :class:`JudgeClientError`, which :func:`judge_game`
+    records as the game's error; ``<think>`` spans and server-side reasoning are not part
+    of the answer."""
 
-    model: str
-    base_url: str
-    api_key: str = field(default="EMPTY", repr=False)
-    timeout: float = 120.0
-    max_retries: int = 3
-    temperature: float | None = 0.0
-    max_tokens: int | None = None
-    _client: Any = field(default=None, init=False, repr=False)
+    def __init__(self, model: str, base_url: str, api_key: str = "EMPTY", timeout: float = 120.0,
+                 max_retries: int = 3, temperature: float | None = 0.0, max_tokens: int | None = None,
+                 max_concurrency: int = 8):
+        try:
+            from baselines.llm.api import APIClient
+        except ImportError as e:
+            raise ImportError(f"the LLM judge needs the openai client ({e}); "
+                              "install the extra: pip install 'negotiation_env[api]'") from None
+        self.model = model
+        self.base_url = base_url
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self._client = APIClient(model, base_url, api_key=api_key or "EMPTY", timeout=timeout,
+                                 max_retries=max_retries, temperature=temperature, max_tokens=max_tokens,
+                                 max_concurrency=max_concurrency, send_seed=False)
 
-    def __post_init__(self):
-        from openai import OpenAI
-
-        self._client = OpenAI(base_url=self.base_url, api_key=self.api_key or "EMPTY", timeout=self.timeout,
-                              max_retries=self.max_retries)
+    def __repr__(self) -> str:
+        return f"OpenAIChat(model={self.model!r}, base_url={self.base_url!r})"
 
     def complete(self, messages: list[dict[str, str]]) -> str:
-        kw: dict[str, Any] = {}
-        if self.temperature is not None:
-            kw["temperature"] = self.temperature
-        if self.max_tokens is not None:
-            kw["max_tokens"] = self.max_tokens
-        resp = self._client.chat.completions.create(model=self.model, messages=messages, **kw)
-        if not resp.choices:
-            return ""
-        return resp.choices[0].message.content or ""
+        comp, _ = self._client.complete(list(messages))
+        if comp.failed:
+            f = comp.faults[-1] if comp.faults else {"kind": "unknown", "message": "no answer"}
+            status = f" (HTTP {f['status']})" if "status" in f else ""
+            raise JudgeClientError(f"{f['kind']}{status} after {comp.attempts} attempt(s): {f['message']}")
+        return comp.text
 
     def settings(self) -> dict[str, Any]:
         return {"model": self.model, "base_url": self.base_url, "temperature": self.temperature,
@@ -731,11 +739,14 @@ def write_tables(path: str | Path, traces: Iterable[Any], *, human: str | Path |
 def api_key_from_env(var: str | None) -> tuple[str, str | None]:
     """``(key, note)``: the key from environment variable ``var`` (default
     ``OPENAI_API_KEY``); a missing default gives the placeholder ``EMPTY`` (local
-    servers need none) with a note; a missing named variable is an error."""
-    name = var or "OPENAI_API_KEY"
-    key = os.environ.get(name)
-    if key:
-        return key, None
-    if var:
-        raise ValueError(f"environment variable {var} (--api-key-env) is not set")
-    return "EMPTY", f"{name} is not set; sending the placeholder key 'EMPTY' (fine for local servers)"
+    servers need none) with a note; a missing named variable is an error.
+    (:func:`baselines.llm.api.api_key_from_env`, the CLI flag named in the error.)"""
+    try:
+        from baselines.llm.api import api_key_from_env as from_env
+    except ImportError as e:
+        raise ValueError(f"the LLM judge needs the openai client ({e}); "
+                         "install the extra: pip install 'negotiation_env[api]'") from None
+    try:
+        return from_env(var)
+    except ValueError as e:
+        raise ValueError(str(e).replace("(api_key_env)", "(--api-key-env)")) from None

@@ -1,7 +1,7 @@
 """The ``run`` and ``export`` subcommands of ``negotiation-env`` (the CLI layer: the only
 part of the runner that draws on the terminal, with rich).
 
-    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--plan]
+    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--batch-games N] [--plan]
     negotiation-env export DIR --kind transitions|sft|preferences --out FILE [filters]
     negotiation-env export DIR --kind minari --out ROOT [--prefix P] [--agent A]
 """
@@ -172,7 +172,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         bars = _Bars(console)
         try:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
-                          observer=bars)
+                          observer=bars, batch_games=args.batch_games)
         finally:
             bars.on_finish(None)  # type: ignore[arg-type]
     except RunConfigError as e:
@@ -247,6 +247,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     r.add_argument("--backend", choices=BACKENDS, default="local", help="local processes (default) or ray")
     r.add_argument("--workers", type=int, default=1, help="parallel games (processes or Ray CPUs); default 1")
+    r.add_argument("--batch-games", type=int, default=1, metavar="N",
+                   help="play N games in lock-step in one process, batching model calls across them "
+                        "(hf:/openai: policies); needs --workers 1; default 1")
     r.add_argument("--plan", action="store_true", help="validate the config and list its cells; play nothing")
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",

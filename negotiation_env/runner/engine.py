@@ -14,7 +14,9 @@ Back ends: ``local`` (default) plays in this process with ``workers=1`` or in a 
 game's trace depends only on its spec, so every back end writes the same records; with
 several workers the lines are in completion order (``run.plan_index`` gives plan order).
 At most ``4 x workers`` games are in flight and nothing is kept per game beyond a small
-summary, so memory stays flat however many games a run has.
+summary, so memory stays flat however many games a run has. ``batch_games=N`` (local, one
+worker) plays N games in lock-step so that model calls are batched across them
+(:mod:`.lockstep`); the traces are the same.
 
 The library never prints: progress goes to an optional :class:`RunObserver`.
 """
@@ -65,27 +67,52 @@ def _pool() -> PolicyPool:
     return _POOL
 
 
-def play_game(spec: GameSpec) -> dict[str, Any]:
-    """Play one planned game with the standard AEC loop under the trace recorder; return
-    its trace as a dict. Never raises: a failure is the trace's ``error``."""
+def open_game(spec: GameSpec, agents: list[str]) -> tuple[TraceRecorder, dict[str, Any]]:
+    """The recorded env of one planned game, reset, and its policies by agent (from this
+    process's pool; model-backed ones are reset with their seat's seed). ``agents`` is
+    filled in as soon as the env exists, so a caller that catches an error knows them."""
     import negotiation_env
 
-    agents: list[str] = []
+    env = negotiation_env.env(game=spec.game, **spec.config)
+    agents[:] = list(env.possible_agents)
     policies: dict[str, Any] = {}
+    infos = {}
+    for seat, agent in enumerate(agents):
+        entry, seed = spec.policies[seat], spec.policy_seeds[seat]
+        policies[agent] = _pool().get(entry, spec.game, seed)
+        info = describe_policy(policies[agent], spec=entry.spec, label=entry.name, seed=seed)
+        info.settings = {"options": dict(entry.options), **info.settings}
+        infos[agent] = info
+    rec = TraceRecorder(env, policies=policies, policy_info=infos, keep=True)
+    rec.prepare(game_id=spec.key, run=spec.run_info(), cohort_seed=spec.cohort_seed)
+    rec.reset(seed=spec.env_seed)
+    return rec, policies
+
+
+def error_trace(spec: GameSpec, agents: list[str], e: BaseException) -> dict[str, Any]:
+    """The trace of a game that failed before its recorder started."""
+    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
+    now = utc_now()
+    failed = GameTrace(game_id=spec.key, game=spec.game, agents=agents, config=dict(spec.config),
+                       seeds={"env": spec.env_seed, "policies": dict(zip(agents, spec.policy_seeds)),
+                              "cohort": spec.cohort_seed},
+                       package=package_info(), started_at=now, ended_at=now, status="error",
+                       error=f"{type(e).__name__}: {e}\n{tb}", run=spec.run_info())
+    return failed.to_dict()
+
+
+def step_cap_reason(spec: GameSpec) -> str:
+    return f"step cap: the game did not end within max_steps={spec.max_steps}"
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    """Play one planned game with the standard AEC loop under the trace recorder; return
+    its trace as a dict. Never raises: a failure is the trace's ``error``.
+    (:mod:`.lockstep` plays many at once and writes the same traces.)"""
+    agents: list[str] = []
     rec: TraceRecorder | None = None
     try:
-        env = negotiation_env.env(game=spec.game, **spec.config)
-        agents = list(env.possible_agents)
-        infos = {}
-        for seat, agent in enumerate(agents):
-            entry, seed = spec.policies[seat], spec.policy_seeds[seat]
-            policies[agent] = _pool().get(entry, spec.game, seed)
-            info = describe_policy(policies[agent], spec=entry.spec, label=entry.name, seed=seed)
-            info.settings = {"options": dict(entry.options), **info.settings}
-            infos[agent] = info
-        rec = TraceRecorder(env, policies=policies, policy_info=infos, keep=True)
-        rec.prepare(game_id=spec.key, run=spec.run_info(), cohort_seed=spec.cohort_seed)
-        rec.reset(seed=spec.env_seed)
+        rec, policies = open_game(spec, agents)
         steps = 0
         for agent in rec.agent_iter():
             obs, _reward, term, trunc, _info = rec.last()
@@ -93,7 +120,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
                 rec.step(None)
                 continue
             if steps >= spec.max_steps:
-                rec.truncate(f"step cap: the game did not end within max_steps={spec.max_steps}")
+                rec.truncate(step_cap_reason(spec))
                 break
             rec.step(policies[agent].act(obs))
             steps += 1
@@ -101,15 +128,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
         if rec is not None and rec.recording:
             rec.abort(e)
         else:
-            tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
-            now = utc_now()
-            rec = None
-            failed = GameTrace(game_id=spec.key, game=spec.game, agents=agents, config=dict(spec.config),
-                               seeds={"env": spec.env_seed, "policies": dict(zip(agents, spec.policy_seeds)),
-                                      "cohort": spec.cohort_seed},
-                               package=package_info(), started_at=now, ended_at=now, status="error",
-                               error=f"{type(e).__name__}: {e}\n{tb}", run=spec.run_info())
-            return failed.to_dict()
+            return error_trace(spec, agents, e)
     assert rec is not None and rec.last_trace is not None
     return rec.last_trace.to_dict()
 
@@ -252,6 +271,13 @@ def _serial(todo: Iterable[GameSpec]) -> Iterator[tuple[bytes, dict[str, Any]]]:
         yield _play_encoded(spec)
 
 
+def _lockstep(todo: list[GameSpec], batch_games: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+    from .lockstep import play_lockstep
+
+    for d in play_lockstep(todo, batch_games):
+        yield encode_trace(d), summarize_trace(d)
+
+
 def _watch_parent(parent: int) -> None:
     """Pool-worker initializer: exit when the run's process is gone (e.g. SIGKILL),
     instead of lingering as an orphan."""
@@ -369,8 +395,15 @@ def _check_backend(plan: Plan, backend: str, workers: int) -> None:
 
 
 def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, resume: bool = False,
-        backend: str = "local", workers: int = 1, observer: RunObserver | None = None) -> RunSummary:
+        backend: str = "local", workers: int = 1, observer: RunObserver | None = None,
+        batch_games: int = 1) -> RunSummary:
     """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
+
+    ``batch_games=N > 1`` plays up to N games in lock-step in this process
+    (:mod:`.lockstep`): every pending turn of a model-backed policy across those games is
+    answered in one ``act_batch`` call. The traces are the same as one game at a time
+    (exactly so for deterministic policies); each is written when its game ends. It
+    needs the local back end with one worker (one process holds the model).
 
     ``config``: a :class:`RunConfig`, a dict, a path to a TOML/YAML file, or None for the
     shipped default. Raises :class:`RunConfigError` for a bad config and
@@ -384,6 +417,11 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     started = time.perf_counter()
     plan = make_plan(config)
     _check_backend(plan, backend, workers)
+    if isinstance(batch_games, bool) or not isinstance(batch_games, int) or batch_games < 1:
+        raise RunnerError(f"--batch-games must be an integer >= 1; got {batch_games!r}")
+    if batch_games > 1 and (backend != "local" or workers != 1):
+        raise RunnerError(f"--batch-games {batch_games} batches model calls inside one process: it needs "
+                          f"--backend local and --workers 1 (got --backend {backend} --workers {workers})")
     out = Path(out_dir)
     _prepare_dir(plan, out, resume)
     summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan))
@@ -410,7 +448,9 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
         summary.already_done = len(done)
         todo = [s for s in plan.specs if s.key not in done]
         observer.on_start(plan, summary, len(todo))
-        if backend == "ray":
+        if batch_games > 1:
+            results = _lockstep(todo, batch_games)
+        elif backend == "ray":
             results = _ray(todo, workers)
         elif workers > 1 and len(todo) > 1:
             results = _process_pool(todo, workers)

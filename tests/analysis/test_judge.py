@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, O
                                             read_human_labels, render_game, render_system_prompt, validate_labels)
 from negotiation_env.cli import main
 from negotiation_env.traces import TraceWriter
+from tests.fakeserver import FakeServer
 
 from .tracesets import play_resource, play_rulemaking
 
@@ -37,56 +36,6 @@ def answer(n, *, core=None, aux=None):
 
 
 # --------------------------------------------------------------------------- fake server
-
-
-class FakeServer:
-    """POST /v1/chat/completions answered by ``self.reply(request_json) -> str``; other
-    paths 404; ``self.status`` forces an HTTP error code."""
-
-    def __init__(self):
-        self.requests: list[dict] = []
-        self.headers: list[dict] = []
-        self.reply = lambda req: "{}"
-        self.status = 200
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # keep pytest output clean
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                server.requests.append(body)
-                server.headers.append(dict(self.headers))
-                if not self.path.endswith("/chat/completions"):
-                    self.send_error(404)
-                    return
-                if server.status != 200:
-                    self.send_response(server.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.end_headers()
-                    self.wfile.write(b'{"error": {"message": "boom"}}')
-                    return
-                content = server.reply(body)
-                data = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                                   "choices": [{"index": 0, "finish_reason": "stop",
-                                                "message": {"role": "assistant", "content": content}}],
-                                   "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,512 @@
+"""Any OpenAI-compatible chat-completions server (the ``api`` extra): OpenAI, vLLM,
+SGLang, Ollama, OpenRouter, through the official ``openai`` client.
+
+    policy = APIPolicy(model="gpt-5-mini", api_key_env="OPENAI_API_KEY", max_tokens=4096)
+    policy = APIPolicy(model="qwen3-8b", base_url="http://localhost:8000/v1", temperature=0.7)
+
+:class:`APIClient` is the one client of the code base (the policies and the LLM judge
+use it). It adds to the ``openai`` client, whose own retries are switched off so that
+each fault is seen and recorded:
+
+* retries with exponential backoff and jitter (``backoff * 2**k``, drawn in
+  ``[d/2, d]`` from a per-call ``random.Random``), honouring ``Retry-After`` /
+  ``retry-after-ms`` on 429 (capped at ``max_retry_after``); retried: timeouts,
+  connection errors (a response cut off mid-way), 408/409/425/429/5xx, malformed JSON,
+  empty answers; not retried: other 4xx;
+* a concurrency limit (``max_concurrency`` requests in flight per client, whichever
+  thread sends them); ``complete_many`` sends a batch concurrently;
+* the token-limit and temperature rules of seed 000, Appendix B: OpenAI reasoning
+  models (``gpt-5*``, ``o1``/``o3``/``o4*``) take ``max_completion_tokens`` and no
+  temperature, the others ``max_tokens`` and temperature 0.7 (``token_param`` and
+  ``temperature`` override it; a server that refuses one name with a 400 naming the other
+  is answered by switching, recorded as a fault);
+* native reasoning: ``reasoning_content`` / ``reasoning`` fields and ``<think>`` spans are
+  kept apart from the answer; the reasoning switch is sent as ``reasoning_effort``
+  (``reasoning_via="reasoning_effort"``, OpenAI), as ``chat_template_kwargs.enable_thinking``
+  (``"chat_template_kwargs"``: vLLM, SGLang serving Qwen3-style models) or as
+  OpenRouter's ``reasoning`` object (``"openrouter"``);
+* usage: prompt, completion and reasoning tokens (``completion_tokens_details``), summed
+  over the attempts that returned one; every fault goes into the
+  :class:`~.prompting.Completion` and from there into the trace step's ``tokens``.
+
+The API key is read from the environment variable ``api_key_env`` (default
+``OPENAI_API_KEY``; unset, the placeholder ``EMPTY`` that local servers accept). It is
+never stored in settings, repr, faults, logs or traces: fault messages are scrubbed of
+it. :class:`APIPolicy` refuses a key given as an option (config files must not hold one).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import math
+import os
+import random
+import re
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Mapping, Sequence
+
+from .policy import LLMPolicy, reasoning_requested
+from .prompting import ActionProbs, Completion, Usage, conversation_of, call_seed, renormalise, split_reasoning
+
+try:
+    import openai
+except ImportError as _e:  # pragma: no cover - depends on the install
+    raise ImportError(f"baselines.llm.api needs the openai client ({_e}); "
+                      "install the extra: pip install 'negotiation_env[api]'") from None
+
+__all__ = ["APIClient", "APIPolicy", "api_key_from_env", "LogprobsUnavailable", "TOKEN_PARAMS", "REASONING_VIA",
+           "uses_completion_tokens"]
+
+log = logging.getLogger(__name__)
+
+TOKEN_PARAMS = ("auto", "max_tokens", "max_completion_tokens")
+REASONING_VIA = ("reasoning_effort", "chat_template_kwargs", "openrouter")
+EFFORTS = ("none", "minimal", "low", "medium", "high")
+DEFAULT_TEMPERATURE = 0.7  # seed 000, Appendix B: every model that takes a temperature
+_REASONING_MODELS = re.compile(r"^(?:openai/)?(?:gpt-5|o\d)", re.I)
+_RETRY_STATUS = {408, 409, 425, 429}
+_REDACTED = "[REDACTED]"
+
+
+class LogprobsUnavailable(RuntimeError):
+    """The server returned no usable log-probabilities for the action tokens."""
+
+
+def uses_completion_tokens(model: str) -> bool:
+    """OpenAI's reasoning models (gpt-5*, o1/o3/o4*) take ``max_completion_tokens`` and
+    no temperature (seed 000, Appendix B)."""
+    return bool(_REASONING_MODELS.match(model))
+
+
+def api_key_from_env(var: str | None) -> tuple[str, str | None]:
+    """``(key, note)``: the key from environment variable ``var`` (default
+    ``OPENAI_API_KEY``); a missing default gives the placeholder ``EMPTY`` (local servers
+    need none) with a note; a missing named variable is an error naming it."""
+    name = var or "OPENAI_API_KEY"
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"api_key_env must name an environment variable; got {var!r}")
+    key = os.environ.get(name)
+    if key:
+        return key, None
+    if var and var != "OPENAI_API_KEY":
+        raise ValueError(f"environment variable {var} (api_key_env) is not set")
+    return "EMPTY", f"{name} is not set; sending the placeholder key 'EMPTY' (fine for local servers)"
+
+
+def _number(name: str, value: Any, lo: float, *, allow_none: bool = False, integer: bool = False) -> Any:
+    if value is None and allow_none:
+        return None
+    ok_type = isinstance(value, int) if integer else isinstance(value, (int, float))
+    if isinstance(value, bool) or not ok_type or value < lo:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"API option {name!r} must be {kind} >= {lo}{' or None' if allow_none else ''}; got {value!r}")
+    return value
+
+
+def _retry_after(headers: Any) -> float | None:
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        ra = headers.get("retry-after")
+    except Exception:  # noqa: BLE001 - odd header containers
+        return None
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(ra)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _field(obj: Any, name: str) -> Any:
+    v = getattr(obj, name, None)
+    if v is None:
+        extra = getattr(obj, "model_extra", None) or {}
+        v = extra.get(name)
+    return v
+
+
+class APIClient:
+    """One OpenAI-compatible endpoint (see the module docstring).
+
+    model, base_url (None: the client's default, ``OPENAI_BASE_URL`` or OpenAI's),
+    api_key_env; api_key: for callers that read the key themselves (the judge CLI),
+    kept private. timeout (seconds per request), max_retries (retries after the first
+    attempt), backoff / backoff_max / max_retry_after (seconds), max_concurrency.
+    Generation: temperature (``"auto"``: Appendix B; None: never sent), top_p,
+    max_tokens (sent as ``token_param``), reasoning_via, reasoning_effort (sent when
+    reasoning is switched on), reasoning_effort_off (sent when switched off; None: send
+    nothing), send_seed (send each call's seed), extra_body (merged into every request).
+    sleep: the wait function (tests pass a recorder).
+    """
+
+    def __init__(self, model: str, base_url: str | None = None, *, api_key_env: str | None = None,
+                 api_key: str | None = None, timeout: float = 120.0, max_retries: int = 4, backoff: float = 1.0,
+                 backoff_max: float = 60.0, max_retry_after: float = 300.0, max_concurrency: int = 8,
+                 temperature: Any = "auto", top_p: float | None = None, max_tokens: int | None = None,
+                 token_param: str = "auto", reasoning_via: str = "reasoning_effort",
+                 reasoning_effort: str = "medium", reasoning_effort_off: str | None = None, send_seed: bool = True,
+                 extra_body: Mapping[str, Any] | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+        if not isinstance(model, str) or not model:
+            raise ValueError(f"API option 'model' must be a non-empty string; got {model!r}")
+        if base_url is not None and (not isinstance(base_url, str) or not re.match(r"^https?://", base_url)):
+            raise ValueError(f"API option 'base_url' must be an http(s) URL; got {base_url!r}")
+        self.model = model
+        self.base_url = base_url
+        self.api_key_env = api_key_env or "OPENAI_API_KEY"
+        self.timeout = float(_number("timeout", timeout, 0.001))
+        self.max_retries = _number("max_retries", max_retries, 0, integer=True)
+        self.backoff = float(_number("backoff", backoff, 0))
+        self.backoff_max = float(_number("backoff_max", backoff_max, 0))
+        self.max_retry_after = float(_number("max_retry_after", max_retry_after, 0))
+        self.max_concurrency = _number("max_concurrency", max_concurrency, 1, integer=True)
+        if temperature != "auto":
+            _number("temperature", temperature, 0, allow_none=True)
+        self.temperature = temperature
+        self.top_p = _number("top_p", top_p, 0, allow_none=True)
+        self.max_tokens = _number("max_tokens", max_tokens, 1, allow_none=True, integer=True)
+        if token_param not in TOKEN_PARAMS:
+            raise ValueError(f"API option 'token_param' must be one of {', '.join(TOKEN_PARAMS)}; got {token_param!r}")
+        self.token_param = token_param
+        if reasoning_via not in REASONING_VIA:
+            raise ValueError(f"API option 'reasoning_via' must be one of {', '.join(REASONING_VIA)}; "
+                             f"got {reasoning_via!r}")
+        self.reasoning_via = reasoning_via
+        for name, v in (("reasoning_effort", reasoning_effort), ("reasoning_effort_off", reasoning_effort_off)):
+            if v is not None and v not in EFFORTS:
+                raise ValueError(f"API option {name!r} must be one of {', '.join(EFFORTS)}; got {v!r}")
+        self.reasoning_effort = reasoning_effort
+        self.reasoning_effort_off = reasoning_effort_off
+        self.send_seed = bool(send_seed)
+        if extra_body is not None and not isinstance(extra_body, Mapping):
+            raise ValueError(f"API option 'extra_body' must be a mapping; got {extra_body!r}")
+        self.extra_body = dict(extra_body or {})
+        self._sleep = sleep
+        if api_key is None:
+            api_key, note = api_key_from_env(api_key_env)
+            if note:
+                log.info(note)
+        self._key = api_key or "EMPTY"
+        self._param = (token_param if token_param != "auto"
+                       else "max_completion_tokens" if uses_completion_tokens(model) else "max_tokens")
+        self._drop_temperature = False
+        self._slots = threading.BoundedSemaphore(self.max_concurrency)
+        kw: dict[str, Any] = {"api_key": self._key, "max_retries": 0, "timeout": self.timeout}
+        if base_url:
+            kw["base_url"] = base_url
+        self._client = openai.OpenAI(**kw)
+
+    # ------------------------------------------------------------------ description
+
+    def settings(self) -> dict[str, Any]:
+        """Everything that shapes a request, never the key."""
+        return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
+                "timeout": self.timeout, "max_retries": self.max_retries, "backoff": self.backoff,
+                "backoff_max": self.backoff_max, "max_concurrency": self.max_concurrency,
+                "temperature": self.resolved_temperature(), "top_p": self.top_p, "max_tokens": self.max_tokens,
+                "token_param": self._param, "reasoning_via": self.reasoning_via,
+                "reasoning_effort": self.reasoning_effort, "reasoning_effort_off": self.reasoning_effort_off,
+                "send_seed": self.send_seed}
+
+    def __repr__(self) -> str:
+        return f"APIClient(model={self.model!r}, base_url={self.base_url!r}, api_key_env={self.api_key_env!r})"
+
+    def resolved_temperature(self) -> float | None:
+        if self._drop_temperature:
+            return None
+        if self.temperature == "auto":
+            return None if self._param == "max_completion_tokens" else DEFAULT_TEMPERATURE
+        return self.temperature
+
+    def scrub(self, text: str) -> str:
+        """``text`` without the key (fault messages, logs)."""
+        if self._key and self._key != "EMPTY" and len(self._key) >= 4:
+            text = text.replace(self._key, _REDACTED)
+        return text
+
+    # ------------------------------------------------------------------ requests
+
+    def request(self, messages: list[dict[str, str]], *, seed: int | None = None, think: bool | None = None,
+                max_tokens: int | None = None, logprobs: int | None = None,
+                temperature: Any = "client") -> dict[str, Any]:
+        """The keyword arguments of ``chat.completions.create`` for one call."""
+        kw: dict[str, Any] = {"model": self.model, "messages": messages}
+        mt = self.max_tokens if max_tokens is None else max_tokens
+        if mt is not None:
+            kw[self._param] = mt
+        t = self.resolved_temperature() if temperature == "client" else temperature
+        if t is not None and not self._drop_temperature:
+            kw["temperature"] = t
+        if self.top_p is not None:
+            kw["top_p"] = self.top_p
+        if seed is not None and self.send_seed:
+            kw["seed"] = int(seed)
+        extra = json.loads(json.dumps(self.extra_body))  # a deep copy
+        if think is not None:
+            if self.reasoning_via == "reasoning_effort":
+                effort = self.reasoning_effort if think else self.reasoning_effort_off
+                if effort is not None:
+                    kw["reasoning_effort"] = effort
+            elif self.reasoning_via == "chat_template_kwargs":
+                extra.setdefault("chat_template_kwargs", {})["enable_thinking"] = bool(think)
+            else:
+                extra["reasoning"] = {"effort": self.reasoning_effort} if think else {"enabled": False}
+        if logprobs is not None:
+            kw["logprobs"] = True
+            kw["top_logprobs"] = int(logprobs)
+        if extra:
+            kw["extra_body"] = extra
+        return kw
+
+    def complete(self, messages: list[dict[str, str]], *, seed: int | None = None, think: bool | None = None,
+                 max_tokens: int | None = None, logprobs: int | None = None, temperature: Any = "client",
+                 accept: Callable[[Any], str | None] | None = None,
+                 max_retries: int | None = None) -> tuple[Completion, Any]:
+        """One call with retries: ``(completion, last_response)``. Never raises for a
+        server or transport fault: retries (``max_retries``, default the client's) run
+        out into ``completion.failed``. ``accept(response)`` may refuse a response
+        (returning the reason), which counts as a retryable fault (e.g. no
+        log-probabilities)."""
+        retries = self.max_retries if max_retries is None else max_retries
+        rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        t0 = time.perf_counter()
+        comp = Completion(text="", attempts=0)
+        usage = Usage()
+        have_usage = False
+        response = None
+        attempt = 0
+        while True:
+            attempt += 1
+            comp.attempts = attempt
+            kw = self.request(messages, seed=seed, think=think, max_tokens=max_tokens, logprobs=logprobs,
+                              temperature=temperature)
+            fault: dict[str, Any] | None = None
+            retry_after: float | None = None
+            retryable = True
+            try:
+                with self._slots:
+                    response = self._client.chat.completions.create(**kw)
+            except openai.APITimeoutError as e:
+                fault = {"kind": "timeout", "message": f"no answer within {self.timeout:g} s ({type(e).__name__})"}
+            except openai.APIStatusError as e:
+                status = int(e.status_code)
+                fault = {"kind": "rate_limit" if status == 429 else "server_error" if status >= 500 else "http_error",
+                         "status": status, "message": str(e)}
+                if status == 429:
+                    retry_after = _retry_after(getattr(e.response, "headers", None))
+                    if retry_after is not None:
+                        fault["retry_after"] = retry_after
+                retryable = status in _RETRY_STATUS or status >= 500
+                if status == 400 and self._adapt(str(e), fault):
+                    retryable = True
+            except openai.APIConnectionError as e:
+                cause = e.__cause__ or e.__context__
+                fault = {"kind": "connection",
+                         "message": f"{e} ({type(cause).__name__}: {cause})" if cause else str(e)}
+            except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as e:
+                fault = {"kind": "malformed", "message": f"the response is not valid JSON: {e}"}
+            else:
+                u = getattr(response, "usage", None)
+                if u is not None:
+                    have_usage = True
+                    usage.prompt_tokens += int(getattr(u, "prompt_tokens", 0) or 0)
+                    usage.completion_tokens += int(getattr(u, "completion_tokens", 0) or 0)
+                    details = getattr(u, "completion_tokens_details", None)
+                    rt = getattr(details, "reasoning_tokens", None) if details is not None else None
+                    if rt is not None:
+                        usage.reasoning_tokens = (usage.reasoning_tokens or 0) + int(rt)
+                choices = getattr(response, "choices", None)
+                if not choices:
+                    fault = {"kind": "empty", "message": "the response has no choices"}
+                else:
+                    refusal = accept(response) if accept is not None else None
+                    if refusal:
+                        fault = {"kind": "unusable", "message": refusal}
+                    else:
+                        self._fill(comp, choices[0])
+                        break
+            assert fault is not None
+            fault["attempt"] = attempt
+            fault["message"] = self.scrub(str(fault["message"]))
+            final = not retryable or attempt > retries
+            if not final:
+                fault["delay"] = round(self._delay(attempt, retry_after, rng), 3)
+            comp.faults.append(fault)
+            log.log(logging.WARNING if final else logging.INFO, "%s: attempt %d: %s%s", self.model, attempt,
+                    fault["kind"], " (giving up)" if final else f", retrying in {fault['delay']:.2f} s")
+            if final:
+                comp.failed = True
+                break
+            self._sleep(fault["delay"])
+        comp.usage = usage if have_usage else Usage()
+        comp.seconds = time.perf_counter() - t0
+        return comp, response
+
+    def _adapt(self, message: str, fault: dict[str, Any]) -> bool:
+        """Answer a 400 that names a parameter this server does not take: swap the token
+        parameter's name or drop the temperature. True when the request changed."""
+        m = message.lower()
+        other = "max_completion_tokens" if self._param == "max_tokens" else "max_tokens"
+        if self._param in m and other in m and self.token_param == "auto":
+            fault["adapted"] = f"{self._param} -> {other}"
+            self._param = other
+            return True
+        if "temperature" in m and ("unsupported" in m or "not support" in m) and not self._drop_temperature:
+            fault["adapted"] = "temperature dropped"
+            self._drop_temperature = True
+            return True
+        return False
+
+    def _delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+        if retry_after is not None:
+            # the server's wait, plus up to 10% so that clients told the same do not return together
+            return min(retry_after, self.max_retry_after) * (1.0 + 0.1 * rng.random())
+        d = min(self.backoff_max, self.backoff * (2 ** (attempt - 1)))
+        return d / 2 + rng.random() * d / 2
+
+    def _fill(self, comp: Completion, choice: Any) -> None:
+        msg = getattr(choice, "message", None)
+        content = getattr(msg, "content", None) if msg is not None else None
+        raw = content if isinstance(content, str) else ""
+        text, think_spans = split_reasoning(raw)
+        server_reasoning = None
+        if msg is not None:
+            for name in ("reasoning_content", "reasoning"):
+                v = _field(msg, name)
+                if isinstance(v, str) and v.strip():
+                    server_reasoning = v.strip()
+                    break
+        parts = [p for p in (server_reasoning, think_spans) if p]
+        comp.text = text
+        comp.raw = raw
+        comp.reasoning = "\n\n".join(parts) if parts else None
+        comp.finish_reason = getattr(choice, "finish_reason", None)
+        if comp.finish_reason == "length":
+            comp.faults.append({"kind": "length", "attempt": comp.attempts,
+                                "message": "the answer was cut at the token limit"})
+
+    def complete_many(self, items: Sequence[dict[str, Any]]) -> list[Completion]:
+        """``complete(**item)`` for every item, concurrently (at most
+        ``max_concurrency`` in flight), results in order."""
+        if not items:
+            return []
+        if len(items) == 1:
+            return [self.complete(**items[0])[0]]
+        with ThreadPoolExecutor(max_workers=min(len(items), self.max_concurrency),
+                                thread_name_prefix="llm-api") as ex:
+            return [c for c, _ in ex.map(lambda kw: self.complete(**kw), items)]
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class APIPolicy(LLMPolicy):
+    """A chat model behind an OpenAI-compatible server, as a policy: ``act`` sends the
+    conversation the env holds for the agent and returns the raw answer text; faults are
+    retried (:class:`APIClient`) and recorded; a call that runs out of retries answers
+    ``""``, which the env treats as an invalid answer (retry, then its fallback).
+
+    Options are :class:`APIClient`'s plus ``seed`` and ``reasoning`` (see
+    :mod:`.policy`) and ``top_logprobs`` (for :meth:`action_probs`, default 20)."""
+
+    name = "api"
+
+    def __init__(self, model: str, base_url: str | None = None, *, seed: int | None = None, reasoning: Any = "auto",
+                 top_logprobs: int = 20, **options: Any) -> None:
+        for secret in ("api_key", "key", "token", "password"):
+            if secret in options:
+                raise ValueError(f"APIPolicy does not take {secret!r}: keys come from the environment; set "
+                                 f"'api_key_env' to the name of the variable that holds it (default OPENAI_API_KEY)")
+        super().__init__(seed=seed, reasoning=reasoning)
+        self.top_logprobs = _number("top_logprobs", top_logprobs, 1, integer=True)
+        try:
+            self.client = APIClient(model, base_url, **options)
+        except TypeError as e:
+            raise ValueError(f"APIPolicy: {e}") from None
+
+    @property
+    def model(self) -> str:
+        return self.client.model
+
+    def settings(self) -> dict[str, Any]:
+        return {**self.client.settings(), "reasoning": self.reasoning, "top_logprobs": self.top_logprobs}
+
+    def __repr__(self) -> str:
+        return f"APIPolicy(model={self.client.model!r}, base_url={self.client.base_url!r}, seed={self.seed})"
+
+    def _complete(self, observations, conversations, think, seeds):
+        return self.client.complete_many([{"messages": c, "think": t, "seed": s}
+                                          for c, t, s in zip(conversations, think, seeds)])
+
+    # ------------------------------------------------------------------ log-probabilities
+
+    def action_probs(self, observation: Any, choices: Sequence[str] = ("A", "B"), *,
+                     max_attempts: int = 3) -> ActionProbs:
+        """The renormalised first-token action policy from the server's top
+        log-probabilities (seed 002, A.4): one generated token, ``top_logprobs``
+        candidates; a choice's log-probability is the log-sum of the candidates that are
+        the choice up to surrounding whitespace (``"A"``, ``" A"``). A choice outside the
+        returned window is interval-censored at the lowest returned log-probability
+        (:func:`~.prompting.renormalise`). A response without log-probabilities or
+        without any choice among them is retried (``max_attempts`` in all, as the paper's
+        replay runner); then :class:`LogprobsUnavailable` is raised."""
+        return self.action_probs_batch([observation], choices, max_attempts=max_attempts)[0]
+
+    def action_probs_batch(self, observations: Sequence[Any], choices: Sequence[str] = ("A", "B"), *,
+                           max_attempts: int = 3) -> list[ActionProbs]:
+        """:meth:`action_probs` for each observation, sent concurrently."""
+        choices = tuple(choices)
+        obs = list(observations)
+        seeds = [call_seed(self.seed, self._calls + i) for i in range(len(obs))]
+        if self.seed is not None:
+            self._calls += len(obs)
+        items = [(o, s) for o, s in zip(obs, seeds)]
+        if len(items) <= 1:
+            return [self._probs(o, s, choices, max_attempts) for o, s in items]
+        with ThreadPoolExecutor(max_workers=min(len(items), self.client.max_concurrency),
+                                thread_name_prefix="llm-api") as ex:
+            return list(ex.map(lambda it: self._probs(it[0], it[1], choices, max_attempts), items))
+
+    def _probs(self, observation: Any, seed: int | None, choices: tuple[str, ...], max_attempts: int) -> ActionProbs:
+        found: dict[str, Any] = {}
+
+        def accept(resp: Any) -> str | None:
+            try:
+                top = resp.choices[0].logprobs.content[0].top_logprobs
+                pairs = [(str(t.token), float(t.logprob)) for t in top]
+            except (AttributeError, IndexError, TypeError, ValueError):
+                return "the response has no log-probabilities"
+            if not pairs:
+                return "the response has no top log-probabilities"
+            lp: dict[str, float | None] = {}
+            for c in choices:
+                vals = [v for tok, v in pairs if tok.strip() == c]
+                lp[c] = math.log(sum(math.exp(v) for v in vals)) if vals else None
+            if all(v is None for v in lp.values()):
+                return f"none of {', '.join(choices)} is among the top {len(pairs)} first tokens"
+            found["lp"], found["floor"] = lp, min(v for _, v in pairs)
+            return None
+
+        comp, _ = self.client.complete(conversation_of(observation), seed=seed,
+                                       think=reasoning_requested(observation, self.reasoning), max_tokens=1,
+                                       logprobs=self.top_logprobs, accept=accept, max_retries=max(0, max_attempts - 1))
+        if comp.failed or "lp" not in found:
+            last = comp.faults[-1]["message"] if comp.faults else "no answer"
+            raise LogprobsUnavailable(f"{self.client.model}: no usable log-probabilities after {comp.attempts} "
+                                      f"attempts ({last})")
+        out = renormalise(found["lp"], choices, floor=found["floor"])
+        out.usage = comp.trace_usage()
+        return out

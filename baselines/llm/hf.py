@@ -1,0 +1,448 @@
+"""A local model through Hugging Face ``transformers`` (the ``llm`` extra).
+
+    policy = HFPolicy("Qwen/Qwen2.5-7B-Instruct", temperature=0.8, max_new_tokens=64, seed=1)
+    text = policy.act(observation)              # the model's raw answer; the env parses it
+    texts = policy.act_batch(observations)      # one left-padded generate call
+
+The model is loaded from a local folder or a hub id (``AutoModelForCausalLM`` and its
+tokenizer), on ``device`` (``auto``: CUDA when available, else CPU) in ``dtype``
+(``auto``: bfloat16 on a GPU that supports it, else float32). Prompts are the
+conversation the env holds for the agent, rendered with the tokenizer's chat template.
+
+Sampling. ``temperature=0`` is greedy decoding (deterministic; the same answer alone or
+in a batch, up to floating-point effects of padding). With ``temperature > 0`` each item
+of a batch is sampled from its own ``torch.Generator`` seeded with the call's seed
+(:func:`negotiation_env.core.policy.call_seed` of the policy seed and the call index), so a game's
+answers do not depend on which other games shared its batch; no global RNG is touched.
+Temperature and top-p are applied by that sampler; the model's own generation defaults
+(repetition penalty and the like) are not used.
+
+Native reasoning: ``reasoning`` (see :mod:`.policy`) becomes the chat template's
+``enable_thinking`` (Qwen3-style templates); ``<think>`` spans are split from the answer
+and kept as the step's reasoning; ``reasoning_tokens`` counts the tokens through the
+closing ``</think>``.
+
+Mechanistic access (seed 002): :meth:`HFPolicy.action_probs` (first-token policy over
+the valid actions, A.4), :meth:`HFPolicy.final_token_activations` (residual stream after
+chosen decoder blocks at the final prompt token, D.1) and :meth:`HFPolicy.intervene`
+(add a direction or project it out at the final prompt token, S8/S9; see
+:mod:`.steering`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import secrets
+import time
+from typing import Any, Callable, Iterator, Sequence
+
+from .policy import LLMPolicy, reasoning_requested
+from .prompting import ActionProbs, Completion, Usage, conversation_of, renormalise, split_reasoning
+
+try:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig, LogitsProcessor, LogitsProcessorList
+except ImportError as _e:  # pragma: no cover - depends on the install
+    raise ImportError(f"baselines.llm.hf needs torch and transformers ({_e}); "
+                      "install the extra: pip install 'negotiation_env[llm]'") from None
+
+__all__ = ["HFPolicy", "DTYPES"]
+
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
+def _check_number(name: str, value: Any, lo: float, hi: float | None = None, *, lo_open: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"HFPolicy option {name!r} must be a number; got {value!r}")
+    ok = (value > lo if lo_open else value >= lo) and (hi is None or value <= hi)
+    if not ok:
+        rng = f"{'(' if lo_open else '['}{lo}, {hi if hi is not None else 'inf'}{']' if hi is not None else ')'}"
+        raise ValueError(f"HFPolicy option {name!r} must be in {rng}; got {value!r}")
+    return float(value)
+
+
+def _check_int(name: str, value: Any, lo: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise ValueError(f"HFPolicy option {name!r} must be an integer >= {lo}; got {value!r}")
+    return value
+
+
+class _RowSampler(LogitsProcessor):
+    """Samples each row from its own generator with temperature and top-p, and returns
+    scores that are 0 at the drawn token and -inf elsewhere, so that ``generate`` in
+    greedy mode emits exactly the drawn token. (``generate``'s own sampling draws every
+    row from the global RNG; this keeps each item's randomness its own.)"""
+
+    def __init__(self, generators: list[torch.Generator], temperature: float, top_p: float):
+        self.generators = generators
+        self.temperature = temperature
+        self.top_p = top_p
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        logits = scores.float() / self.temperature
+        probs = torch.softmax(logits, dim=-1)
+        if self.top_p < 1.0:
+            sorted_p, idx = torch.sort(probs, dim=-1, descending=True)
+            cum = torch.cumsum(sorted_p, dim=-1)
+            drop = (cum - sorted_p) >= self.top_p  # keep the smallest prefix reaching top_p
+            sorted_p = sorted_p.masked_fill(drop, 0.0)
+            probs = torch.zeros_like(probs).scatter(-1, idx, sorted_p)
+        out = torch.full_like(scores, float("-inf"))
+        for i, g in enumerate(self.generators):
+            tok = torch.multinomial(probs[i], 1, generator=g)
+            out[i, tok] = 0.0
+        return out
+
+
+class HFPolicy(LLMPolicy):
+    """A ``transformers`` causal LM answering the env's conversation (module docstring).
+
+    model: a local folder or hub id. device: ``auto``, ``cpu``, ``cuda``, ``cuda:N``,
+    ``mps``. dtype: one of :data:`DTYPES`. temperature (0 = greedy), top_p,
+    max_new_tokens, seed: generation settings. reasoning: see :mod:`.policy`.
+    max_batch_size: the most prompts in one ``generate`` call (``act_batch`` splits
+    larger batches, grouping prompts of similar length). chat_template_kwargs: extra
+    keyword arguments for ``apply_chat_template``. attn_implementation,
+    trust_remote_code, revision: passed to ``from_pretrained``.
+    """
+
+    name = "hf"
+
+    def __init__(self, model: str, *, device: str = "auto", dtype: str = "auto", temperature: float = 0.7,
+                 top_p: float = 1.0, max_new_tokens: int = 512, seed: int | None = None, reasoning: Any = "auto",
+                 max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
+                 attn_implementation: str | None = None, trust_remote_code: bool = False,
+                 revision: str | None = None) -> None:
+        super().__init__(seed=seed, reasoning=reasoning)
+        if not isinstance(model, str) or not model:
+            raise ValueError(f"HFPolicy needs a model path or hub id; got {model!r}")
+        self.model_name = model
+        self.temperature = _check_number("temperature", temperature, 0.0)
+        self.top_p = _check_number("top_p", top_p, 0.0, 1.0, lo_open=True)
+        self.max_new_tokens = _check_int("max_new_tokens", max_new_tokens, 1)
+        self.max_batch_size = _check_int("max_batch_size", max_batch_size, 1)
+        if dtype not in DTYPES:
+            raise ValueError(f"HFPolicy option 'dtype' must be one of {', '.join(DTYPES)}; got {dtype!r}")
+        if chat_template_kwargs is not None and not isinstance(chat_template_kwargs, dict):
+            raise ValueError(f"HFPolicy option 'chat_template_kwargs' must be a mapping; got {chat_template_kwargs!r}")
+        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self.device = self._resolve_device(device)
+        self.dtype = self._resolve_dtype(dtype)
+        self.revision = revision
+        self.tokenizer = AutoTokenizer.from_pretrained(model, revision=revision, trust_remote_code=trust_remote_code)
+        if self.tokenizer.chat_template is None:
+            raise ValueError(f"the tokenizer of {model!r} has no chat template; HFPolicy needs a chat model")
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token_id is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        kw: dict[str, Any] = {"dtype": getattr(torch, self.dtype), "revision": revision,
+                              "trust_remote_code": trust_remote_code}
+        if attn_implementation:
+            kw["attn_implementation"] = attn_implementation
+        self.model = AutoModelForCausalLM.from_pretrained(model, **kw).to(self.device)
+        self.model.eval()
+        self._eos = self._eos_ids()
+        self._think_close = self._single_token("</think>")
+        self._interventions: list[tuple[Any, Callable[[Any], bool] | None]] = []
+        self._layers_cache: Any = None
+        self._keep_last = "logits_to_keep" in inspect.signature(self.model.forward).parameters
+
+    # ------------------------------------------------------------------ setup
+
+    @staticmethod
+    def _resolve_device(device: str) -> str:
+        if not isinstance(device, str):
+            raise ValueError(f"HFPolicy option 'device' must be a string; got {device!r}")
+        if device == "auto":
+            if torch.cuda.is_available():
+                return "cuda"
+            return "cpu"
+        if device == "cpu" or device == "mps" or device == "cuda" or device.startswith("cuda:"):
+            if device.startswith("cuda") and not torch.cuda.is_available():
+                raise ValueError(f"HFPolicy option 'device' is {device!r} but CUDA is not available here")
+            return device
+        raise ValueError(f"HFPolicy option 'device' must be auto, cpu, cuda, cuda:N or mps; got {device!r}")
+
+    def _resolve_dtype(self, dtype: str) -> str:
+        if dtype != "auto":
+            return dtype
+        if self.device.startswith("cuda") and torch.cuda.is_bf16_supported():
+            return "bfloat16"
+        return "float32"
+
+    def _eos_ids(self) -> set[int]:
+        ids: set[int] = set()
+        for src in (getattr(self.model.generation_config, "eos_token_id", None), self.tokenizer.eos_token_id):
+            if isinstance(src, int):
+                ids.add(src)
+            elif isinstance(src, (list, tuple)):
+                ids.update(int(x) for x in src)
+        if not ids:
+            raise ValueError(f"the model {self.model_name!r} defines no end-of-sequence token")
+        return ids
+
+    def _single_token(self, text: str) -> int | None:
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        return ids[0] if len(ids) == 1 else None
+
+    def settings(self) -> dict[str, Any]:
+        return {"model": self.model_name, "revision": self.revision, "device": self.device, "dtype": self.dtype,
+                "temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens,
+                "reasoning": self.reasoning, "max_batch_size": self.max_batch_size,
+                "chat_template_kwargs": dict(self.chat_template_kwargs)}
+
+    def __repr__(self) -> str:
+        return (f"HFPolicy({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
+                f"temperature={self.temperature}, top_p={self.top_p}, max_new_tokens={self.max_new_tokens}, "
+                f"seed={self.seed})")
+
+    # ------------------------------------------------------------------ prompts
+
+    def render(self, conversation: list[dict[str, str]], think: bool | None = None) -> str:
+        """The prompt text for ``conversation`` (chat template, generation prompt)."""
+        kw = dict(self.chat_template_kwargs)
+        if think is not None:
+            kw["enable_thinking"] = think
+        return self.tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True, **kw)
+
+    def _encode(self, prompts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        enc = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        return enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device)
+
+    def _limit(self) -> int | None:
+        n = getattr(self.model.config, "max_position_embeddings", None)
+        return int(n) if isinstance(n, int) else None
+
+    def _prompts(self, observations: Sequence[Any]) -> list[str]:
+        return [self.render(conversation_of(o), reasoning_requested(o, self.reasoning)) for o in observations]
+
+    # ------------------------------------------------------------------ generation
+
+    def _complete(self, observations, conversations, think, seeds):
+        prompts = [self.render(c, t) for c, t in zip(conversations, think)]
+        lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+        out: list[Completion | None] = [None] * len(prompts)
+        limit = self._limit()
+        ok = []
+        for i, n in enumerate(lengths):
+            if limit is not None and n + self.max_new_tokens > limit:
+                out[i] = Completion(text="", failed=True, usage=Usage(prompt_tokens=n), faults=[{
+                    "kind": "prompt_too_long", "attempt": 1,
+                    "message": f"prompt of {n} tokens + max_new_tokens={self.max_new_tokens} exceeds the model's "
+                               f"{limit} positions"}])
+            else:
+                ok.append(i)
+        # similar lengths share a generate call (less padding); results go back in order
+        ok.sort(key=lambda i: lengths[i])
+        for start in range(0, len(ok), self.max_batch_size):
+            chunk = ok[start:start + self.max_batch_size]
+            for i, c in zip(chunk, self._generate([prompts[i] for i in chunk], [seeds[i] for i in chunk],
+                                                  [observations[i] for i in chunk])):
+                out[i] = c
+        return [c for c in out if c is not None]
+
+    @torch.no_grad()
+    def _generate(self, prompts: list[str], seeds: list[int | None], observations: list[Any]) -> list[Completion]:
+        t0 = time.perf_counter()
+        ids, mask = self._encode(prompts)
+        cfg = GenerationConfig(max_new_tokens=self.max_new_tokens, do_sample=False, num_beams=1,
+                               pad_token_id=self.tokenizer.pad_token_id, eos_token_id=sorted(self._eos))
+        procs = LogitsProcessorList()
+        if self.temperature > 0:
+            gens = []
+            for s in seeds:
+                g = torch.Generator(device=self.device)
+                g.manual_seed(s if s is not None else secrets.randbits(63))
+                gens.append(g)
+            procs.append(_RowSampler(gens, self.temperature, self.top_p))
+        with self._hooks(observations):
+            seq = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg,
+                                      logits_processor=procs)
+        new = seq[:, ids.shape[1]:].tolist()
+        prompt_lens = mask.sum(dim=1).tolist()
+        seconds = (time.perf_counter() - t0) / max(1, len(prompts))
+        out = []
+        for row, n_prompt in zip(new, prompt_lens):
+            cut = next((k for k, t in enumerate(row) if t in self._eos), None)
+            gen = row if cut is None else row[:cut + 1]
+            body = [t for t in gen if t not in self._eos and t != self.tokenizer.pad_token_id]
+            raw = self.tokenizer.decode(body, skip_special_tokens=False)
+            text, reasoning = split_reasoning(raw)
+            reasoning_tokens = None
+            if self._think_close is not None and self._think_close in gen:
+                reasoning_tokens = gen.index(self._think_close) + 1
+            elif reasoning:
+                reasoning_tokens = len(self.tokenizer.encode(reasoning, add_special_tokens=False))
+            finish = "stop" if cut is not None else "length"
+            faults = []
+            if finish == "length":
+                faults.append({"kind": "length", "attempt": 1,
+                               "message": f"the answer was cut at max_new_tokens={self.max_new_tokens}"})
+            out.append(Completion(text=text, reasoning=reasoning, raw=raw, finish_reason=finish, seconds=seconds,
+                                  usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(gen),
+                                              reasoning_tokens=reasoning_tokens), faults=faults))
+        return out
+
+    # ------------------------------------------------------------------ log-probabilities
+
+    def choice_token_ids(self, choices: Sequence[str]) -> list[int]:
+        """The first token of each choice as the answer's first token; raises
+        ``ValueError`` when two choices share it."""
+        ids = []
+        for c in choices:
+            toks = self.tokenizer.encode(c, add_special_tokens=False)
+            if not toks:
+                raise ValueError(f"choice {c!r} encodes to no token")
+            ids.append(toks[0])
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"choices {list(choices)!r} share a first token; action_probs cannot tell them apart")
+        return ids
+
+    @torch.no_grad()
+    def next_token_logits(self, observations: Sequence[Any]) -> torch.Tensor:
+        """``[n, vocab]`` float32 logits of the first answer token for each observation
+        (one forward pass; active interventions apply)."""
+        obs = list(observations)
+        prompts = self._prompts(obs)
+        rows = []
+        for start in range(0, len(prompts), self.max_batch_size):
+            ids, mask = self._encode(prompts[start:start + self.max_batch_size])
+            with self._hooks(obs[start:start + self.max_batch_size]):
+                logits = self._forward(ids, mask).logits[:, -1, :]
+            rows.append(logits.float().cpu())
+        return torch.cat(rows, dim=0)
+
+    def _forward(self, ids: torch.Tensor, mask: torch.Tensor) -> Any:
+        """One forward pass computing logits at the last position only."""
+        if self._keep_last:
+            return self.model(input_ids=ids, attention_mask=mask, logits_to_keep=1)
+        return self.model(input_ids=ids, attention_mask=mask)
+
+    def action_probs_batch(self, observations: Sequence[Any], choices: Sequence[str] = ("A", "B")) -> list[ActionProbs]:
+        """:meth:`action_probs` for many observations in batched forward passes."""
+        choices = tuple(choices)
+        tok = self.choice_token_ids(choices)
+        logp = torch.log_softmax(self.next_token_logits(observations), dim=-1)[:, tok].tolist()
+        return [renormalise(dict(zip(choices, row)), choices) for row in logp]
+
+    def action_probs(self, observation: Any, choices: Sequence[str] = ("A", "B")) -> ActionProbs:
+        """Renormalised first-token probabilities over the valid action tokens (seed
+        002, Eq. S2): ``p(c) = exp(l_c) / sum_k exp(l_k)`` with ``l`` the first-token
+        log-probabilities of each choice's first token."""
+        return self.action_probs_batch([observation], choices)[0]
+
+    # ------------------------------------------------------------------ activations and interventions
+
+    def decoder_layers(self) -> Any:
+        """The model's list of decoder blocks (``model.model.layers`` for Llama/Qwen)."""
+        if self._layers_cache is None:
+            n = getattr(self.model.config, "num_hidden_layers", None)
+            for path in ("model.layers", "transformer.h", "gpt_neox.layers", "model.decoder.layers"):
+                obj = self.model
+                for part in path.split("."):
+                    obj = getattr(obj, part, None)
+                    if obj is None:
+                        break
+                if isinstance(obj, torch.nn.ModuleList) and (n is None or len(obj) == n):
+                    self._layers_cache = obj
+                    break
+            else:
+                for mod in self.model.modules():
+                    if isinstance(mod, torch.nn.ModuleList) and len(mod) == n:
+                        self._layers_cache = mod
+                        break
+            if self._layers_cache is None:
+                raise ValueError(f"cannot find the decoder layers of {type(self.model).__name__}")
+        return self._layers_cache
+
+    def _layer(self, layer: int) -> Any:
+        layers = self.decoder_layers()
+        if isinstance(layer, bool) or not isinstance(layer, int) or not 1 <= layer <= len(layers):
+            raise ValueError(f"layer must be an integer in [1, {len(layers)}] (the output of decoder block "
+                             f"'layer', 1-based); got {layer!r}")
+        return layers[layer - 1]
+
+    @torch.no_grad()
+    def final_token_activations(self, observations: Sequence[Any], layers: Sequence[int]) -> dict[int, torch.Tensor]:
+        """``{layer: [n, hidden]}`` float32 residual-stream activations after decoder block
+        ``layer`` (1-based, as ``hidden_states[layer]``) at the final prompt token, i.e.
+        just before the first answer token is generated (seed 002, D.1)."""
+        obs = list(observations)
+        prompts = self._prompts(obs)
+        store: dict[int, list[torch.Tensor]] = {int(l): [] for l in layers}
+        handles = []
+
+        def grab(layer):
+            def hook(_mod, _inp, output):
+                h = output[0] if isinstance(output, tuple) else output
+                store[layer].append(h[:, -1, :].float().cpu())
+            return hook
+
+        for start in range(0, len(prompts), self.max_batch_size):
+            ids, mask = self._encode(prompts[start:start + self.max_batch_size])
+            # interventions first, so that a block's capture sees its intervened output
+            with self._hooks(obs[start:start + self.max_batch_size]):
+                handles = [self._layer(l).register_forward_hook(grab(l)) for l in store]
+                try:
+                    self._forward(ids, mask)
+                finally:
+                    for h in handles:
+                        h.remove()
+        return {l: torch.cat(v, dim=0) for l, v in store.items()}
+
+    @contextlib.contextmanager
+    def intervene(self, *interventions: Any, when: Callable[[Any], bool] | None = None) -> Iterator["HFPolicy"]:
+        """Within the block, apply each intervention (:class:`~.steering.Steer`,
+        :class:`~.steering.Ablate`) at the final prompt token of every call whose
+        observation satisfies ``when`` (default: every call): generation (``act``,
+        ``act_batch``), :meth:`action_probs` and :meth:`final_token_activations`.
+        Interventions stack; leaving the block removes these ones."""
+        for iv in interventions:
+            self._layer(iv.layer)
+            if int(iv.direction.numel()) != int(self.model.config.hidden_size):
+                raise ValueError(f"intervention direction has {iv.direction.numel()} entries; the model's hidden size "
+                                 f"is {self.model.config.hidden_size}")
+        added = [(iv, when) for iv in interventions]
+        self._interventions.extend(added)
+        try:
+            yield self
+        finally:
+            for a in added:
+                self._interventions.remove(a)
+
+    @contextlib.contextmanager
+    def _hooks(self, rows: Sequence[Any]) -> Iterator[None]:
+        """Register the active interventions for one forward pass or generate call over
+        the observations ``rows`` (``when`` looks at them). Each hook acts once, on the
+        first forward pass (the prompt), at the last position: the final prompt token."""
+        if not self._interventions:
+            yield
+            return
+        handles = []
+        try:
+            for iv, when in self._interventions:
+                mask = [True if when is None else bool(when(r)) for r in rows]
+                if not any(mask):
+                    continue
+                handles.append(self._layer(iv.layer).register_forward_hook(self._make_hook(iv, mask)))
+            yield
+        finally:
+            for h in handles:
+                h.remove()
+
+    def _make_hook(self, iv: Any, mask: list[bool]) -> Callable:
+        state = {"done": False}
+        rows = torch.tensor(mask, device=self.device)
+
+        def hook(_mod, _inp, output):
+            if state["done"]:
+                return None
+            state["done"] = True
+            h = output[0] if isinstance(output, tuple) else output
+            last = h[:, -1, :]
+            new_last = torch.where(rows[:, None], iv.apply(last), last)
+            h = torch.cat([h[:, :-1, :], new_last[:, None, :]], dim=1)
+            return (h,) + tuple(output[1:]) if isinstance(output, tuple) else h
+
+        return hook

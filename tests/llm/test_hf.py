@@ -1,0 +1,169 @@
+"""The transformers back end on a tiny random model saved to disk and loaded through the
+real path: generation, batching, seeds, reasoning, usage, errors, complete games."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+import negotiation_env  # noqa: E402
+from baselines.llm.hf import HFPolicy  # noqa: E402
+from negotiation_env.traces import record  # noqa: E402
+
+OBS = [
+    {"prompt": "ACTION PHASE: Choose an action (A or B).", "conversation": (
+        {"role": "system", "content": "You are Agent 1 in a repeated game."},
+        {"role": "user", "content": "ACTION PHASE: Choose an action (A or B)."})},
+    {"prompt": "Propose a split.", "conversation": (
+        {"role": "user", "content": "Round 1. Propose a split of the resources."},)},
+    "The interaction begins. Send a single message to your counterpart.",
+    {"prompt": "Say something", "conversation": (
+        {"role": "system", "content": "Short."},
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello"},
+        {"role": "user", "content": "Your move: the bargaining goes on, with many words in between to pad it."})},
+]
+
+
+def resource_obs():
+    env = negotiation_env.env(game="resource", num_rounds=1, cheap_talk_turns=1, max_retries=1)
+    env.reset(seed=0)
+    return env.observe(env.agent_selection)
+
+
+def test_greedy_batch_equals_one_by_one(greedy):
+    obs = OBS + [resource_obs()]
+    alone = [greedy.complete([o])[0] for o in obs]
+    together = greedy.complete(obs)
+    assert [c.raw for c in together] == [c.raw for c in alone]
+    assert [c.usage for c in together] == [c.usage for c in alone]
+    # the prompts differ in length, so the batch really was left-padded
+    lens = [c.usage.prompt_tokens for c in alone]
+    assert len(set(lens)) == len(lens)
+    # and the answers are not all the same string (the model reads its prompt)
+    assert len({c.raw for c in alone}) > 1
+
+
+def test_usage_counts_prompt_and_generated_tokens(greedy):
+    c = greedy.complete([OBS[0]])[0]
+    prompt = greedy.render(list(OBS[0]["conversation"]))
+    assert c.usage.prompt_tokens == len(greedy.tokenizer(prompt, add_special_tokens=False)["input_ids"])
+    assert 1 <= c.usage.completion_tokens <= greedy.max_new_tokens
+    u = greedy.last_usage
+    assert u["total_tokens"] == u["prompt_tokens"] + u["completion_tokens"]
+    if c.finish_reason == "length":
+        assert u["faults"][0]["kind"] == "length" and c.usage.completion_tokens == greedy.max_new_tokens
+
+
+def test_sampling_is_reproducible_per_item_and_independent_of_the_batch(tiny_model):
+    pol = HFPolicy(tiny_model, temperature=1.0, top_p=0.9, max_new_tokens=10, seed=7, device="cpu")
+    first = pol.act_batch(OBS)
+    pol.reset(seed=7)
+    again = pol.act_batch(OBS)
+    assert first == again
+    pol.reset(seed=8)
+    assert pol.act_batch(OBS) != first
+    # an item's answer depends on its own seed only: alone, with the same seed, it is the same
+    pol.reset(seed=7)
+    seeds = [101, 202, 303, 404]
+    batch = pol.act_batch(OBS, seeds=seeds)
+    alone = [pol.act_batch([o], seeds=[s])[0] for o, s in zip(OBS, seeds)]
+    assert batch == alone
+
+
+def test_reasoning_switch_reaches_the_chat_template(tiny_model):
+    pol = HFPolicy(tiny_model, temperature=0.0, max_new_tokens=4, device="cpu")
+    conv = [{"role": "user", "content": "hi"}]
+    assert pol.render(conv, False).endswith("<think>\n\n</think>\n\n")
+    assert not pol.render(conv, True).endswith("</think>\n\n")
+    seen = []
+    real = pol.render
+    pol.render = lambda c, t=None: seen.append(t) or real(c, t)
+    pol.act({"conversation": conv, "reasoning": 1})        # rulemaking, condition native
+    pol.act({"conversation": conv, "reasoning": 0})        # rulemaking, other conditions
+    pol.act({"conversation": conv})                        # games without the flag
+    assert seen == [True, False, None]
+    off = HFPolicy(tiny_model, temperature=0.0, max_new_tokens=4, device="cpu", reasoning="off")
+    seen.clear()
+    off.render = lambda c, t=None: seen.append(t) or real(c, t)
+    off.act({"conversation": conv, "reasoning": 1})
+    assert seen == [False]
+
+
+def test_think_spans_are_split_from_the_answer_and_counted(greedy, monkeypatch):
+    tok = greedy.tokenizer
+    answer = tok.encode("<think>I should pick A</think>A", add_special_tokens=False) + [tok.eos_token_id]
+
+    def fake_generate(input_ids, attention_mask, **kw):
+        n = input_ids.shape[0]
+        return torch.cat([input_ids, torch.tensor([answer] * n)], dim=1)
+
+    monkeypatch.setattr(greedy.model, "generate", fake_generate)
+    c = greedy.complete([OBS[0]])[0]
+    assert c.text == "A" and c.reasoning == "I should pick A" and c.finish_reason == "stop"
+    close = tok.encode("</think>", add_special_tokens=False)[0]
+    assert c.usage.completion_tokens == len(answer)
+    assert c.usage.reasoning_tokens == answer.index(close) + 1
+    assert greedy.last_reasoning == "I should pick A" and c.faults == []
+
+
+def test_bad_settings_name_the_field(tiny_model):
+    for kw, field in [({"temperature": -1}, "temperature"), ({"top_p": 0}, "top_p"),
+                      ({"max_new_tokens": 0}, "max_new_tokens"), ({"dtype": "int8"}, "dtype"),
+                      ({"device": "tpu"}, "device"), ({"reasoning": "maybe"}, "reasoning"),
+                      ({"seed": "x"}, "seed"), ({"max_batch_size": 0}, "max_batch_size")]:
+        with pytest.raises(ValueError, match=field):
+            HFPolicy(tiny_model, **kw)
+
+
+def test_settings_and_repr_describe_the_policy(greedy, tiny_model):
+    s = greedy.settings()
+    assert s["model"] == tiny_model and s["temperature"] == 0.0 and s["dtype"] == "float32" and s["device"] == "cpu"
+    assert "HFPolicy(" in repr(greedy)
+
+
+def test_prompt_longer_than_the_model_fails_cleanly(tiny_model):
+    pol = HFPolicy(tiny_model, temperature=0.0, max_new_tokens=4, device="cpu")
+    pol.model.config.max_position_embeddings = 64
+    c = pol.complete([OBS[0], {"prompt": "word " * 200}])
+    assert not c[0].failed
+    assert c[1].failed and c[1].text == "" and c[1].faults[0]["kind"] == "prompt_too_long"
+
+
+@pytest.mark.parametrize("game,config", [
+    ("resource", {"num_rounds": 1, "cheap_talk_turns": 1, "max_retries": 1}),
+    ("rulemaking", {"max_turns": 5, "condition": "native"}),
+])
+def test_a_complete_game_with_gibberish_goes_through_retries_and_fallbacks(greedy, game, config):
+    env = record(negotiation_env.env(game=game, **config), policies=None, keep=True)
+    agents = list(env.possible_agents)
+    env.set_policies({a: greedy for a in agents})
+    greedy.reset(seed=0)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else greedy.act(obs))
+    t = env.last_trace
+    assert t.status == "complete"
+    assert any(not s.valid for s in t.steps)  # gibberish is refused ...
+    events = [e["type"] for s in t.steps for e in s.events]
+    assert any(e.endswith(("_forfeited", "_fallback", "_auto_filled")) for e in events)  # ... and fallen back on
+    for s in t.steps:
+        assert s.tokens["prompt_tokens"] > 0 and s.tokens["completion_tokens"] >= 1
+
+
+def test_missing_extra_names_the_install_command(monkeypatch):
+    import importlib
+    import sys
+
+    from negotiation_env.runner.config import PolicyEntry
+    from negotiation_env.runner.policies import PolicyUnavailable, resolve_factory
+
+    monkeypatch.delitem(sys.modules, "baselines.llm.hf", raising=False)
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    with pytest.raises(ImportError, match=r"pip install 'negotiation_env\[llm\]'"):
+        importlib.import_module("baselines.llm.hf")
+    with pytest.raises(PolicyUnavailable, match=r"pip install 'negotiation_env\[llm\]'"):
+        resolve_factory(PolicyEntry(spec="hf:/nowhere"), "resource")
