@@ -8,7 +8,10 @@ page). Cells are defined in :mod:`.cells`; the metrics are those of
 and :mod:`.rulemaking_metrics` (:func:`~.rulemaking_metrics.cell_summary`).
 
 Only games that ended normally (``status == "complete"``) with at least one resolved
-round are counted; the others are listed in the report's notes.
+round are counted, and none whose model calls ran out of retries
+(``meta.model_calls.degraded``: the env scored a fallback there, so the game is not the
+model's play, as the papers exclude error-marked games); the others are listed in the
+report's notes.
 
 Resource game (seed 000), talk games unless said otherwise; rows are pairings
 (self-play first), and ``variant`` (transparency, interventions, ...) splits rows when
@@ -206,7 +209,9 @@ def _usable(traces: Iterable[Any], game: str) -> tuple[list[dict[str, Any]], lis
         d = as_dict(t)
         if d.get("game") != game:
             continue
-        if d.get("status", "complete") == "complete" and d.get("rounds"):
+        if ((d.get("meta") or {}).get("model_calls") or {}).get("degraded"):
+            left.append(f"{d.get('game_id')} (degraded: a model call ran out of retries)")
+        elif d.get("status", "complete") == "complete" and d.get("rounds"):
             keep.append(d)
         else:
             left.append(f"{d.get('game_id')} ({d.get('status')})")

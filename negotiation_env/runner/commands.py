@@ -150,6 +150,10 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     console.print(f"run {summary.run_id}: {summary.already_done + summary.played}/{summary.planned} games ({state}); "
                   f"played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with errors; "
                   f"traces in {summary.out_dir / 'traces.jsonl'}", highlight=False)
+    if summary.faults or summary.degraded:
+        console.print(f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a call ran "
+                      "out of retries and the env scored a fallback; marked meta.model_calls.degraded, left out "
+                      "of `negotiation-env report`)", highlight=False)
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:

@@ -169,6 +169,8 @@ def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:
         "optimal": opts,
         "returns": dict(d.get("returns") or {}),
         "tokens": tokens,
+        "degraded": bool(((d.get("meta") or {}).get("model_calls") or {}).get("degraded")),
+        "faults": int(((d.get("meta") or {}).get("model_calls") or {}).get("faults") or 0),
     }
 
 
@@ -240,6 +242,8 @@ class RunSummary:
     already_done: int = 0
     played: int = 0
     errors: int = 0
+    degraded: int = 0
+    faults: int = 0
     missing: int = 0
     repaired_bytes: int = 0
     problems: list[LineProblem] = field(default_factory=list)
@@ -251,6 +255,13 @@ class RunSummary:
     @property
     def complete(self) -> bool:
         return self.missing == 0
+
+    def count(self, g: dict[str, Any]) -> None:
+        """Add one finished game (:func:`summarize_trace`'s dict) to its cell and the totals."""
+        self.cells[g["cell"]].add(g)
+        self.errors += g["status"] == "error"
+        self.degraded += g["degraded"]
+        self.faults += g["faults"]
 
 
 class RunObserver:
@@ -443,8 +454,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
                 summary.duplicates.append(g["key"])
             else:
                 done.add(g["key"])
-                summary.cells[g["cell"]].add(g)
-                summary.errors += g["status"] == "error"
+                summary.count(g)
         summary.already_done = len(done)
         todo = [s for s in plan.specs if s.key not in done]
         observer.on_start(plan, summary, len(todo))
@@ -461,8 +471,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
                 writer.write_line(line)
                 done.add(g["key"])
                 summary.played += 1
-                summary.errors += g["status"] == "error"
-                summary.cells[g["cell"]].add(g)
+                summary.count(g)
                 observer.on_game(g, summary)
         finally:
             close = getattr(results, "close", None)

@@ -36,7 +36,7 @@ import dataclasses
 import json
 import traceback
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
@@ -215,10 +215,33 @@ class _Builder:
         t.status = status
         t.error = error
         t.ended_at = utc_now()
+        calls = model_calls(t.steps)
+        if calls is not None:
+            t.meta["model_calls"] = calls
         if final_obs is not None and self.rec.record_features:
             feats = {a: _features(o) for a, o in final_obs.items()}
             t.final_features = {a: f for a, f in feats.items() if f is not None} or None
         return t
+
+
+def model_calls(steps: Sequence[Any]) -> dict[str, Any] | None:
+    """What the policies' model calls met in a game, from the steps' ``tokens``: ``faults``
+    (every fault recorded, retried or not), ``failed`` ({agent: calls that ran out of
+    retries}) and ``degraded`` (some call failed for good, so the env scored a fallback
+    where the model gave no answer). None when no step carries model usage."""
+    faults, failed, seen = 0, {}, False
+    for st in steps:
+        tok = st.tokens if hasattr(st, "tokens") else st.get("tokens")
+        if not isinstance(tok, Mapping):
+            continue
+        seen = True
+        faults += len(tok.get("faults") or ())
+        if tok.get("failed"):
+            agent = st.agent if hasattr(st, "agent") else st.get("agent")
+            failed[agent] = failed.get(agent, 0) + 1
+    if not seen:
+        return None
+    return {"faults": faults, "failed": failed, "degraded": bool(failed)}
 
 
 @dataclasses.dataclass

@@ -29,7 +29,11 @@ GameTrace (one line)
     final_features  {agent: [float]} | null, each agent's numeric features after the last
                     step (the next-observation of terminal transitions)
     run             RunInfo | null, the game's place in a runner cohort
-    meta            {str: JSON}, free-form extras
+    meta            {str: JSON}, free-form extras; the recorder adds ``model_calls``
+                    ``{"faults": int, "failed": {agent: int}, "degraded": bool}`` when
+                    policies report model usage: ``degraded`` marks a game in which some
+                    model call ran out of retries (the env then scored a fallback), so
+                    analyses can leave it out instead of scoring it silently
 
 PolicyInfo
     spec      str | null, the runner's policy spec (``"scripted:oracle"``, ``"hf:PATH"``,
