@@ -97,7 +97,8 @@ class _Numeric:
         return {"active": np.float32(agent in self.game.acting()), "invalid": np.float32(invalid)}
 
     def action_labels(self) -> list[str]:
-        """The label of every index of the menu (``docs_rl_section.md`` explains them)."""
+        """The label of every index of the menu (the menu modules and the README section
+        "Training RL agents" explain them)."""
         return self.menu.describe()
 
 
@@ -121,7 +122,7 @@ class NumericAECEnv(_Numeric, BaseWrapper):
     def step(self, action) -> None:
         agent = self.env.agent_selection
         if self.env.terminations.get(agent) or self.env.truncations.get(agent):
-            self.env.step(None)
+            self.step_game_action(None)
             return
         if action is None:
             raise ValueError(f"{agent} is live: step() needs an index of its menu, not None")

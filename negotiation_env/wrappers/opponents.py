@@ -13,7 +13,9 @@ The learner sees the numeric view (:mod:`.numeric`) and acts with menu indices; 
 other seat is played by a policy (anything with ``act(observation)``) that reads the
 game's own observation (text and features), exactly as in a tournament. ``step`` plays
 the learner's action, then the opponents' turns, until the learner acts again or the
-game ends; the reward is what the learner was paid over that stretch. Single-agent
+game ends; the reward is what the learner was paid over that stretch (anything paid
+while the opponents open the game, before the learner's first action, counts in its
+first step's reward). Single-agent
 libraries (Tianshou, TorchRL, SB3's Gymnasium API) train on it unchanged.
 """
 
@@ -57,6 +59,7 @@ class AgainstPolicies(gym.Env):
             )
         self.learner = learner
         self.opponents = dict(opponents)
+        self._opening = 0.0
         self.observation_space = self.numeric.observation_space(learner)
         self.action_space = self.numeric.action_space(learner)
 
@@ -71,7 +74,10 @@ class AgainstPolicies(gym.Env):
             agent = env.agent_selection
             if agent == self.learner:
                 break
-            env.step_game_action(self.opponents[agent].act(env.game_observation(agent)))
+            if env.terminations.get(agent) or env.truncations.get(agent):
+                env.step_game_action(None)  # a seat that is out already: PettingZoo's dead step
+            else:
+                env.step_game_action(self.opponents[agent].act(env.game_observation(agent)))
             reward += float(env.rewards.get(self.learner, 0.0))
         return reward
 
@@ -85,7 +91,7 @@ class AgainstPolicies(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self.numeric.reset(seed=seed, options=options)
-        self._advance()
+        self._opening = self._advance()  # paid before the learner acts: counted in its first step
         obs, _, _, info = self._result()
         return obs, info
 
@@ -94,6 +100,7 @@ class AgainstPolicies(gym.Env):
         if env.terminations.get(self.learner) or env.truncations.get(self.learner):
             raise RuntimeError("step() after the game ended; call reset()")
         env.step(int(action))
-        reward = float(env.rewards.get(self.learner, 0.0)) + self._advance()
+        reward = self._opening + float(env.rewards.get(self.learner, 0.0)) + self._advance()
+        self._opening = 0.0
         obs, done, trunc, info = self._result()
         return obs, reward, done, trunc, info

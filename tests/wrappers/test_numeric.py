@@ -21,6 +21,9 @@ SUITE_CASES = [
     ("resource", {"reflection": True, "num_rounds": 2, "rotation": "rotating"}),
     ("rulemaking", {}),
     ("rulemaking", {"condition": "ledger", "environment": "E3"}),
+    ("matrix", {}),
+    ("matrix", {"treatment": "none", "stage_game": "stag_hunt", "num_rounds": 3}),
+    ("matrix", {"acknowledgement": True, "on_error": "retry"}),
 ]
 
 
@@ -39,7 +42,7 @@ def test_pettingzoo_suites(case):
     parallel_seed_test(lambda: numeric(negotiation_env.parallel_env(game=game, **cfg)), num_cycles=100)
 
 
-@pytest.mark.parametrize("game", ["resource", "rulemaking"])
+@pytest.mark.parametrize("game", ["resource", "rulemaking", "matrix"])
 def test_spaces_are_identical_for_every_agent(game):
     env = numeric(negotiation_env.env(game=game))
     first = env.possible_agents[0]
@@ -111,6 +114,21 @@ def test_resource_masked_actions_are_always_accepted(cfg):
     assert expected <= set(used)
 
 
+@pytest.mark.parametrize("cfg", [{}, {"treatment": "none"}, {"acknowledgement": True}, {"on_error": "retry"}],
+                         ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+def test_matrix_masked_actions_are_always_accepted(cfg):
+    env = numeric(negotiation_env.env(game="matrix", **cfg))
+    errors, used, steps = _play_masked(env, 6, np.random.default_rng(4))
+    assert errors == []
+    expected = {"choose"} | ({"say"} if cfg.get("treatment") != "none" else set())
+    if cfg.get("acknowledgement"):
+        expected.add("acknowledge")
+    assert set(used) == expected
+    # every game ran its rounds: nothing ended it early on an unreadable answer
+    assert steps == 6 * 2 * env.game.config.num_rounds * (2 if cfg.get("treatment") != "none" else 1) \
+        + (6 * 2 if cfg.get("acknowledgement") else 0)
+
+
 @pytest.mark.parametrize("condition", CONDITIONS)
 def test_rulemaking_masked_actions_are_always_accepted(condition):
     env = numeric(negotiation_env.env(game="rulemaking", condition=condition))
@@ -119,7 +137,7 @@ def test_rulemaking_masked_actions_are_always_accepted(condition):
     assert set(used) == {"support", "oppose", "concede", "counter", "exit"}
 
 
-@pytest.mark.parametrize("game", ["resource", "rulemaking"])
+@pytest.mark.parametrize("game", ["resource", "rulemaking", "matrix"])
 def test_parallel_masked_play_never_errs_and_ends(game):
     env = numeric(negotiation_env.parallel_env(game=game))
     rng = np.random.default_rng(3)

@@ -79,3 +79,110 @@ def test_bad_seats_are_named():
         against(env, "agent_a", {})
     with pytest.raises(ValueError, match="not opponents' seats: agent_a"):
         against(env, "agent_a", {"agent_a": make("greedy"), "agent_b": make("greedy")})
+
+
+class _FakeGame:
+    metadata = {"name": "fake_v0"}
+
+    def __init__(self, env):
+        self.env = env
+
+    def acting(self):
+        return [self.env.agent_selection] if self.env.agents else []
+
+
+class _FakeEnv:
+    """Three seats, in order: ``opp`` (its move pays ``me`` 5), ``gone`` (out from the
+    start: PettingZoo's dead step, None only), ``me`` (its move pays it 1 and ends it)."""
+
+    def __new__(cls):
+        from gymnasium import spaces
+        from pettingzoo import AECEnv
+
+        class Fake(AECEnv):
+            metadata = {"name": "fake_v0"}
+            possible_agents = ["opp", "gone", "me"]
+
+            def __init__(self):
+                super().__init__()
+                self.game = _FakeGame(self)
+
+            def observation_space(self, agent):
+                return spaces.Discrete(1)
+
+            def action_space(self, agent):
+                return spaces.Discrete(1)
+
+            def reset(self, seed=None, options=None):
+                self.agents = list(self.possible_agents)
+                self.rewards = {a: 0.0 for a in self.agents}
+                self._cumulative_rewards = dict(self.rewards)
+                self.terminations = {a: a == "gone" for a in self.agents}
+                self.truncations = {a: False for a in self.agents}
+                self.infos = {a: {} for a in self.agents}
+                self.agent_selection = "opp"
+
+            def observe(self, agent):
+                return 0
+
+            def step(self, action):
+                agent = self.agent_selection
+                self.rewards = {a: 0.0 for a in self.agents}
+                if agent == "gone":
+                    if action is not None:
+                        raise ValueError("a dead agent's step takes None")
+                    self.agents.remove("gone")
+                    self.agent_selection = "me"
+                elif agent == "opp":
+                    self.rewards["me"] = 5.0
+                    self.agent_selection = "gone"
+                else:
+                    self.rewards["me"] = 1.0
+                    self.terminations = {a: True for a in self.agents}
+
+        return Fake()
+
+
+def test_opening_pay_and_seats_already_out(monkeypatch):
+    """What the opponents' opening moves pay the learner counts in its first step; a seat
+    that is out gets PettingZoo's dead step (None), its policy is never asked."""
+    from negotiation_env.core.layout import Layout
+    from negotiation_env.wrappers import menus
+
+    class FakeMenu(menus.Menu):
+        def __init__(self, game):
+            super().__init__(game)
+            self.labels = ("pass", "go")
+            self.layout = Layout([("x", 1)])
+
+        def read(self, agent):
+            return None
+
+        def observation(self, agent):
+            return self.layout.empty()
+
+        def legal(self, agent):
+            return np.array([0, 1], dtype=np.int8)
+
+        def refused(self, agent):
+            return "refused"
+
+        def structured(self, agent, index):
+            return "go"
+
+    class Never:
+        def act(self, obs):
+            raise AssertionError("a seat that is out was asked to act")
+
+    class Opener:
+        def act(self, obs):
+            return "open"
+
+    monkeypatch.setitem(menus.MENUS, "fake_v0", lambda game, **kw: FakeMenu(game))
+    env = against(_FakeEnv(), "me", {"opp": Opener(), "gone": Never()})
+    obs, _ = env.reset(seed=0)
+    assert obs["action_mask"].tolist() == [0, 1]
+    _, reward, done, trunc, _ = env.step(1)
+    assert (reward, done, trunc) == (6.0, True, False)
+    env.reset(seed=1)  # the opening pay is not carried into the next game twice
+    assert env.step(1)[1] == 6.0

@@ -13,7 +13,7 @@ import pytest
 import negotiation_env
 from negotiation_env.wrappers import against, numeric
 
-GAMES = ["resource", "rulemaking"]
+GAMES = ["resource", "rulemaking", "matrix"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -96,15 +96,19 @@ def test_torchrl_pettingzoo_wrapper_rolls_out(game, kind):
     base = negotiation_env.env(game=game) if kind == "aec" else negotiation_env.parallel_env(game=game)
     view = numeric(base, infos="numeric")
     env = PettingZooWrapper(view, use_mask=True, categorical_actions=True, seed=0)
-    assert set(env.group_map) == set(view.possible_agents)
+    # TorchRL groups agents named NAME_INT (the matrix game's agent_0, agent_1) into one
+    # group NAME, stacked along a group dimension; other names get a group each
+    groups = env.group_map
+    assert sorted(a for members in groups.values() for a in members) == sorted(view.possible_agents)
     td = env.rollout(60, break_when_any_done=False)
     assert td.batch_size[0] == 60
-    for agent in view.possible_agents:
-        mask = td[agent, "action_mask"]
-        act = td[agent, "action"]
-        assert mask.shape[-1] == view.menu.n
+    resets = 0
+    for group, members in groups.items():
+        mask = td[group, "action_mask"]
+        act = td[group, "action"]
+        assert mask.shape[-2:] == (len(members), view.menu.n)
         # the random actions TorchRL drew respect each agent's mask, and the game refused none
         assert bool(mask.gather(-1, act.long().unsqueeze(-1)).all())
-        assert float(td["next", agent, "info", "invalid"].sum()) == 0.0
-    resets = sum(int(td["next", a, "done"].sum()) for a in view.possible_agents)
+        assert float(td["next", group, "info", "invalid"].sum()) == 0.0
+        resets += int(td["next", group, "done"].sum())
     assert resets >= 1  # at least one game ran to its end inside the rollout

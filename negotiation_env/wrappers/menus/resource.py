@@ -28,10 +28,14 @@ Observation (``numeric`` view), index by index: the game's own feature vector fi
 (:mod:`negotiation_env.games.resource.features`: phase, active flag, round, turns,
 budget, type limit, supply, cost, own project table, last purchases of both agents,
 last outcome and reward, cumulative reward), then what the partner revealed this round
-and the options (see :meth:`ResourceMenu.layout`'s entries and the table in
-``docs_rl_section.md``). The partner block is read from the agent's own conversation
+and the options (see :attr:`ResourceMenu.layout`'s entries and the table in the
+README section "Training RL agents"). The partner block is read from the agent's own conversation
 (the grammar's sentences the partner sent), so it respects context resets exactly as
 the text does: disclosures count from the last change of projects on.
+
+Recorded actions (the ``action`` column of the runner's transitions export) map back
+onto this menu with :meth:`ResourceMenu.index_of` (exact where the menu sends the same
+act, else the nearest entry), which is how an offline learner reads that table.
 """
 
 from __future__ import annotations
@@ -46,10 +50,11 @@ from baselines.scripted.negotiators import ResourceNegotiator
 from baselines.scripted.view import OwnView
 from negotiation_env.games.resource.features import FeatureLayout
 from negotiation_env.games.resource.solver import feasible_run_vectors
+from negotiation_env.games.resource.themes import THEMES
 
 from . import Layout, Menu
 
-__all__ = ["ResourceMenu", "Options", "options_of"]
+__all__ = ["ResourceMenu", "Options", "options_of", "position_of_name"]
 
 PASS, DISCLOSE, ACCEPT, REJECT = 0, 1, 2, 3
 DECISION_SPEECH = "Here is my decision."
@@ -91,6 +96,21 @@ def options_of(scenario, agent: str) -> Options:
     return Options(runs[order], usage[order], value[order])
 
 
+#: every theme's display name -> its position (themes map names onto r1, r2, r3 in order)
+_THEMED_POSITION = {name: i for names in THEMES.values() for i, name in enumerate(names)}
+
+
+def position_of_name(name: str, n_resources: int) -> int | None:
+    """The scenario position of a resource named in speech, whatever the game's theme:
+    a theme's ``i``-th name is the scenario's ``i``-th resource, an abstract id ``rK``
+    is position ``K - 1``; ``None`` for anything else."""
+    name = name.lower()
+    pos = _THEMED_POSITION.get(name)
+    if pos is None and len(name) > 1 and name[0] == "r" and name[1:].isdigit():
+        pos = int(name[1:]) - 1
+    return pos if pos is not None and 0 <= pos < n_resources else None
+
+
 @dataclass
 class _Reading:
     phase: str
@@ -120,8 +140,7 @@ class ResourceMenu(Menu):
         base = game.base_scenario
         self.R = len(base.resources)
         self.P = game.layout.n_projects
-        self._options: dict[tuple[int, str], Options] = {}
-        self._scenarios = list(game.pool)  # keep them alive: options are cached by id
+        self._options: dict[tuple[int, str], tuple[Any, Options]] = {}
         most = max(len(self._options_for(sc, a)) for sc in game.pool for a in game.possible_agents)
         self.D = D = min(max_options, most)
         self.PROPOSE = 4
@@ -161,10 +180,12 @@ class ResourceMenu(Menu):
 
     # -- options ---------------------------------------------------------------------
     def _options_for(self, scenario, agent: str) -> Options:
+        # keyed by identity; the entry holds the scenario, so its id cannot be reused
         key = (id(scenario), agent)
-        if key not in self._options:
-            self._options[key] = options_of(scenario, agent)
-        return self._options[key]
+        hit = self._options.get(key)
+        if hit is None or hit[0] is not scenario:
+            hit = self._options[key] = (scenario, options_of(scenario, agent))
+        return hit[1]
 
     def options(self, agent: str) -> Options:
         """The agent's options in the current round's scenario (uncapped)."""
@@ -301,6 +322,79 @@ class ResourceMenu(Menu):
         if index == self.REFLECT:
             return {"message": REFLECTION.format(n=self.game.config.num_rounds), "thinking": "", "decide": 0}
         raise AssertionError(f"index {index} has no action")  # pragma: no cover - mask() guards
+
+
+    # -- recorded actions -> menu indices ------------------------------------------------------
+    def index_of(self, scenario, agent: str, action: dict | str | None, phase: str | None = None,
+                 ) -> tuple[int | None, str]:
+        """The menu index closest to a recorded structured action (the ``action`` column
+        of the transitions export: ``{"speech", "decision": {"purchase", "runs"} | null}``)
+        of ``agent`` in ``scenario``, and how it maps: ``"exact"`` (the menu sends the same
+        act), ``"nearest"`` (the closest entry; see below) or ``"unmapped"`` (index None).
+
+        Stateless, so it reads one row alone: a decision is ``accept`` when its speech
+        accepts (the menu's accept buys the best option inside the partner's offer, which
+        is what the scripted agents buy), else ``decide_k`` for the option ``k`` whose
+        purchase it equals, or the nearest option (L1 over units, then higher reward)
+        when it buys something no option buys (dominated, or beyond the first ``D``).
+        Talk is read with the grammar, first matching: a disclosure -> ``disclose``
+        (exact when it discloses every project and asks, as the menu's does); a
+        proposal -> ``propose_k`` for the option equal to (else nearest to) the speaker's
+        own share; a bare question -> ``disclose``; a rejection -> ``reject``. A message
+        combining acts maps to the first match and is ``nearest``: the menu sends one act
+        a turn, and a disclosure goes first because the partner's answer depends on it
+        (the oracle proposes the joint optimum only once it knows both sides) while a
+        proposal can follow next turn; a counter-proposal ("I can't accept that. I
+        propose: ...") is the proposal. Free text the grammar does not read is unmapped.
+        The reflection step maps to ``reflect``. Resource names are read in any theme
+        (:func:`position_of_name`)."""
+        if action is None:
+            return None, "unmapped"
+        if isinstance(action, str):
+            import json
+
+            action = json.loads(action)
+        if phase == "reflection":
+            return self.REFLECT, "exact"
+        opts = self._options_for(scenario, agent)
+        speech = str(action.get("speech") or action.get("message") or "")
+        acts = G.parse(speech)
+        decision = action.get("decision")
+        R = len(scenario.resources)
+        if isinstance(decision, dict):
+            if any(isinstance(a, G.Accept) for a in acts) and not any(isinstance(a, G.Propose) for a in acts):
+                return ACCEPT, "exact"
+            purchase = decision.get("purchase") or {}
+            ids = list(scenario.resource_ids)
+            vec = np.array([int(purchase.get(rid, 0)) for rid in ids], dtype=np.int64)
+            k, exact = self._nearest(opts, vec)
+            return self.DECIDE + k, "exact" if exact and speech in ("", DECISION_SPEECH) else "nearest"
+        if any(isinstance(a, G.Disclose) for a in acts):
+            disclosed = {a.project for a in acts if isinstance(a, G.Disclose)}
+            full = disclosed == {p.name for p in scenario.projects_of(agent)} and isinstance(acts[-1], G.Ask)
+            return DISCLOSE, "exact" if full and all(isinstance(a, (G.Disclose, G.Ask)) for a in acts) else "nearest"
+        props = [a for a in acts if isinstance(a, G.Propose)]
+        if props:
+            mine = np.zeros(R, dtype=np.int64)
+            for name, q in props[-1].me:
+                pos = position_of_name(name, R)
+                if pos is None:
+                    return None, "unmapped"
+                mine[pos] += int(q)
+            k, exact = self._nearest(opts, mine)
+            return self.PROPOSE + k, "exact" if exact and len(acts) == 1 else "nearest"
+        if any(isinstance(a, G.Ask) for a in acts):
+            return DISCLOSE, "nearest"
+        if any(isinstance(a, G.Reject) for a in acts):
+            return REJECT, "exact" if len(acts) == 1 else "nearest"
+        return None, "unmapped"
+
+    def _nearest(self, opts: Options, vec: np.ndarray) -> tuple[int, bool]:
+        """The first-``D`` option with this usage (exact), else the nearest one."""
+        k = min(self.D, len(opts))
+        dist = np.abs(opts.usage[:k] - vec[None, :]).sum(axis=1)
+        best = int(np.lexsort((-opts.value[:k], dist))[0])
+        return best, bool(dist[best] == 0)
 
 
 def _units(names: list[str], vec: np.ndarray) -> tuple[tuple[str, int], ...]:

@@ -22,7 +22,7 @@ Observation, index by index: the game's feature vector
 salience, attention, coordination, move counts overall, recent and own, own last move,
 condition), then the party's seat, its brief (priority of its objective on each issue,
 number of red lines), the other parties' last moves by seat, the previous turn's move,
-and the run's outcome label once it is over (see ``docs_rl_section.md``).
+and the run's outcome label once it is over (see the README section "Training RL agents").
 """
 
 from __future__ import annotations
