@@ -131,3 +131,28 @@ def test_resource_opponent_reward_only_where_the_condition_reveals_it():
                     assert "Opponent’s cumulative reward" not in c  # only the reflection prompt shows it
                     assert not re.search(r"Opponent (earned|reward)", c)
             env.step(None if term or trunc else pols[agent].act(obs))
+
+
+@pytest.mark.parametrize("treatment", ["communication", "none"])
+def test_matrix_thinking_never_reaches_the_partner(treatment):
+    """Both agents wrap private reasoning in <think> (closed, and once unclosed) around every
+    message and action; no observation of the partner, text or features, ever holds it."""
+    markers = {"agent_0": "SECRET-0-a41", "agent_1": "SECRET-1-b52"}
+    env = negotiation_env.env(game="matrix", treatment=treatment, num_rounds=4, on_error="continue")
+    env.reset(seed=3)
+    step = 0
+    for agent in env.agent_iter():
+        _, _, term, trunc, info = env.last()
+        for a in env.possible_agents:
+            other = markers["agent_1" if a == "agent_0" else "agent_0"]
+            o = env.observe(a)
+            assert other not in o["prompt"] + "".join(m["content"] for m in o["conversation"])
+        if term or trunc:
+            env.step(None)
+            continue
+        step += 1
+        secret = markers[agent]
+        answer = (f"<think>{secret} B pays more</think>I intend to cooperate." if info.get("phase") == "message"
+                  else f"<think>{secret}</think>A" if step % 3 else f"A <think>{secret} cut off")
+        env.step(answer)
+    assert step >= 8
