@@ -17,7 +17,8 @@ import string
 
 from gymnasium import spaces
 
-__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "sanitize", "quote_speech", "obs_text", "action_text"]
+__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "OBS_TEXT_MAX", "sanitize", "quote_speech", "obs_text",
+           "action_text", "chat_observation_space"]
 
 REPLACEMENT = "\ufffd"
 
@@ -81,3 +82,22 @@ def obs_text(max_length: int) -> spaces.Text:
 
 def action_text(max_length: int) -> spaces.Text:
     return spaces.Text(max_length, min_length=0, charset=ACTION_CHARSET)
+
+
+#: longest text an observation field may hold (a whole conversation's message)
+OBS_TEXT_MAX = 1_000_000
+
+
+def chat_observation_space(features: spaces.Box, **extra: spaces.Space) -> spaces.Dict:
+    """The observation space every game shares: ``prompt`` (the pending prompt),
+    ``conversation`` (the whole chat the env holds for the agent, as role/content
+    messages), ``features`` (the game's numeric view), ``active`` (0/1), plus any
+    game-specific ``extra`` entries."""
+    message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
+    return spaces.Dict({
+        "prompt": obs_text(OBS_TEXT_MAX),
+        "conversation": spaces.Sequence(message, stack=False),
+        "features": features,
+        "active": spaces.Discrete(2),
+        **extra,
+    })

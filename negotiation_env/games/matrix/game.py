@@ -46,7 +46,7 @@ from gymnasium import spaces
 
 from ...core.config import ConfigError, check_bool, check_choice, check_int
 from ...core.game import Game
-from ...core.spaces import action_text, obs_text, sanitize
+from ...core.spaces import action_text, chat_observation_space, sanitize
 from . import prompts
 from .features import FRAMINGS, LAYOUT, PHASES
 from .parser import ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think, think_spans
@@ -60,7 +60,6 @@ ON_ERROR = ("end", "continue", "retry")
 MESSAGE_TEXT = ("one_line", "verbatim")
 #: the action an unreadable answer becomes (F.6)
 FALLBACK_ACTION = "B"
-OBS_TEXT_MAX = 1_000_000
 _MAX_NAME = 64
 
 
@@ -162,13 +161,7 @@ class MatrixGame(Game):
                                               self.names[self.other(a)], config.payoff_line))
             for a in AGENTS
         }
-        message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
-        self._obs_space = spaces.Dict({
-            "prompt": obs_text(OBS_TEXT_MAX),
-            "conversation": spaces.Sequence(message, stack=False),
-            "features": LAYOUT.space(),
-            "active": spaces.Discrete(2),
-        })
+        self._obs_space = chat_observation_space(LAYOUT.space())
         self._act_space = spaces.Dict({
             "message": action_text(config.max_message_chars),
             "action": spaces.Discrete(2),

@@ -46,7 +46,7 @@ from gymnasium import spaces
 from ...core.config import ConfigError, check_bool, check_choice, check_int
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.spaces import action_text, obs_text, sanitize
+from ...core.spaces import action_text, chat_observation_space, sanitize
 from . import prompts
 from .features import FeatureLayout
 from .parser import Turn, parse_plain, parse_structured, parse_text
@@ -58,7 +58,6 @@ from .themes import THEMES, sample_theme, theme_names
 
 __all__ = ["ResourceConfig", "ResourceGame"]
 
-OBS_TEXT_MAX = 1_000_000
 _TOL = 1e-6
 
 
@@ -217,15 +216,7 @@ class ResourceGame(Game):
     # ----------------------------------------------------------------- spaces
 
     def _make_obs_space(self) -> spaces.Dict:
-        message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
-        return spaces.Dict(
-            {
-                "prompt": obs_text(OBS_TEXT_MAX),
-                "conversation": spaces.Sequence(message, stack=False),
-                "features": self.layout.space(),
-                "active": spaces.Discrete(2),
-            }
-        )
+        return chat_observation_space(self.layout.space())
 
     def _make_action_space(self, agent: str) -> spaces.Dict:
         sc = self.base_scenario

@@ -34,7 +34,7 @@ from gymnasium import spaces
 from ...core.config import ConfigError, check_choice, check_int
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.spaces import action_text, obs_text, sanitize
+from ...core.spaces import action_text, chat_observation_space, sanitize
 from . import prompts
 from .classifier import (ClassifierConfig, classify, concession_arc, horizon_exhausted, normalized_entropy,
                          recode_worst_case, sensitivity, trajectory)
@@ -45,7 +45,6 @@ from .scenario import RulemakingScenario, ScenarioError, load_scenario
 
 __all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
 
-OBS_TEXT_MAX = 1_000_000
 REWARDS = ("agreement", "none")
 AGREEMENT = ("compromise", "consensus")
 
@@ -125,14 +124,7 @@ class RulemakingGame(Game):
         self.authority = self.scenario.authority
         self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
                         for p in self.possible_agents}
-        message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
-        self._obs_space = spaces.Dict({
-            "prompt": obs_text(OBS_TEXT_MAX),
-            "conversation": spaces.Sequence(message, stack=False),
-            "features": LAYOUT.space(),
-            "active": spaces.Discrete(2),
-            "reasoning": spaces.Discrete(2),
-        })
+        self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2))
         n = config.max_rationale_chars
         self._act_space = spaces.Dict({
             "move": spaces.Discrete(len(MOVES)),
