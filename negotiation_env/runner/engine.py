@@ -43,7 +43,7 @@ from .config import RunConfig, load_config, parse_config
 from .plan import GameSpec, Plan, make_plan
 from .policies import PolicyPool, resolve_factory
 
-__all__ = ["run", "play_game", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
+__all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
            "BACKENDS", "TRACES_FILE", "RUN_FILE"]
 
 BACKENDS = ("local", "ray")
@@ -58,6 +58,13 @@ class RunnerError(RuntimeError):
 
 
 # --------------------------------------------------------------------------- one game
+
+
+def release_models() -> None:
+    """Drop the model-backed policies this process keeps for reuse (e.g. between two runs
+    with different models, so both are never held at once)."""
+    global _POOL
+    _POOL = None
 
 
 def _pool() -> PolicyPool:

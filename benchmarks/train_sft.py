@@ -1,0 +1,636 @@
+"""Collect, train, evaluate: fine-tune a model on the oracle's traces and play it back.
+
+Run from the repository root (needs the ``llm`` and ``data`` extras and TRL):
+
+    python benchmarks/train_sft.py                      # tiny random model, CPU: ~9 minutes on 2 cores
+    python benchmarks/train_sft.py --quick              # smoke run (seconds)
+    python benchmarks/train_sft.py --model Qwen/Qwen2.5-0.5B-Instruct --steps 200 --batch-games 8   # a GPU box
+
+The loop, each step through the code a user would run:
+
+1. **Collect.** ``negotiation_env.runner.run`` plays a scripted cohort of the oracle in
+   self-play (``scripted:oracle``; it discloses its projects, solves the joint optimum and
+   proposes it) on the resource game: ``--games`` games per M/C level (0.5, 0.8, 1.0;
+   scenario sets ``mcXXX_*``), first speaker swapped every other game, into
+   ``WORK/collect`` (traces and all). The env config is small so that a tiny model on a
+   CPU has a chance: ``--rounds`` 2, ``--talk-turns`` 1, ``--theme`` none (abstract
+   resource ids r1, r2, ...), ``--max-retries`` 1, and thinking off (Appendix D.6: a talk
+   turn is plain text, a decision ONLY a JSON purchase object such as
+   ``{"r1": 2, "r3": 3, "projects": {"project_a": 1}}``; ``--thinking`` asks for the
+   JSON wrapper with thinking, speech and action on every turn). Every flag can be changed.
+2. **Export.** ``negotiation_env.traces.export.write("sft", ...)`` writes the SFT table
+   (TRL's conversational format: the exact context each agent saw plus its answer) to
+   ``WORK/sft.parquet``; by default only turns of jointly optimal rounds
+   (``--all-rounds`` keeps every valid turn). Every row becomes one prompt-completion
+   example: ``prompt`` = the row's messages but the last, ``completion`` = the last (the
+   oracle's answer), so the loss is on the answer only. Nothing else is added or dropped.
+3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny random
+   Llama-style chat model built here with :func:`baselines.llm.tiny.build_tiny_model`:
+   hidden size 128, 4 layers, about 0.9 M parameters (``--tiny-*``), its byte-level BPE
+   tokenizer trained on the collected texts) for ``--steps`` steps,
+   batch ``--batch-size``, learning rate ``--lr`` (cosine, 5% warm-up), completion-only
+   loss, no truncation (``--max-length`` to set one). Saved to ``WORK/model-sft``.
+4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
+   (``baselines.llm.hf.HFPolicy``, greedy unless ``--temperature``) for the model before
+   and after training, against the oracle (``--eval-pairing oracle``, the model in seat
+   agent_a, the first speaker swapped) or in self-play (``self``; ``both``: both), with
+   ``--eval-games`` games per M/C level and the cohort seed ``--seed + 1`` (new games;
+   the scenarios are the shipped ones, so they overlap the training games').
+
+Figures (per stage and pairing, from the traces only):
+
+* parse-error rate: the share of the model's turns (a prompt and its retries, i.e.
+  the steps with ``attempt == 1``) whose first answer the env refused (a validation
+  error, so a retry or, after the last retry, a fallback), also per phase (talk,
+  decision) and per round; the fallback rate (turns that ended in a forfeited talk turn
+  or an auto-filled decision); the format-warning rate (first answers accepted only with
+  a warning, e.g. a purchase object found inside other text); and the share of refused
+  steps among all the model's steps;
+* joint efficiency, optimum rate, overdraw rate, games and rounds: pooled over every
+  resolved round with :func:`negotiation_env.analysis.resource_metrics.pooled_metrics`.
+
+The oracle's own self-play figures (the training data) are printed for reference.
+Deterministic under ``--seed``: the tiny model's weights and tokenizer, the games, the
+training order and greedy decoding are all seeded (up to floating-point effects of the
+device). Writes ``benchmarks/results/train_sft.json`` (``--quick``: ``train_sft_quick.json``)
+with every figure, the settings, the training loss curve and ``machine_info()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import inspect
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+from machine import PACKAGES, machine_info, write_result  # noqa: E402
+
+SCENARIO_SETS = {"mc0.5": ["mc050_*"], "mc0.8": ["mc080_*"], "mc1.0": ["mc100_*"]}
+ORACLE = "scripted:oracle"
+MODEL_LABEL = "model"
+PAIRINGS = ("oracle", "self", "both")
+#: events that close a turn without a valid answer (the resource game's fallbacks)
+FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
+EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
+
+QUICK = {"games": 2, "steps": 4, "batch_size": 2, "eval_games": 1, "rounds": 1, "talk_turns": 1,
+         "max_new_tokens": 24, "levels": "mc0.8"}
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def env_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The resource-game config of every game (collection and evaluation)."""
+    return {"num_rounds": args.rounds, "cheap_talk_turns": args.talk_turns, "thinking": args.thinking,
+            "theme": None if args.theme in (None, "none") else args.theme, "max_retries": args.max_retries}
+
+
+def scenario_sets(args: argparse.Namespace) -> dict[str, list[str]]:
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    unknown = [x for x in levels if x not in SCENARIO_SETS]
+    if unknown:
+        raise SystemExit(f"--levels: unknown level {unknown[0]!r}; choose from {', '.join(SCENARIO_SETS)}")
+    return {k: SCENARIO_SETS[k] for k in levels}
+
+
+def collect_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The runner config of step 1: oracle self-play."""
+    return {"name": "sft-collect", "seed": args.seed, "games": [{
+        "game": "resource", "policies": [ORACLE], "pairings": "self", "games_per_cell": args.games,
+        "swap_first_speaker": True, "config": env_config(args), "scenario_sets": scenario_sets(args)}]}
+
+
+def hf_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"temperature": args.temperature, "max_new_tokens": args.max_new_tokens, "device": args.device,
+            "dtype": args.dtype, "max_batch_size": max(1, args.batch_games)}
+
+
+def eval_config(args: argparse.Namespace, model_path: str | Path, stage: str) -> dict[str, Any]:
+    """The runner config of step 4 for one stage: the same env config, an ``hf:`` policy."""
+    lineups = {"oracle": [[MODEL_LABEL, "oracle"]], "self": [[MODEL_LABEL, MODEL_LABEL]],
+               "both": [[MODEL_LABEL, "oracle"], [MODEL_LABEL, MODEL_LABEL]]}[args.eval_pairing]
+    policies: list[Any] = [{"spec": f"hf:{model_path}", "label": MODEL_LABEL, "options": hf_options(args)}]
+    if args.eval_pairing != "self":
+        policies.append({"spec": ORACLE, "label": "oracle"})
+    return {"name": f"sft-eval-{stage}", "seed": args.seed + 1, "games": [{
+        "game": "resource", "policies": policies, "pairings": lineups, "games_per_cell": args.eval_games,
+        "swap_first_speaker": True, "config": env_config(args), "scenario_sets": scenario_sets(args)}]}
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Progress:
+    """One rich progress display for the whole script: a bar per runner run and one for
+    training (a TrainerCallback)."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.progress = None
+        if enabled:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                       TimeRemainingColumn)
+
+            self.progress = Progress(TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                     transient=False)
+
+    def __enter__(self):
+        if self.progress is not None:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.stop()
+
+    def print(self, *a: Any) -> None:
+        if self.progress is not None:
+            self.progress.console.print(*a, highlight=False)
+        else:
+            print(*a)
+
+    def observer(self, name: str):
+        from negotiation_env.runner import RunObserver
+
+        prog = self.progress
+
+        class Obs(RunObserver):
+            task = None
+            invalid = 0
+            steps = 0
+
+            def on_start(self, plan, summary, todo):
+                if prog is not None:
+                    self.task = prog.add_task(name, total=todo, info="")
+
+            def on_game(self, game, summary):
+                self.invalid += game["invalid"]
+                self.steps += game["steps"]
+                if prog is not None and self.task is not None:
+                    prog.update(self.task, advance=1, info=f"{self.steps} steps, {self.invalid} refused")
+
+        return Obs()
+
+    def trainer_callback(self, total: int):
+        from transformers import TrainerCallback
+
+        prog = self.progress
+
+        class Bar(TrainerCallback):
+            task = None
+
+            def on_train_begin(self, args, state, control, **kw):
+                if prog is not None:
+                    self.task = prog.add_task("train", total=total, info="")
+
+            def on_step_end(self, args, state, control, **kw):
+                if prog is not None and self.task is not None:
+                    prog.update(self.task, completed=state.global_step)
+
+            def on_log(self, args, state, control, logs=None, **kw):
+                if prog is not None and self.task is not None and logs and "loss" in logs:
+                    prog.update(self.task, info=f"loss {logs['loss']:.3f}")
+
+        return Bar()
+
+
+# --------------------------------------------------------------------------- steps 1-2: collect, export
+
+
+def _run(config: dict[str, Any], out: Path, progress: _Progress, name: str, batch_games: int = 1):
+    from negotiation_env.runner import run
+
+    kw: dict[str, Any] = {"observer": progress.observer(name)}
+    if batch_games > 1:
+        if not lockstep_available():
+            raise SystemExit("--batch-games needs a runner with lock-step batching (run(..., batch_games=N))")
+        kw["batch_games"] = batch_games
+    summary = run(config, out, **kw)
+    if summary.errors:
+        first = next((c for c in summary.cells.values() if c.errors), None)
+        progress.print(f"[yellow]{summary.errors} games of {name} ended in an error[/] (cell {first.cell if first else '?'}; "
+                       f"see {out / 'traces.jsonl'})")
+    return summary
+
+
+def export_sft(run_dir: Path, out: Path, only_optimal: bool) -> list[dict[str, Any]]:
+    """Step 2: write the SFT table to ``out`` and return its rows as written (read back)."""
+    import pyarrow.parquet as pq
+
+    from negotiation_env.traces import export
+
+    export.write("sft", run_dir, out, only_optimal=only_optimal)
+    return pq.read_table(out).to_pylist()
+
+
+def prompt_completion(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each SFT row as TRL's conversational prompt-completion example: the messages but
+    the last, and the last (the recorded answer). ``prompt + completion`` is the row's
+    ``messages``, unchanged."""
+    out = []
+    for r in rows:
+        msgs = [{"role": m["role"], "content": m["content"]} for m in r["messages"]]
+        if not msgs or msgs[-1]["role"] != "assistant":
+            raise ValueError(f"an SFT row must end with the assistant's answer; got {msgs[-1:]!r}")
+        out.append({"prompt": msgs[:-1], "completion": msgs[-1:]})
+    return out
+
+
+def digest(examples: Sequence[Sequence[Mapping[str, str]]]) -> str:
+    """SHA-256 of a list of conversations (to check what was trained on)."""
+    blob = json.dumps([[{"role": m["role"], "content": m["content"]} for m in c] for c in examples],
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- step 3: model, training
+
+
+def build_tiny(path: Path, rows: Sequence[Mapping[str, Any]], args: argparse.Namespace) -> Path:
+    """The default model: tiny random Llama with a BPE tokenizer trained on the
+    collected texts (prompts and answers)."""
+    from baselines.llm.tiny import build_tiny_model
+
+    corpus = [m["content"] for r in rows for m in r["messages"]]
+    # generous positions: a context is a few thousand characters, and the evaluation's
+    # retries make it longer
+    return build_tiny_model(path, hidden_size=args.tiny_hidden, num_layers=args.tiny_layers,
+                            num_heads=args.tiny_heads, vocab_size=args.tiny_vocab, seed=args.seed, corpus=corpus)
+
+
+def _device_kwargs(device: str) -> dict[str, Any]:
+    import torch
+
+    cuda = device.startswith("cuda") or (device == "auto" and torch.cuda.is_available())
+    if not cuda:
+        return {"use_cpu": True}
+    return {"bf16": bool(torch.cuda.is_bf16_supported())}
+
+
+def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
+          progress: _Progress) -> dict[str, Any]:
+    """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion); saves to ``out``."""
+    import datasets
+    import torch
+    import trl
+    from transformers import AutoModelForCausalLM, AutoTokenizer, PrinterCallback, set_seed
+
+    set_seed(args.seed)
+    tok = AutoTokenizer.from_pretrained(model_path)
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    model = AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
+    ds = datasets.Dataset.from_list(examples)
+    cfg = trl.SFTConfig(
+        output_dir=str(out / "checkpoints"), max_steps=args.steps, per_device_train_batch_size=args.batch_size,
+        gradient_accumulation_steps=1, learning_rate=args.lr, lr_scheduler_type="cosine", warmup_steps=max(1, args.steps // 20),
+        weight_decay=0.0, logging_steps=max(1, min(10, args.steps // 10)), save_strategy="no", report_to=[],
+        seed=args.seed, data_seed=args.seed, max_length=args.max_length, completion_only_loss=True,
+        disable_tqdm=True, dataloader_num_workers=0, **_device_kwargs(args.device))
+    trainer = trl.SFTTrainer(model=model, args=cfg, train_dataset=ds, processing_class=tok,
+                             callbacks=[progress.trainer_callback(args.steps)])
+    trainer.remove_callback(PrinterCallback)  # the loss goes to the progress bar and the JSON
+    t0 = time.perf_counter()
+    result = trainer.train()
+    seconds = time.perf_counter() - t0
+    trainer.save_model(str(out))
+    tok.save_pretrained(str(out))
+    shutil.rmtree(out / "checkpoints", ignore_errors=True)
+    losses = [{"step": h["step"], "loss": h["loss"]} for h in trainer.state.log_history if "loss" in h]
+    info = {"steps": trainer.state.global_step, "seconds": seconds, "examples": len(ds),
+            "epochs": trainer.state.epoch, "train_loss": result.training_loss, "loss_curve": losses,
+            "first_loss": losses[0]["loss"] if losses else None, "last_loss": losses[-1]["loss"] if losses else None,
+            "parameters": sum(p.numel() for p in model.parameters())}
+    del trainer, model
+    _free_memory()
+    return info
+
+
+def _free_memory() -> None:
+    import gc
+
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def _drop_runner_models() -> None:
+    """The runner keeps model-backed policies for reuse within a process; drop them
+    between stages so two models are not held at once."""
+    from negotiation_env.runner.engine import release_models
+
+    release_models()
+    _free_memory()
+
+
+# --------------------------------------------------------------------------- step 4: figures
+
+
+def _read(run_dir: Path) -> list[dict[str, Any]]:
+    from negotiation_env.traces.reader import iter_records
+
+    return list(iter_records(Path(run_dir) / "traces.jsonl"))
+
+
+def _label(trace: Mapping[str, Any], agent: str) -> str | None:
+    p = (trace.get("policies") or {}).get(agent) or {}
+    return p.get("label") or p.get("spec") or p.get("name")
+
+
+def turn_errors(traces: Iterable[Mapping[str, Any]], labels: Sequence[str] | None = None) -> dict[str, Any]:
+    """Parse/validation errors of the agents whose policy label is in ``labels`` (all
+    agents when None). A turn is a prompt and its retries: its first attempt is the step
+    with ``attempt == 1``. Counts and rates: turns whose first answer was refused
+    (``parse_error_rate``), turns that ended in a fallback (a forfeited talk turn or an
+    auto-filled decision), turns whose first answer was accepted only with a format
+    warning (text around the JSON, a bare purchase object...: ``format_warning_rate``),
+    and refused steps among all steps; ``by_phase`` and ``by_round`` have the turn counts
+    per phase and per round."""
+    turns = bad = warned = fallbacks = steps = refused = 0
+    phases: dict[str, dict[str, int]] = {}
+    rounds: dict[str, dict[str, int]] = {}
+    for t in traces:
+        agents = {a for a in t.get("agents") or [] if labels is None or _label(t, a) in labels}
+        for s in t.get("steps") or []:
+            agent = s.get("agent")
+            if agent not in agents:
+                continue
+            steps += 1
+            ok = bool(s.get("valid", True))
+            refused += not ok
+            kinds = [e.get("type") for e in s.get("events") or []
+                     if isinstance(e, Mapping) and e.get("agent", agent) == agent]
+            fallbacks += sum(1 for k in kinds if k in FALLBACK_EVENTS)
+            if (s.get("attempt") or 1) == 1:
+                w = ok and "output_format_warning" in kinds
+                turns += 1
+                bad += not ok
+                warned += w
+                for table, key in ((phases, str(s.get("phase"))), (rounds, str(s.get("round")))):
+                    c = table.setdefault(key, {"turns": 0, "turns_with_error": 0, "warned": 0})
+                    c["turns"] += 1
+                    c["turns_with_error"] += not ok
+                    c["warned"] += w
+
+    def rate(n: int, d: int) -> float | None:
+        return n / d if d else None
+
+    return {"turns": turns, "turns_with_error": bad, "parse_error_rate": rate(bad, turns),
+            "fallbacks": fallbacks, "fallback_rate": rate(fallbacks, turns),
+            "warned_turns": warned, "format_warning_rate": rate(warned, turns),
+            "steps": steps, "refused_steps": refused, "refused_step_rate": rate(refused, steps),
+            "by_phase": {k: {**v, "parse_error_rate": rate(v["turns_with_error"], v["turns"])}
+                         for k, v in sorted(phases.items())},
+            "by_round": {k: {**v, "parse_error_rate": rate(v["turns_with_error"], v["turns"])}
+                         for k, v in sorted(rounds.items(), key=lambda kv: (len(kv[0]), kv[0]))}}
+
+
+def figures(traces: Sequence[Mapping[str, Any]], labels: Sequence[str] | None = None) -> dict[str, Any]:
+    """The table's figures for a set of traces (one stage, one pairing)."""
+    from negotiation_env.analysis.resource_metrics import pooled_metrics
+
+    done = [t for t in traces if t.get("status") == "complete" and t.get("rounds")]
+    out: dict[str, Any] = {"games": len(traces), "complete": len(done),
+                           "errors": sum(1 for t in traces if t.get("status") == "error"),
+                           "truncated": sum(1 for t in traces if t.get("status") == "truncated")}
+    if done:
+        m = pooled_metrics(done)
+        out.update(rounds=m["rounds"], efficiency=m["efficiency"], optimum_rate=m["optimum_rate"],
+                   overdraw_rate=m["overdraw_rate"], games_with_optimal_round=m["games_with_optimal_round"])
+    else:
+        out.update(rounds=0, efficiency=None, optimum_rate=None, overdraw_rate=None, games_with_optimal_round=None)
+    out.update(turn_errors(traces, labels))
+    return out
+
+
+def _pairing(trace: Mapping[str, Any]) -> str:
+    lineup = list((trace.get("run") or {}).get("lineup") or [])
+    return "self" if lineup and all(x == MODEL_LABEL for x in lineup) else "oracle"
+
+
+def evaluate(model_path: str | Path, stage: str, work: Path, args: argparse.Namespace,
+             progress: _Progress) -> dict[str, Any]:
+    """Step 4 for one stage: play the eval config through the runner, figures per pairing."""
+    out = work / f"eval-{stage}"
+    t0 = time.perf_counter()
+    _run(eval_config(args, model_path, stage), out, progress, f"eval {stage}", args.batch_games)
+    seconds = time.perf_counter() - t0
+    _drop_runner_models()
+    traces = _read(out)
+    res: dict[str, Any] = {"run_dir": str(out), "seconds": seconds}
+    for pairing in ("oracle", "self"):
+        sel = [t for t in traces if _pairing(t) == pairing]
+        if sel:
+            res[pairing] = figures(sel, [MODEL_LABEL])
+    return res
+
+
+# --------------------------------------------------------------------------- table
+
+
+def _f(v: Any, fmt: str = ".3f") -> str:
+    return "-" if v is None else format(v, fmt)
+
+
+def table_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"stage": "data", "pairing": "oracle self-play", **result["collect"]["figures"]}]
+    for stage in ("before", "after"):
+        for pairing, name in (("oracle", "model vs oracle"), ("self", "model self-play")):
+            f = result["eval"][stage].get(pairing)
+            if f is not None:
+                rows.append({"stage": stage, "pairing": name, **f})
+    return rows
+
+
+def render_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    head = (f"{'stage':<7} {'pairing':<17} {'games':>5} {'turns':>6} {'parse err':>9} {'talk':>6} {'decision':>8} "
+            f"{'fallback':>8} {'warned':>6} {'efficiency':>10} {'optimum':>7} {'overdraw':>8}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        ph = r.get("by_phase") or {}
+        lines.append(f"{r['stage']:<7} {r['pairing']:<17} {r['games']:>5} {r['turns']:>6} "
+                     f"{_f(r['parse_error_rate']):>9} {_f((ph.get('talk') or {}).get('parse_error_rate')):>6} "
+                     f"{_f((ph.get('decision') or {}).get('parse_error_rate')):>8} {_f(r['fallback_rate']):>8} "
+                     f"{_f(r['format_warning_rate']):>6} {_f(r['efficiency']):>10} {_f(r['optimum_rate']):>7} "
+                     f"{_f(r['overdraw_rate']):>8}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    g = p.add_argument_group("games (collection and evaluation)")
+    g.add_argument("--seed", type=int, default=0, help="cohort seed of the collection (evaluation: seed + 1), "
+                   "tiny model and training seed (default 0)")
+    g.add_argument("--games", type=int, default=32, help="oracle self-play games per M/C level (default 32)")
+    g.add_argument("--levels", default="mc0.5,mc0.8,mc1.0", help="M/C levels (scenario sets), comma-separated")
+    g.add_argument("--rounds", type=int, default=2, help="rounds per game (default 2)")
+    g.add_argument("--talk-turns", type=int, default=1, help="cheap-talk turns per agent per round (default 1)")
+    g.add_argument("--theme", default="none", help="resource theme: none (abstract ids, default), random or a name")
+    g.add_argument("--thinking", action=argparse.BooleanOptionalAction, default=False,
+                   help="the thinking-on answer format (a JSON object with thinking, speech and action for every "
+                   "turn); default off: talk is plain text, a decision ONLY a JSON purchase object (Appendix D.6)")
+    g.add_argument("--max-retries", type=int, default=1, help="retries after a refused answer (default 1)")
+    g.add_argument("--all-rounds", action="store_true", help="train on every valid turn, not only on the turns "
+                   "of jointly optimal rounds")
+    m = p.add_argument_group("model and training")
+    m.add_argument("--model", default=None, metavar="PATH_OR_ID", help="a causal LM with a chat template (local "
+                   "folder or hub id); default: a tiny random Llama built here")
+    m.add_argument("--tiny-hidden", type=int, default=128)
+    m.add_argument("--tiny-layers", type=int, default=4)
+    m.add_argument("--tiny-heads", type=int, default=4)
+    m.add_argument("--tiny-vocab", type=int, default=1024)
+    m.add_argument("--steps", type=int, default=300, help="optimizer steps (default 300)")
+    m.add_argument("--batch-size", type=int, default=8)
+    m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
+                   "1e-5 for --model)")
+    m.add_argument("--max-length", type=int, default=None, help="truncate examples to this many tokens "
+                   "(default: none; truncation keeps the start and would cut the answer)")
+    m.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N (training and evaluation)")
+    m.add_argument("--dtype", default="auto", help="evaluation dtype: auto, float32, bfloat16, float16")
+    e = p.add_argument_group("evaluation")
+    e.add_argument("--eval-games", type=int, default=4, help="games per M/C level and pairing (default 4)")
+    e.add_argument("--eval-pairing", choices=PAIRINGS, default="oracle",
+                   help="the model against the oracle (default), in self-play, or both")
+    e.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0: greedy)")
+    e.add_argument("--max-new-tokens", type=int, default=160, help="per answer (default 160)")
+    e.add_argument("--batch-games", type=int, default=None, help="play N evaluation games in lock-step, batching "
+                   "the model's calls (default 8 where the runner has lock-step batching, else 1)")
+    o = p.add_argument_group("output")
+    o.add_argument("--work", default=None, help="keep the run folders, the SFT table and the models here "
+                   "(default: a temporary folder, removed at the end)")
+    o.add_argument("--out", default=None, help="result JSON (default benchmarks/results/train_sft.json)")
+    o.add_argument("--quick", action="store_true", help="smoke run: " + ", ".join(f"{k}={v}" for k, v in QUICK.items()))
+    o.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.quick:
+        defaults = {a.dest: a.default for a in p._actions}
+        for k, v in QUICK.items():
+            if getattr(args, k) == defaults[k]:
+                setattr(args, k, v)
+    if args.batch_games is None:
+        args.batch_games = 8 if lockstep_available() else 1
+    if args.lr is None:
+        args.lr = 1e-5 if args.model else 2e-3
+    for k in ("games", "rounds", "steps", "batch_size", "eval_games", "max_new_tokens", "batch_games"):
+        if getattr(args, k) < 1:
+            p.error(f"--{k.replace('_', '-')} must be >= 1")
+    return args
+
+
+def quiet_libraries() -> None:
+    """No download/loading bars or per-log prints from transformers, datasets and TRL
+    (the progress display and the JSON have what matters)."""
+    import warnings
+
+    import datasets
+    import transformers
+
+    transformers.utils.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    datasets.utils.logging.set_verbosity_error()
+    datasets.disable_progress_bars()
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"(transformers|trl)(\.|$)")
+
+
+def lockstep_available() -> bool:
+    from negotiation_env.runner import run
+
+    return "batch_games" in inspect.signature(run).parameters
+
+
+def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """The whole loop in ``work``; returns the result dict (also what the JSON holds)."""
+    quiet_libraries()
+    with _Progress(enabled=not args.no_progress) as progress:
+        t0 = time.perf_counter()
+        collect_dir = work / "collect"
+        summary = _run(collect_config(args), collect_dir, progress, "collect oracle")
+        collect_traces = _read(collect_dir)
+        collect = {"run_dir": str(collect_dir), "seconds": time.perf_counter() - t0, "games": summary.played,
+                   "figures": figures(collect_traces)}
+
+        sft_path = work / "sft.parquet"
+        rows = export_sft(collect_dir, sft_path, only_optimal=not args.all_rounds)
+        if not rows:
+            raise SystemExit("the export has no rows (no jointly optimal round?); try --all-rounds or more --games")
+        examples = prompt_completion(rows)
+        data = {"path": str(sft_path), "rows": len(rows), "only_optimal": not args.all_rounds,
+                "sha256": digest([r["messages"] for r in rows]),
+                "phases": {ph: sum(1 for r in rows if r["phase"] == ph) for ph in sorted({r["phase"] for r in rows})}}
+
+        if args.model:
+            base = args.model
+            model_info = {"model": args.model, "tiny": False}
+        else:
+            base = str(build_tiny(work / "model-base", rows, args))
+            model_info = {"model": "tiny", "tiny": True, "hidden_size": args.tiny_hidden, "layers": args.tiny_layers,
+                          "heads": args.tiny_heads, "vocab_size": args.tiny_vocab}
+
+        before = evaluate(base, "before", work, args, progress)
+        sft_dir = work / "model-sft"
+        training = train(base, examples, sft_dir, args, progress)
+        after = evaluate(sft_dir, "after", work, args, progress)
+
+    result = {
+        "benchmark": "train_sft",
+        "settings": {k: v for k, v in vars(args).items() if k not in ("out", "no_progress")},
+        "env_config": env_config(args), "scenario_sets": scenario_sets(args),
+        "collect": collect, "data": data, "model": {**model_info, "parameters": training["parameters"]},
+        "training": training, "eval": {"before": before, "after": after},
+        "seconds": time.perf_counter() - t0,
+    }
+    result["table"] = table_rows(result)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.work:
+        work = Path(args.work)
+        if work.exists() and any(work.iterdir()):
+            raise SystemExit(f"--work {work} is not empty; the runner refuses to mix runs")
+        work.mkdir(parents=True, exist_ok=True)
+        result = benchmark(args, work)
+    else:
+        with tempfile.TemporaryDirectory(prefix="train_sft-") as tmp:
+            result = benchmark(args, Path(tmp))
+    print(render_table(result["table"]))
+    t = result["training"]
+    print(f"trained {t['steps']} steps on {result['data']['rows']} examples ({t['epochs']:.1f} epochs) in "
+          f"{t['seconds']:.0f} s; loss {_f(t['first_loss'])} -> {_f(t['last_loss'])}; total {result['seconds']:.0f} s")
+    result["machine"] = machine_info(PACKAGES + EXTRA_PACKAGES)
+    default = "train_sft_quick.json" if args.quick else "train_sft.json"
+    write_result(Path(args.out) if args.out else ROOT / "benchmarks" / "results" / default, result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""benchmarks/train_sft.py at its smallest settings: the collect, export, train, evaluate
+loop end to end (a tiny model, two training steps, one evaluation game), and its figures
+on hand-made traces. Not a timing or learning test."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("datasets")
+trl = pytest.importorskip("trl")
+
+from negotiation_env.traces import export  # noqa: E402
+from negotiation_env.traces.reader import iter_records  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "train_sft.py"
+TINY = ["--quick", "--no-progress", "--steps", "2", "--batch-size", "2", "--tiny-hidden", "16", "--tiny-layers", "1",
+        "--tiny-heads", "2", "--tiny-vocab", "320", "--max-new-tokens", "8", "--batch-games", "1"]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("train_sft", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    try:
+        spec.loader.exec_module(mod)
+        yield mod
+    finally:
+        sys.modules.pop(spec.name, None)
+
+
+@pytest.fixture(scope="module")
+def tiny_run(bench, tmp_path_factory):
+    """One smallest run; records the dataset every SFTTrainer was given."""
+    tmp = tmp_path_factory.mktemp("train_sft")
+    seen: list = []
+
+    class Recording(trl.SFTTrainer):
+        def __init__(self, *a, **kw):
+            seen.append(kw["train_dataset"])
+            super().__init__(*a, **kw)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(trl, "SFTTrainer", Recording)
+    try:
+        out = tmp / "result.json"
+        rc = bench.main(TINY + ["--work", str(tmp / "work"), "--out", str(out)])
+    finally:
+        mp.undo()
+    assert rc == 0
+    return {"data": json.loads(out.read_text()), "work": tmp / "work", "datasets": seen}
+
+
+def test_output_structure(tiny_run, capsys):
+    d = tiny_run["data"]
+    for key in ("benchmark", "settings", "env_config", "scenario_sets", "collect", "data", "model", "training",
+                "eval", "table", "seconds", "machine"):
+        assert key in d, key
+    assert d["benchmark"] == "train_sft"
+    assert d["env_config"] == {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": False, "theme": None, "max_retries": 1}
+    assert d["settings"]["seed"] == 0 and d["settings"]["steps"] == 2
+    assert d["model"]["tiny"] and d["model"]["parameters"] > 0
+    assert d["training"]["steps"] == 2 and d["training"]["examples"] == d["data"]["rows"] > 0
+    assert d["training"]["first_loss"] is not None and d["training"]["last_loss"] is not None
+    assert "trl" in d["machine"]["packages"] and d["machine"]["packages"]["trl"]
+
+    # the oracle's self-play data: 2 games (one M/C level), every round jointly optimal
+    c = d["collect"]["figures"]
+    assert d["collect"]["games"] == c["games"] == 2 and c["efficiency"] == 1.0 and c["parse_error_rate"] == 0.0
+
+    stages = [(r["stage"], r["pairing"]) for r in d["table"]]
+    assert stages == [("data", "oracle self-play"), ("before", "model vs oracle"), ("after", "model vs oracle")]
+    for r in d["table"]:
+        assert r["games"] >= 1 and r["complete"] == r["games"] and r["errors"] == 0
+        assert r["rounds"] == r["games"]  # one round a game
+        assert r["turns"] >= 1
+        for k in ("parse_error_rate", "fallback_rate", "refused_step_rate", "efficiency", "optimum_rate",
+                  "overdraw_rate"):
+            assert 0.0 <= r[k] <= 1.0, (r["stage"], k, r[k])
+    for stage in ("before", "after"):
+        assert set(d["eval"][stage]) >= {"run_dir", "seconds", "oracle"}
+
+    # the evaluation went through the runner with an hf: policy in seat agent_a
+    traces = list(iter_records(tiny_run["work"] / "eval-after" / "traces.jsonl"))
+    assert len(traces) == d["eval"]["after"]["oracle"]["games"]
+    for t in traces:
+        assert t["policies"]["agent_a"]["spec"] == f"hf:{tiny_run['work'] / 'model-sft'}"
+        assert t["policies"]["agent_b"]["spec"] == "scripted:oracle"
+    assert (tiny_run["work"] / "model-sft" / "config.json").exists()
+
+
+def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
+    """The dataset handed to SFTTrainer is the SFT export (only jointly optimal rounds, the
+    default), one example per row in order, prompt + completion = the row's messages."""
+    assert len(tiny_run["datasets"]) == 1
+    ds = tiny_run["datasets"][0]
+    assert ds.column_names == ["prompt", "completion"]
+    rows = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
+    assert len(ds) == len(rows) == tiny_run["data"]["data"]["rows"]
+    for ex, row in zip(ds, rows):
+        assert ex["prompt"] + ex["completion"] == row["messages"]
+        assert [m["role"] for m in ex["completion"]] == ["assistant"]
+    assert tiny_run["data"]["data"]["sha256"] == bench.digest([r["messages"] for r in rows])
+    assert tiny_run["data"]["data"]["only_optimal"] is True
+
+
+def test_turn_errors_counts_turns_retries_and_fallbacks(bench):
+    def step(agent, valid, attempt, events=(), rnd=1, phase="talk"):
+        return {"agent": agent, "valid": valid, "attempt": attempt, "events": list(events), "round": rnd,
+                "phase": phase}
+
+    trace = {"agents": ["agent_a", "agent_b"],
+             "policies": {"agent_a": {"spec": "hf:x", "label": "model"}, "agent_b": {"spec": "scripted:oracle"}},
+             "steps": [
+                 step("agent_a", True, 1),                                   # clean turn
+                 step("agent_b", False, 1),                                  # not the model's
+                 step("agent_a", False, 1, [{"type": "validation_error", "agent": "agent_a"}]),
+                 step("agent_a", True, 2),                                   # retry succeeded
+                 step("agent_a", False, 1, [{"type": "validation_error", "agent": "agent_a"}], 2, "decision"),
+                 step("agent_a", False, 2, [{"type": "validation_error", "agent": "agent_a"},
+                                            {"type": "decision_auto_filled", "agent": "agent_a"}], 2, "decision"),
+                 step("agent_a", True, 1, [{"type": "output_format_warning", "agent": "agent_a"}], 2),
+             ]}
+    e = bench.turn_errors([trace], ["model"])
+    assert (e["turns"], e["turns_with_error"], e["fallbacks"], e["warned_turns"]) == (4, 2, 1, 1)
+    assert (e["steps"], e["refused_steps"]) == (6, 3)
+    assert e["parse_error_rate"] == 0.5 and e["fallback_rate"] == 0.25 and e["format_warning_rate"] == 0.25
+    assert e["by_phase"]["decision"] == {"turns": 1, "turns_with_error": 1, "warned": 0, "parse_error_rate": 1.0}
+    assert e["by_phase"]["talk"]["turns"] == 3 and e["by_phase"]["talk"]["turns_with_error"] == 1
+    assert e["by_round"]["1"]["turns"] == 2 and e["by_round"]["2"]["parse_error_rate"] == 0.5
+    everyone = bench.turn_errors([trace])
+    assert everyone["turns"] == 5 and everyone["turns_with_error"] == 3
+    assert bench.turn_errors([], ["model"])["parse_error_rate"] is None
+
+
+def test_configs_and_prompt_completion(bench):
+    args = bench.parse_args(["--seed", "5", "--eval-pairing", "both", "--levels", "mc0.5", "--batch-games", "1"])
+    c = bench.collect_config(args)
+    assert c["seed"] == 5 and c["games"][0]["policies"] == ["scripted:oracle"] and c["games"][0]["pairings"] == "self"
+    e = bench.eval_config(args, "/m", "after")
+    block = e["games"][0]
+    assert e["seed"] == 6 and block["config"] == c["games"][0]["config"]
+    assert block["scenario_sets"] == c["games"][0]["scenario_sets"] == {"mc0.5": ["mc050_*"]}
+    assert block["pairings"] == [["model", "oracle"], ["model", "model"]]
+    assert block["policies"][0]["spec"] == "hf:/m" and block["policies"][0]["options"]["temperature"] == 0.0
+    assert bench.eval_config(bench.parse_args(["--eval-pairing", "self", "--batch-games", "1"]), "/m",
+                             "x")["games"][0]["policies"] == [block["policies"][0]]
+
+    msgs = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]
+    assert bench.prompt_completion([{"messages": msgs}]) == [{"prompt": msgs[:2], "completion": msgs[2:]}]
+    with pytest.raises(ValueError):
+        bench.prompt_completion([{"messages": msgs[:2]}])
+
+
+def test_same_seed_same_figures(tiny_run, bench, tmp_path):
+    """A second run with the same arguments gives the same data, losses and figures."""
+    out = tmp_path / "again.json"
+    assert bench.main(TINY + ["--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    again = json.loads(out.read_text())
+    first = tiny_run["data"]
+
+    def strip(rows):
+        return [{k: v for k, v in r.items() if k not in ("run_dir", "seconds")} for r in rows]
+
+    assert again["data"]["sha256"] == first["data"]["sha256"]
+    assert again["training"]["loss_curve"] == first["training"]["loss_curve"]
+    assert strip(again["table"]) == strip(first["table"])
