@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-import negotiation_env
 from baselines.scripted.matrix import make
 from negotiation_env.analysis import matrix_metrics as mm
-from negotiation_env.traces import record
+from tests.analysis.tracesets import play_matrix_env
 
 A0, A1 = "agent_0", "agent_1"
 
@@ -38,13 +37,7 @@ class Garbler:
 
 
 def play(p0, p1, *, seed=0, **cfg):
-    pol = {A0: p0, A1: p1}
-    env = record(negotiation_env.env(game="matrix", **cfg), policies=pol, keep=True)
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        obs, _r, term, trunc, _i = env.last()
-        env.step(None if term or trunc else pol[agent].act(obs))
-    return env.last_trace.to_dict()
+    return play_matrix_env(p0, p1, seed=seed, **cfg).last_trace.to_dict()
 
 
 def bernoulli_dyads(p, n, treatment="communication", start=0, **cfg):

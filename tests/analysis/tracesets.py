@@ -44,6 +44,18 @@ def play_rulemaking(names: Iterable[str] | str, *, seed: int = 0, environment: s
     return env.last_trace.to_dict()
 
 
+def play_matrix_env(p0, p1, *, seed: int = 0, **config):
+    """One matrix dyad between policies ``p0`` (agent_0) and ``p1`` (agent_1) under the
+    recorder; returns the env (``.unwrapped.game``, ``.last_trace``)."""
+    pol = {"agent_0": p0, "agent_1": p1}
+    env = record(negotiation_env.env(game="matrix", **config), policies=pol, keep=True)
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else pol[agent].act(obs))
+    return env
+
+
 def resource_cohort(path: Path | None = None) -> list[dict]:
     """A small resource cohort: 3 pairings x 2 M/C levels x stable/shifting with talk,
     plus no-talk self-play games; written to ``path`` (a .jsonl) when given."""

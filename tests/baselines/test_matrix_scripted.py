@@ -5,23 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-import negotiation_env
 from baselines.scripted.matrix import POLICIES, announcement, make
 from negotiation_env.runner.config import PolicyEntry
 from negotiation_env.runner.policies import PolicyUnavailable, resolve_factory
-from negotiation_env.traces import record
+from tests.analysis.tracesets import play_matrix_env
 
 A0, A1 = "agent_0", "agent_1"
 
 
 def play(p0, p1, *, seed=0, **cfg):
     """Play one dyad; return the game (outcomes) and the trace."""
-    pol = {A0: p0, A1: p1}
-    env = record(negotiation_env.env(game="matrix", **cfg), policies=pol, keep=True)
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        obs, _r, term, trunc, _i = env.last()
-        env.step(None if term or trunc else pol[agent].act(obs))
+    env = play_matrix_env(p0, p1, seed=seed, **cfg)
     return env.unwrapped.game, env.last_trace
 
 
