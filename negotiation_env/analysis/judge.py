@@ -240,6 +240,14 @@ class JudgeOutputError(ValueError):
     """The judge's answer is not a valid label set; the message is sent back to it."""
 
 
+def _key_mismatch(errors: list[str], what: str, got: Mapping[str, Any], expected: Sequence[str], noun: str) -> None:
+    """Append ``"<what> missing [...]; unknown <noun> [...]"`` when ``got``'s keys are not ``expected``."""
+    missing, unknown = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+    if missing or unknown:
+        errors.append(f"{what} " + "; ".join(filter(None, [
+            f"missing {missing}" if missing else "", f"unknown {noun} {unknown}" if unknown else ""])))
+
+
 def validate_labels(text_or_obj: str | Mapping[str, Any], n_rounds: int, taxonomy: Mapping[str, Any] | None = None,
                     agents: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """``(rounds, warnings)``: one normalised entry per round (``round``, ``core``
@@ -293,10 +301,7 @@ def validate_labels(text_or_obj: str | Mapping[str, Any], n_rounds: int, taxonom
         if not isinstance(core, Mapping):
             errors.append(f"{where}: core_labels must be an object of {len(core_ids)} booleans")
         else:
-            if set(core) != set(core_ids):
-                missing, unknown = sorted(set(core_ids) - set(core)), sorted(set(core) - set(core_ids))
-                errors.append(f"{where}: core_labels " + "; ".join(filter(None, [
-                    f"missing {missing}" if missing else "", f"unknown labels {unknown}" if unknown else ""])))
+            _key_mismatch(errors, f"{where}: core_labels", core, core_ids, "labels")
             for lab in core_ids:
                 v = core.get(lab)
                 if lab in core and not isinstance(v, bool):
@@ -307,10 +312,7 @@ def validate_labels(text_or_obj: str | Mapping[str, Any], n_rounds: int, taxonom
         if not isinstance(aux, Mapping):
             errors.append(f"{where}: auxiliary_tags must be an object with {', '.join(aux_ids)}")
         else:
-            if set(aux) != set(aux_ids):
-                missing, unknown = sorted(set(aux_ids) - set(aux)), sorted(set(aux) - set(aux_ids))
-                errors.append(f"{where}: auxiliary_tags " + "; ".join(filter(None, [
-                    f"missing {missing}" if missing else "", f"unknown tags {unknown}" if unknown else ""])))
+            _key_mismatch(errors, f"{where}: auxiliary_tags", aux, aux_ids, "tags")
             for tag in aux_ids:
                 v = aux.get(tag)
                 if tag not in aux:
