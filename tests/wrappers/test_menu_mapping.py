@@ -16,6 +16,7 @@ from negotiation_env.traces import record
 from negotiation_env.traces.export import transitions
 from negotiation_env.wrappers import numeric
 from negotiation_env.wrappers.menus.resource import options_of, position_of_name
+from tests.wrappers.test_numeric import masked_choice
 
 
 @pytest.mark.parametrize("cfg", [{"reflection": True, "num_rounds": 2}, {"scenario": "mc100_1", "theme": "space"},
@@ -40,11 +41,7 @@ def test_every_played_index_maps_back_exactly_from_the_export(cfg):
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            kinds = sorted({groups[i] for i in legal})
-            kind = kinds[int(rng.integers(len(kinds)))]
-            choice = [i for i in legal if groups[i] == kind]
-            a = int(choice[int(rng.integers(len(choice)))])
+            a = masked_choice(obs, groups, rng)
             played[agent].append((a, obs["observation"][feats].tolist()))
             env.step(a)
         trace = rec.last_trace

@@ -66,6 +66,16 @@ def test_wrapping_anything_else_is_refused():
         numeric(negotiation_env.env(), infos="some")
 
 
+def masked_choice(obs, groups, rng) -> int:
+    """A random legal menu index, its act type drawn first so rare acts (accept, reject)
+    are played too; ``groups[i]`` is entry i's act type."""
+    legal = np.flatnonzero(obs["action_mask"])
+    kinds = sorted({groups[i] for i in legal})
+    kind = kinds[int(rng.integers(len(kinds)))]
+    choice = [i for i in legal if groups[i] == kind]
+    return int(choice[int(rng.integers(len(choice)))])
+
+
 def _play_masked(env, games, rng, weights=None):
     """Random masked play; returns (validation errors seen, label counts, steps)."""
     labels = env.action_labels()
@@ -79,12 +89,7 @@ def _play_masked(env, games, rng, weights=None):
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            # pick an act type first, so rare acts (accept, reject) are played too
-            kinds = sorted({groups[i] for i in legal})
-            kind = kinds[int(rng.integers(len(kinds)))]
-            choice = [i for i in legal if groups[i] == kind]
-            a = int(choice[int(rng.integers(len(choice)))])
+            a = masked_choice(obs, groups, rng)
             used[groups[a]] += 1
             env.step(a)
             steps += 1
