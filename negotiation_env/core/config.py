@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from typing import Any, TypeVar
 
-__all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int"]
+__all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int", "check_no_effect"]
 
 T = TypeVar("T")
 
@@ -40,3 +41,26 @@ def check_int(field: str, value: Any, lo: int, hi: int | None = None) -> None:
 def check_bool(field: str, value: Any) -> None:
     if not isinstance(value, bool):
         raise ConfigError(f"config field '{field}' must be True or False; got {value!r}")
+
+
+def check_no_effect(config: Any, field: str, *, active: bool, other: str, counts_with: str,
+                    refuse: bool = False, stacklevel: int = 4) -> None:
+    """A setting that only counts when another field has a given value: set to a
+    non-default value where it cannot change anything, warn (``UserWarning``) or, with
+    ``refuse``, raise :class:`ConfigError`. ``active``: whether it counts in ``config``;
+    ``other``: the field it depends on; ``counts_with``: the setting that would make it
+    count (e.g. ``"on_error='retry'"``). A value equal to the dataclass default is never
+    reported, so the defaults of every condition stay silent."""
+    if active:
+        return
+    f = next(x for x in dataclasses.fields(config) if x.name == field)
+    value = getattr(config, field)
+    if f.default is not dataclasses.MISSING and value == f.default:
+        return
+    msg = (f"config field '{field}' = {value!r} has no effect with {other}={getattr(config, other)!r}: it counts "
+           f"only with {counts_with} (its default is {f.default!r})")
+    if refuse:
+        raise ConfigError(msg)
+    # stacklevel 4 (called from __post_init__): past this helper, __post_init__ and the
+    # generated __init__, to the line that built the config
+    warnings.warn(msg, UserWarning, stacklevel=stacklevel)

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...core.config import ConfigError, check_bool, check_choice, check_int
+from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.spaces import action_text, chat_observation_space, sanitize
 from . import prompts
@@ -73,7 +73,8 @@ class MatrixConfig:
     treatment: ``"communication"`` (one-sentence cheap talk before each action) or ``"none"``.
     num_rounds: rounds in a dyad (10); never told to the agents.
     on_error: ``"end"`` (the paper), ``"continue"`` or ``"retry"`` (see the module docstring).
-    max_retries: re-prompts per decision with ``on_error="retry"``.
+    max_retries: re-prompts per decision with ``on_error="retry"`` (a non-default value
+        with another ``on_error`` is refused: it could change nothing).
     acknowledgement: the paper's legacy initial call: each agent first answers the
         system prompt alone; the answer stays in its own history, unscored and unseen
         by the partner (F.5). Off by default.
@@ -82,7 +83,9 @@ class MatrixConfig:
     payoff_line: the sentence each payoff row is rendered as (ours; see prompts.PAYOFF_LINE).
     message_text: how a received message is shown: ``"one_line"`` (line breaks and
         control characters escaped, so a message can never start a line of its own and
-        pass as env text) or ``"verbatim"`` (the paper: inserted as accepted).
+        pass as env text) or ``"verbatim"`` (the paper: inserted as accepted). Only the
+        communication treatment shows messages; ``"verbatim"`` with ``treatment="none"``
+        is warned about.
     max_message_chars: messages longer than this are cut (``output_truncated`` event);
         any answer is kept in the agent's own history at most this long.
     """
@@ -114,6 +117,13 @@ class MatrixConfig:
             raise ConfigError(f"config field 'payoff_line' {e}; got {self.payoff_line!r}") from None
         check_choice("message_text", self.message_text, MESSAGE_TEXT)
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
+        # settings that count only in some configurations (issue 16): a retry count without
+        # retries is refused (nothing re-prompts); how received messages are shown is
+        # warned about without talk, since one run often crosses both treatments
+        check_no_effect(self, "max_retries", active=self.on_error == "retry", other="on_error",
+                        counts_with="on_error='retry'", refuse=True)
+        check_no_effect(self, "message_text", active=self.communication, other="treatment",
+                        counts_with="treatment='communication'")
 
     @property
     def communication(self) -> bool:

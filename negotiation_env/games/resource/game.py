@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...core.config import ConfigError, check_bool, check_choice, check_int
+from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
 from ...core.spaces import action_text, chat_observation_space, sanitize
@@ -70,6 +70,12 @@ class ResourceConfig:
         :data:`~negotiation_env.games.resource.themes.THEMES`, or ``None`` (abstract ids).
     fallback: ``"zero"`` (empty purchase, event ``decision_auto_filled``) or
         ``"heuristic"`` (individual optimum, event ``heuristic_fallback``).
+
+    A setting that cannot count in the chosen configuration is warned about when the
+    config is built (``UserWarning``; defaults never are): ``cheap_talk_turns``,
+    ``max_talk_turns`` and ``reflection`` with ``cheap_talk=False``; ``max_talk_turns``
+    unless ``cheap_talk_turns=0``; ``shifting_agent`` unless ``partner="shifting"``;
+    ``rotation="rotating"`` with ``num_rounds=1``.
     """
 
     scenario: Any = "mc080_1"
@@ -118,6 +124,26 @@ class ResourceConfig:
             object.__setattr__(self, "rotation_pool", pool)
         elif self.rotation_pool is not None:
             raise ConfigError("config field 'rotation_pool' is only used with rotation='rotating'")
+        self._check_no_effect()
+
+    def _check_no_effect(self) -> None:
+        """Warn about settings that cannot count in this configuration (issue 16). Warned,
+        not refused: a run crosses the paper's conditions as factors (talk / no talk,
+        stable / shifting) over one base config, so a talk setting legitimately meets a
+        no-talk cell."""
+        if not self.cheap_talk:  # D.7: straight to the decision prompt, no reflection
+            for name in ("cheap_talk_turns", "max_talk_turns", "reflection"):
+                check_no_effect(self, name, active=False, other="cheap_talk", counts_with="cheap_talk=True",
+                                stacklevel=5)
+        else:
+            check_no_effect(self, "max_talk_turns", active=self.cheap_talk_turns == 0, other="cheap_talk_turns",
+                            counts_with="cheap_talk_turns=0 (unlimited talk, capped at max_talk_turns)",
+                            stacklevel=5)
+        check_no_effect(self, "shifting_agent", active=self.partner == "shifting", other="partner",
+                        counts_with="partner='shifting'", stacklevel=5)
+        check_no_effect(self, "rotation", active=self.num_rounds > 1, other="num_rounds",
+                        counts_with="num_rounds > 1 (rounds 2.. draw from the rotation pool)",
+                        stacklevel=5)
 
     @property
     def turn_limit(self) -> int:

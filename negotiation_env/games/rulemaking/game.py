@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...core.config import ConfigError, check_choice, check_int
+from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
 from ...core.spaces import action_text, chat_observation_space, sanitize
@@ -40,6 +40,7 @@ from .classifier import (ClassifierConfig, classify, concession_arc, horizon_exh
                          recode_worst_case, sensitivity, trajectory)
 from .features import CONDITIONS, LAYOUT
 from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
+from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES, PROVENANCES, SOFTENING, RunState, Turn
 from .scenario import RulemakingScenario, ScenarioError, load_scenario
 
@@ -58,6 +59,10 @@ class RulemakingConfig:
     condition: one of :data:`CONDITIONS` (README's table says what each adds).
     reward: ``"agreement"`` (after the final turn every party still at the table gets
         1 when the label is compromise or consensus, else 0) or ``"none"`` (all zero).
+    notes_max_chars: the cap of the ``notes`` condition's free-form notes;
+        max_sentences, max_field_chars: the caps of each field of a five-field notebook
+        (``ledger``, ``notebook_*``). Set to a non-default value in a condition without
+        that private state, each is warned about (``UserWarning``): it cannot count.
     """
 
     environment: Any = "E1"
@@ -92,6 +97,14 @@ class RulemakingConfig:
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
         check_int("max_field_chars", self.max_field_chars, 1, 1_000_000)
+        # the private-state limits count only in the conditions that have that state
+        # (issue 16); warned, not refused, since one run crosses the conditions as a factor
+        check_no_effect(self, "notes_max_chars", active=self.condition == "notes", other="condition",
+                        counts_with="condition='notes'")
+        notebooks = " or ".join(map(repr, NOTEBOOK_FIELDS))
+        for name in ("max_sentences", "max_field_chars"):
+            check_no_effect(self, name, active=self.condition in NOTEBOOK_FIELDS, other="condition",
+                            counts_with=f"condition={notebooks}")
 
     @property
     def classifier(self) -> ClassifierConfig:

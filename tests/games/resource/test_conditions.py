@@ -162,7 +162,8 @@ def test_rotation_pool_validation():
 
 
 def test_no_talk_goes_straight_to_decisions_and_skips_reflection():
-    env = negotiation_env.env(theme="medieval", cheap_talk=False, num_rounds=1, reflection=True)
+    with pytest.warns(UserWarning, match="'reflection' = True has no effect with cheap_talk=False"):
+        env = negotiation_env.env(theme="medieval", cheap_talk=False, num_rounds=1, reflection=True)
     env.reset(seed=0)
     for a in ("agent_a", "agent_b"):
         assert env.observe(a)["prompt"] == P.render_decision_prompt(load_scenario("mc080_1"))
