@@ -6,6 +6,13 @@ talks in the mini-grammar of :mod:`~baselines.scripted.grammar`, and answers eit
 the structured Dict action or with the text a model would write (``output="text"``;
 the D.1.4 JSON with thinking on, plain speech or a bare purchase with thinking off).
 
+The private ``thinking`` an agent sends is its actual reasoning in a few plain
+sentences, written from the decision it just made (its target and what an offer is
+worth to it, the joint optimum it found, why it accepts or refuses, what it buys and
+what that is worth). It never names the agent, its class or its preset: who played a
+seat is trace metadata (``policies``, the exports' ``policy`` column), never text a
+model could learn to copy.
+
 Shared vocabulary:
 
 * a **claim** is the units of each resource an agent intends to buy (resource ids);
@@ -146,6 +153,17 @@ def _say(acts) -> str:
     return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
 
 
+def _n(x: float) -> str:
+    """A reward or value for the agent's reasoning: 12, 12.5 (one decimal at most)."""
+    x = round(float(x), 1)
+    return str(int(x)) if x.is_integer() else f"{x:.1f}"
+
+
+def _runs_text(names: list[str], runs) -> str:
+    done = [f"{p} {int(k)} time{'s' if int(k) != 1 else ''}" for p, k in zip(names, runs) if int(k)]
+    return " and ".join(done) if done else "none of my projects"
+
+
 class ResourceNegotiator(BasePolicy):
     """Base of the talking agents. Subclasses decide what to say and what to claim:
     :meth:`talk` returns (acts, claim or None) for a talk turn (a claim makes the turn
@@ -159,11 +177,21 @@ class ResourceNegotiator(BasePolicy):
         self.output = output
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self._why: list[str] = []
+
+    def why(self, reason: str) -> None:
+        """Note one sentence of this turn's reasoning (sent as the private thinking)."""
+        self._why.append(reason)
+
+    def thinking(self) -> str:
+        """This turn's reasoning so far, as the private ``thinking`` text."""
+        return " ".join(self._why)
 
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
         view = OwnView.from_observation(obs)
         plan = Plan.of(view)
+        self._why = []
         if view.phase == "decision":
             acts, claim = [], self.final_claim(view, plan)
         else:
@@ -172,8 +200,8 @@ class ResourceNegotiator(BasePolicy):
             return self._decide(view, plan, acts, claim)
         text = _say(acts) or "Let's keep talking."
         if self.output == "text":
-            return json.dumps({"thinking": self.name, "speech": text, "action": None}) if view.thinking else text
-        return {"message": text, "thinking": self.name, "decide": 0}
+            return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
+        return {"message": text, "thinking": self.thinking(), "decide": 0}
 
     def _decide(self, view: OwnView, plan: Plan, acts: list, claim: dict[str, int]):
         """Buy what the best runs inside ``claim`` consume (all of ``claim`` when it is an
@@ -182,14 +210,16 @@ class ResourceNegotiator(BasePolicy):
         runs, usage = plan.runs[i], plan.usage[i]
         if isinstance(claim, Exact):
             usage = plan.vec(claim)
+        bought = G.render_units([(n, int(q)) for n, q in zip(view.resource_names, usage)])
+        self.why(f"I buy {bought} to run {_runs_text(view.project_names, runs)}, worth {_n(plan.value[i])} to me.")
         speech = _say(acts) or "Here is my decision."
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
             action["projects"] = {p: int(n) for p, n in zip(view.project_names, runs)}
             if view.thinking:
-                return json.dumps({"thinking": self.name, "speech": speech, "action": action})
+                return json.dumps({"thinking": self.thinking(), "speech": speech, "action": action})
             return json.dumps(action)
-        return {"message": speech, "thinking": self.name, "decide": 1, "purchase": usage.astype(np.int64),
+        return {"message": speech, "thinking": self.thinking(), "decide": 1, "purchase": usage.astype(np.int64),
                 "runs": runs.astype(np.int64), "auto_runs": 0}
 
     # -- helpers for subclasses ---------------------------------------------------
@@ -287,14 +317,17 @@ class ResourceNegotiator(BasePolicy):
     def final_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
         agreed = self.agreed_claim(view)
         if agreed is not None:
+            self.why("We reached an agreement this round, so I buy my share of it.")
             return agreed
         mine = self.my_last_proposal(view)
         if mine is not None:
+            self.why("There is no agreement; I keep to my last proposal.")
             return view.ids(dict(mine.me))
         return self.fallback_claim(view, plan)
 
     def fallback_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
         """The claim at the decision prompt without agreement or own proposal."""
+        self.why("There is no agreement and I made no proposal, so I buy the best plan for my own projects.")
         return plan.best_claim()
 
 
@@ -335,19 +368,25 @@ class ConcessionNegotiator(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
+            self.why("They accepted my proposal, so I buy my share of it.")
             return [], view.ids(dict(self.my_last_proposal(view).me))
         target = self.target(view, plan)
+        self.why(f"My target now is {_n(target)}, out of the {_n(plan.v_max)} my projects can make at best.")
         offer = self.last_partner_proposal(view)
         if offer is not None:
             share = view.ids(dict(offer.you))
-            if plan.value_of(share) >= target - 1e-9:
+            worth = plan.value_of(share)
+            if worth >= target - 1e-9:
+                self.why(f"Their offer is worth {_n(worth)} to me, which meets my target, so I accept.")
                 return [G.Accept()], share
+            self.why(f"Their offer is worth only {_n(worth)} to me, below my target, so I turn it down.")
         acts: list[G.Act] = [G.Reject()] if offer is not None else []
         if self.use_history and view.turns_used == 0 and view.previous is not None:
             prev = view.previous.result
             if prev and prev["kind"] != "annulled" and not view.current.new_projects:
                 mine, theirs = view.ids(prev["own"]), view.ids(prev["opponent"])
                 if plan.value_of(mine) >= plan.value_of({}) and mine:
+                    self.why("Last round's allocation went through, so I offer the same split again.")
                     return acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
         return acts + [self.propose(view, plan, target)], None
 
@@ -365,8 +404,12 @@ class ConcessionNegotiator(ResourceNegotiator):
                 if best is None or key > best[0]:
                     best = (key, i, j)
             if best is not None:
+                self.why(f"From the projects they disclosed, I propose the split that leaves them the most "
+                         f"({_n(best[0][0])}) while my share is worth {_n(best[0][1])} to me.")
                 return self.split_for(view, plan, plan.usage[best[1]], pu[best[2]])
         i = plan.cheapest_at_least(target, cost)
+        self.why(f"I ask for the cheapest share worth at least my target ({_n(plan.value[i])} to me) "
+                 "and offer them the rest of the pool.")
         return self.split_for(view, plan, plan.usage[i])
 
 
@@ -384,6 +427,8 @@ class Reciprocator(ConcessionNegotiator):
     def target(self, view, plan):
         offers = [view.ids(dict(a.you)) for a in view.current.acts("them") if isinstance(a, G.Propose)]
         concessions = sum(1 for a, b in zip(offers, offers[1:]) if plan.value_of(b) > plan.value_of(a) + 1e-9)
+        self.why(f"They have improved their offer to me {concessions} time{'s' if concessions != 1 else ''} this "
+                 "round, and I give ground only as far as they do.")
         vmax = plan.v_max
         return max(self.reservation * vmax, vmax * (1 - self.step * concessions))
 
@@ -404,11 +449,16 @@ class OracleNegotiator(ResourceNegotiator):
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
         if agreed is not None:
+            self.why("We agreed on a split this round, so I buy my share of it.")
             return agreed
         if self.last_partner_proposal(view) is not None:
             return self.fallback_claim(view, plan)
         mine = self.my_last_proposal(view)
-        return view.ids(dict(mine.me)) if mine is not None else plan.best_claim()
+        if mine is not None:
+            self.why("There is no agreement and they proposed nothing, so I buy the share I proposed.")
+            return view.ids(dict(mine.me))
+        self.why("Nobody proposed a split, so I buy the best plan for my own projects.")
+        return plan.best_claim()
 
     def joint(self, view: OwnView, plan: Plan):
         partner = _partner_scenario(view, self.partner_disclosures(view))
@@ -419,23 +469,31 @@ class OracleNegotiator(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
+            self.why("They accepted the jointly optimal split I proposed, so I buy my share of it.")
             return [], view.ids(dict(self.my_last_proposal(view).me))
         disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
         acts: list[G.Act] = [] if disclosed else self.disclose_all(view) + [G.Ask()]
+        if not disclosed:
+            self.why("I share my projects and ask for theirs: with both known I can compute the joint optimum.")
         partner, sol = self.joint(view, plan)
         offer = self.last_partner_proposal(view)
         if partner is not None:
+            self.why(f"With their projects known, the best joint reward this round is {_n(sol.joint_max)}.")
             if offer is not None:
                 mine = view.ids(dict(offer.you))
                 theirs = view.ids(dict(offer.me))
                 value = plan.value_of(mine) + _value(partner, "agent_b", theirs)
                 if value >= sol.joint_max - 1e-9:
+                    self.why("Their proposal reaches it, so I accept.")
                     return acts + [G.Accept()], mine
+                self.why(f"Their proposal would make only {_n(value)} together, so I turn it down.")
             split = self._optimum_split(view, plan, partner, sol)
             return acts + ([G.Reject()] if offer is not None else []) + [split], None
         if offer is not None and plan.value_of(view.ids(dict(offer.you))) >= plan.v_max - 1e-9:
+            self.why(f"Their offer already gives me my best reward of {_n(plan.v_max)}; nothing to gain by refusing.")
             return acts + [G.Accept()], view.ids(dict(offer.you))  # nothing to gain by refusing
         if not acts:
+            self.why("I still do not know their projects, so I ask again.")
             acts = [G.Ask()]
         return acts, None
 
@@ -444,7 +502,10 @@ class OracleNegotiator(ResourceNegotiator):
         untouched (no overdraw on what it announced)."""
         offer = self.last_partner_proposal(view)
         if offer is None:
+            self.why("There is no agreement, so I buy the best plan for my own projects.")
             return plan.best_claim()
+        self.why("There is no agreement; I take the best I can from what their last proposal leaves, "
+                 "so that we do not overdraw the pool.")
         left = np.maximum(plan.supply - plan.vec(view.ids(dict(offer.me))), 0)
         return plan.claim(plan.usage[plan.best_within(plan.claim(left))])
 
@@ -456,8 +517,10 @@ class OracleNegotiator(ResourceNegotiator):
             vb = sum(p.reward * rb[p.name] for p in partner.projects_of("agent_b"))
             key = (abs(va - vb), va - vb)
             if best is None or key < best[0]:
-                best = (key, ra, rb)
-        _, ra, rb = best
+                best = (key, ra, rb, va, vb)
+        _, ra, rb, va, vb = best
+        self.why(f"Among the jointly optimal splits I propose the one with the most even rewards: "
+                 f"{_n(va)} for me and {_n(vb)} for them.")
         return self.split_for(view, plan, _usage(partner, "agent_a", ra), _usage(partner, "agent_b", rb))
 
 
@@ -480,9 +543,11 @@ class SilentGreedy(ResourceNegotiator):
     name = "greedy"
 
     def talk(self, view, plan):
+        self.why("I do not negotiate: I buy the plan that is best for my own projects, whatever they need.")
         return ["I'll go with my own best plan. Good luck!"], plan.best_claim()
 
     def final_claim(self, view, plan):
+        self.why("I buy the plan that is best for my own projects, whatever they need.")
         return plan.best_claim()
 
 
@@ -507,10 +572,12 @@ class RandomNegotiator(ResourceNegotiator):
         self.p_decide = p_decide
 
     def _pick(self, plan):
+        self.why("I pick one of my affordable plans by chance.")
         return plan.claim(plan.usage[int(self.rng.integers(len(plan.usage)))])
 
     def talk(self, view, plan):
         if self.rng.random() >= self.p_decide:
+            self.why("I am not deciding yet; I keep the conversation going.")
             return [_PHRASES[int(self.rng.integers(len(_PHRASES)))]], None
         return ["Here is my decision."], self._pick(plan)
 
@@ -535,17 +602,24 @@ class FairSplitter(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
+            self.why("They accepted an equal split, so I buy my half of the pool.")
             return [], self.take_share(view, plan, plan.claim(self._half(plan)))
         offer = self.last_partner_proposal(view)
         half = self._half(plan)
         if offer is not None:
             mine, theirs = plan.vec(view.ids(dict(offer.you))), plan.vec(view.ids(dict(offer.me)))
             if np.all(np.abs(mine - theirs) <= 1):
+                self.why("Their proposal splits every resource equally, so I accept and buy my share.")
                 return [G.Accept()], self.take_share(view, plan, plan.claim(mine))
+        self.why("An equal split of every resource is fair, so I propose that.")
         return [self.split_for(view, plan, half, plan.supply - half)], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
+        if agreed is not None:
+            self.why("We agreed on a split, so I buy all of my share.")
+        else:
+            self.why("There is no agreement, so I buy my half of the pool.")
         return self.take_share(view, plan, agreed if agreed is not None else plan.claim(self._half(plan)))
 
 
@@ -583,16 +657,22 @@ class Anchorer(ConcessionNegotiator):
             return (opening + acts if claim is None else acts), claim
         mine, theirs = anchor
         if self.partner_accepted_mine(view):
+            self.why("They accepted last round's allocation again, so I buy my share of it.")
             return [], mine
         offer = self.last_partner_proposal(view)
         if offer is not None and view.ids(dict(offer.you)) == mine:
+            self.why("Their proposal repeats last round's allocation, so I accept.")
             return [G.Accept()], mine
+        self.why("Last round's allocation stands: I propose it again and accept nothing else.")
         acts = [G.Reject()] if offer is not None else []
         return opening + acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
 
     def final_claim(self, view, plan):
         anchor = self.anchor(view)
-        return anchor[0] if anchor is not None else super().final_claim(view, plan)
+        if anchor is not None:
+            self.why("I buy what I bought last round.")
+            return anchor[0]
+        return super().final_claim(view, plan)
 
 
 class Deferent(ResourceNegotiator):
@@ -607,13 +687,19 @@ class Deferent(ResourceNegotiator):
     def talk(self, view, plan):
         offers = [a for a in view.current.acts("them") if isinstance(a, G.Propose)]
         if offers:
+            self.why("They made a proposal: I accept the first one and buy exactly the share it offers me.")
             return [G.Accept()], self.take_share(view, plan, view.ids(dict(offers[0].you)))
         disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
+        self.why("I ask what they need" + ("" if disclosed else ", after sharing my projects") + ".")
         return ([] if disclosed else self.disclose_all(view)) + [G.Ask()], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
-        return self.take_share(view, plan, agreed) if agreed is not None else plan.best_claim()
+        if agreed is not None:
+            self.why("I buy the share we agreed on.")
+            return self.take_share(view, plan, agreed)
+        self.why("Nobody proposed a split I could accept, so I buy the best plan for my own projects.")
+        return plan.best_claim()
 
 
 class Abandoner(ConcessionNegotiator):
@@ -629,6 +715,8 @@ class Abandoner(ConcessionNegotiator):
     def talk(self, view, plan):
         best = plan.best_claim()
         if self.partner_accepted_mine(view) or self.last_partner_proposal(view) is not None:
+            self.why(("They accepted my proposal" if self.partner_accepted_mine(view) else "I say yes to their proposal")
+                     + ", but I buy the best plan for my own projects instead.")
             return ([] if self.partner_accepted_mine(view) else [G.Accept()]), best
         acts, _ = super().talk(view, plan)
         if not any(isinstance(a, G.Disclose) for a in view.current.acts("me")):
@@ -636,6 +724,7 @@ class Abandoner(ConcessionNegotiator):
         return acts, None
 
     def final_claim(self, view, plan):
+        self.why("Whatever was said, I buy the best plan for my own projects.")
         return plan.best_claim()
 
 

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 
 import negotiation_env
@@ -27,7 +29,12 @@ def test_aec_recorder_matches_the_loop():
     assert trace.returns == {a: sum(game.round_outcome(i)["rewards"][a] for i in range(3)) for a in trace.agents}
     assert trace.steps[-1].terminated and not any(s.terminated for s in trace.steps[:-1])
     decisions = [s for s in trace.steps if s.parsed and s.parsed.get("decision")]
-    assert len(decisions) == 6 and all(s.thinking in ("oracle", "linear") for s in decisions)
+    assert len(decisions) == 6
+    for s in decisions:  # the thinking is the agent's reasoning, ending with what it buys and what that pays
+        runs = " and ".join(f"{p} {k} time{'s' if k != 1 else ''}" for p, k in s.parsed["decision"]["runs"].items() if k)
+        reward = trace.round_outcome(s.round)["rewards"][s.agent]
+        assert s.thinking.endswith(f" to run {runs}, worth {reward:g} to me."), s.thinking
+        assert not re.search(r"\b(oracle|linear)\b", s.thinking, re.I)  # never the policy's name
     assert trace.final_features is not None and set(trace.final_features) == set(trace.agents)
 
 
