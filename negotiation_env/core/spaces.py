@@ -7,7 +7,9 @@ newline and tab, in code-point order. Anything else (control characters, astral-
 characters such as emoji, lone surrogates) is replaced by U+FFFD in observations by
 :func:`sanitize`; the raw text stays in ``info`` and traces. Action text uses the
 printable-ASCII :data:`ACTION_CHARSET` so that ``sample()`` draws readable strings; the
-env accepts any string as a message regardless.
+env accepts any string as a message regardless. An observation text space prints short,
+``Text(0, 1000000, charset=<55,508 characters: printable BMP, newline and tab>)``, not
+its whole charset.
 """
 
 from __future__ import annotations
@@ -74,6 +76,15 @@ class ObsText(spaces.Text):
         self._char_index = _PROTOTYPE._char_index
         self._char_str = _PROTOTYPE._char_str
         spaces.Space.__init__(self, dtype=str, seed=seed)
+
+    def __repr__(self) -> str:
+        # gymnasium's Text repr prints the whole charset: ~55,000 characters per text field,
+        # so one chat observation space printed as ~167,000 characters
+        return f"Text({self.min_length}, {self.max_length}, charset=<{len(self._char_list):,} characters: {_CHARSET_NAME}>)"
+
+
+#: how :class:`ObsText` names :data:`OBS_CHARSET` in its repr
+_CHARSET_NAME = "printable BMP, newline and tab"
 
 
 def obs_text(max_length: int) -> spaces.Text:
