@@ -4,17 +4,28 @@ Every game keeps its shipped scenarios as ``<package>/scenarios/<id>.json``. Thi
 is the one place that finds, reads and decodes them, so every game reports a missing
 file, an unreadable file and broken JSON the same way; each game's own ``from_dict``
 then validates the content.
+
+Decoding is :func:`~negotiation_env.core.jsontext.loads_document`, the package's one
+bounded JSON decoder: a key given twice, a numeral longer than
+:data:`~negotiation_env.core.jsontext.MAX_NUMBER_CHARS` characters, NaN/Infinity and
+nesting deeper than :data:`~negotiation_env.core.jsontext.MAX_DOCUMENT_DEPTH` levels are
+refused with the game's error, naming the key or the limit. A file larger than
+:data:`MAX_DATAFILE_BYTES` is refused before it is read.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["shipped_ids", "read_json"]
+from .jsontext import JSONTextError, loads_document
+
+__all__ = ["shipped_ids", "read_json", "MAX_DATAFILE_BYTES"]
+
+#: the largest data file read (a shipped scenario is under 2 KB, a rulemaking one under 20 KB)
+MAX_DATAFILE_BYTES = 1_000_000
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")
 
@@ -40,7 +51,11 @@ def read_json(name_or_path: str | Path, package: str, error: Callable[[str], Exc
         if not p.is_file():
             raise error(f"scenario file not found (or not a file): {p}")
         try:
-            text = p.read_text(encoding="utf-8")
+            with open(p, "rb") as fh:  # at most one byte past the limit, whatever the file claims
+                raw = fh.read(MAX_DATAFILE_BYTES + 1)
+            if len(raw) > MAX_DATAFILE_BYTES:
+                raise error(f"{p}: scenario file is larger than {MAX_DATAFILE_BYTES} bytes, the limit")
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise error(f"{p}: cannot read scenario file: {e}") from None
         source = str(p)
@@ -52,6 +67,6 @@ def read_json(name_or_path: str | Path, package: str, error: Callable[[str], Exc
         text = f.read_text(encoding="utf-8")
         source = f"scenario {name_or_path!r}"
     try:
-        return json.loads(text), source
-    except json.JSONDecodeError as e:
-        raise error(f"{source}: not valid JSON: {e}") from None
+        return loads_document(text), source
+    except JSONTextError as e:
+        raise error(f"{source}: {e}") from None
