@@ -15,7 +15,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table as RichTable
 
-__all__ = ["add_subcommands"]
+__all__ = ["add_subcommands", "ALL_RUNS_HELP"]
+
+ALL_RUNS_HELP = ("read the records of every run found (default: the run of DIR/run.json, else of the first record; "
+                 "records of other runs are left out and listed)")
 
 
 def _err(msg: str) -> int:
@@ -34,7 +37,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     src = _source(args.source)
     if src is None:
         return _err(f"no run folder or trace file at {args.source}")
-    rep = report_run(src, args.out, plots=not args.no_plots)
+    rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None)
     if not rep.games:
         return _err(f"no traces in {src}")
     table = RichTable(title=f"Report of {src}")
@@ -57,8 +60,13 @@ def _view(args: argparse.Namespace, console: Console) -> int:
     src = _source(args.source)
     if src is None:
         return _err(f"no run folder or trace file at {args.source}")
-    path, n = view_run(src, args.out)
-    console.print(f"wrote {path} ({n} games); open it in a browser (no server needed)", highlight=False)
+    problems: list = []
+    path, n = view_run(src, args.out, runs="all" if args.all_runs else None, problems=problems)
+    for p in problems:
+        console.print(f"skipped trace line: {p}", highlight=False, markup=False, style="yellow")
+    left = f"; {len(problems)} trace lines left out (listed above and in the page)" if problems else ""
+    console.print(f"wrote {path} ({n} games{left}); open it in a browser (no server needed)", highlight=False,
+                  markup=False)
     return 0
 
 
@@ -129,12 +137,14 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
+    r.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
                        description="Write one static HTML file (no server, no network) with the game list, "
                                    "filters and every game's round-by-round transcript.")
     v.add_argument("source", help="run folder or .jsonl trace file")
     v.add_argument("--out", default=None, help="output file (default DIR/viewer.html)")
+    v.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     v.set_defaults(func=_view)
     j = sub.add_parser("judge", help="label resource-game rounds with an LLM judge (seed 000 Appendix G)",
                        description="One call per complete resource game to an OpenAI-compatible server; answers "

@@ -698,13 +698,17 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     return rep
 
 
-def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True) -> Report:
+def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True,
+               runs: Any = None) -> Report:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
-    report to ``out`` (default ``DIR/report``, or ``report`` beside a file)."""
+    report to ``out`` (default ``DIR/report``, or ``report`` beside a file). One run is
+    read unless ``runs`` says otherwise (``"all"``, or run ids; see
+    :func:`negotiation_env.traces.iter_traces`); every line dropped (torn, undecodable,
+    failing the schema, a duplicate, another run's) becomes a note of the report."""
     from ..traces import read_traces
 
     src = Path(path)
-    res = read_traces(src)
+    res = read_traces(src, runs=runs)
     if out is None:
         out = (src if src.is_dir() else src.parent) / DEFAULT_OUT
     return build_report(res.traces, out, plots=plots, problems=res.problems)

@@ -446,13 +446,18 @@ def write_viewer(traces: Iterable[Any], out: str | Path, *, title: str = "negoti
     return p
 
 
-def view_run(path: str | Path, out: str | Path | None = None) -> tuple[Path, int]:
+def view_run(path: str | Path, out: str | Path | None = None, *, runs: Any = None,
+             problems: list[Any] | None = None) -> tuple[Path, int]:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
-    viewer to ``out`` (default ``DIR/viewer.html``); returns (file, games)."""
+    viewer to ``out`` (default ``DIR/viewer.html``); returns (file, games). One run is
+    read unless ``runs`` says otherwise (see :func:`negotiation_env.traces.iter_traces`);
+    the lines dropped are listed in the page and appended to ``problems`` if given."""
     from ..traces import read_traces
 
     src = Path(path)
-    res = read_traces(src)
+    res = read_traces(src, runs=runs)
+    if problems is not None:
+        problems.extend(res.problems)
     if out is None:
         out = (src if src.is_dir() else src.parent) / DEFAULT_FILE
     title = f"negotiation_env transcripts: {src.resolve().name}"

@@ -8,6 +8,20 @@ exactly the bytes :class:`~.writer.TraceWriter` cuts off before appending.
 
 A path may be a ``.jsonl`` file or a folder (every ``*.jsonl`` in it, sorted, e.g. a
 run's ``traces.jsonl``).
+
+Records are keyed. :func:`iter_traces` identifies each game by ``(run id, game key)``
+(``run.run_id`` and ``run.game_key``; a record written outside the runner has no run and
+is keyed by its ``game_id``) and, unless told otherwise, reads one run only:
+
+* a **duplicate** (a key already read) is dropped and reported (kind ``"duplicate"``):
+  the first record of a key counts, as in the runner's resume;
+* a **foreign** record (of another run) is dropped and reported (kind ``"foreign"``).
+  The run read is the one ``run.json`` beside the traces names, else the run of the
+  first valid record. Pass ``runs="all"`` (the CLI's ``--all-runs``) to read several
+  runs on purpose, or a collection of run ids to read those.
+
+So a line appended twice, or a line pasted from another run's traces, is never counted:
+it shows in ``problems``, which ``report``, ``export`` and ``view`` print.
 """
 
 from __future__ import annotations
@@ -16,11 +30,15 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
 from .schema import GameTrace, SchemaError
 
-__all__ = ["LineProblem", "ReadResult", "trace_files", "iter_records", "iter_traces", "read_traces"]
+__all__ = ["LineProblem", "ReadResult", "trace_files", "iter_records", "iter_traces", "read_traces", "record_key",
+           "folder_run_id", "validated_lines", "PROBLEM_KINDS"]
+
+#: what a skipped line can be (see :class:`LineProblem`)
+PROBLEM_KINDS = ("torn", "undecodable", "schema", "duplicate", "foreign")
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +46,9 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class LineProblem:
     """A line that was skipped. ``kind``: ``"torn"`` (no final newline: an interrupted
-    write), ``"undecodable"`` (not UTF-8 JSON object) or ``"schema"`` (JSON that is not a
-    valid trace record)."""
+    write), ``"undecodable"`` (not UTF-8 JSON object), ``"schema"`` (JSON that is not a
+    valid trace record), ``"duplicate"`` (a game key already read: the first record
+    counts) or ``"foreign"`` (a record of another run than the one read)."""
 
     path: str
     line: int
@@ -62,12 +81,17 @@ def _report(problems: list[LineProblem] | None, problem: LineProblem) -> None:
         problems.append(problem)
 
 
-def _lines(path: str | Path, problems: list[LineProblem] | None) -> Iterator[tuple[str, int, int, dict[str, Any]]]:
+def _decoded(path: str | Path, problems: list[LineProblem] | None
+             ) -> Iterator[tuple[LineProblem, dict[str, Any] | None]]:
+    """Every non-blank complete line of ``path``: a locator and the decoded object (None
+    if the line is not a JSON object; reported). A torn last line is reported and not
+    yielded."""
     for f in trace_files(path):
         offset = 0
         with open(f, "rb") as fh:
             for n, raw in enumerate(fh, start=1):
                 start, offset = offset, offset + len(raw)
+                where = LineProblem(str(f), n, start, "", "")
                 if not raw.endswith(b"\n"):
                     _report(problems, LineProblem(str(f), n, start, "torn",
                                                   f"last line has no newline ({len(raw)} bytes): an interrupted write"))
@@ -76,14 +100,22 @@ def _lines(path: str | Path, problems: list[LineProblem] | None) -> Iterator[tup
                     continue
                 try:
                     rec = json.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                except (UnicodeDecodeError, ValueError) as e:  # ValueError: JSONDecodeError, int-string limit
                     _report(problems, LineProblem(str(f), n, start, "undecodable", str(e)))
+                    yield where, None
                     continue
                 if not isinstance(rec, dict):
                     _report(problems, LineProblem(str(f), n, start, "undecodable",
                                                   f"a record must be a JSON object, got {type(rec).__name__}"))
+                    yield where, None
                     continue
-                yield str(f), n, start, rec
+                yield where, rec
+
+
+def _lines(path: str | Path, problems: list[LineProblem] | None) -> Iterator[tuple[str, int, int, dict[str, Any]]]:
+    for where, rec in _decoded(path, problems):
+        if rec is not None:
+            yield where.path, where.line, where.offset, rec
 
 
 def iter_records(path: str | Path, problems: list[LineProblem] | None = None) -> Iterator[dict[str, Any]]:
@@ -92,17 +124,95 @@ def iter_records(path: str | Path, problems: list[LineProblem] | None = None) ->
         yield rec
 
 
-def iter_traces(path: str | Path, problems: list[LineProblem] | None = None) -> Iterator[GameTrace]:
-    """Every valid record as a :class:`GameTrace`, in file order."""
-    for f, n, start, rec in _lines(path, problems):
+def record_key(trace: GameTrace) -> tuple[str | None, str]:
+    """``(run id, game key)`` of a record; ``(None, game_id)`` for one without run info."""
+    if trace.run is None:
+        return None, trace.game_id
+    return trace.run.run_id, trace.run.game_key
+
+
+def folder_run_id(path: str | Path) -> str | None:
+    """The run id in ``run.json`` beside ``path`` (a run folder, or a file in one), if any."""
+    p = Path(path)
+    meta = (p if p.is_dir() else p.parent) / "run.json"
+    try:
+        rid = json.loads(meta.read_text(encoding="utf-8")).get("run_id")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return rid if isinstance(rid, str) else None
+
+
+def validated_lines(path: str | Path, problems: list[LineProblem] | None = None
+                    ) -> Iterator[tuple[LineProblem, dict[str, Any] | None, GameTrace | None]]:
+    """Every complete line of ``path``: a locator (``kind`` and ``message`` empty), the
+    decoded record and its :class:`GameTrace`, both None where the line was refused (and
+    reported). The runner's resume uses it to check each record with the reader's schema
+    and to move refused lines aside by line number."""
+    for where, rec in _decoded(path, problems):
+        if rec is None:
+            yield where, None, None
+            continue
         try:
-            yield GameTrace.from_dict(rec)
+            yield where, rec, GameTrace.from_dict(rec)
         except SchemaError as e:
-            _report(problems, LineProblem(f, n, start, "schema", str(e)))
+            _report(problems, LineProblem(where.path, where.line, where.offset, "schema", str(e)))
+            yield where, None, None
 
 
-def read_traces(path: str | Path) -> ReadResult:
-    """All valid traces of ``path`` and the problems met on the way."""
+class _Keyed:
+    """The duplicate and foreign-run filter of :func:`iter_traces` (see the module doc)."""
+
+    def __init__(self, path: str | Path, runs: str | Collection[str | None] | None):
+        if runs is not None and runs != "all" and isinstance(runs, str):
+            raise ValueError(f"runs must be None, 'all' or a collection of run ids; got {runs!r}")
+        self.runs = runs
+        self.run_id = folder_run_id(path) if runs is None else None
+        self.fixed = self.run_id is not None
+        self.seen: dict[tuple[str | None, str], str] = {}
+
+    def check(self, where: LineProblem, trace: GameTrace) -> LineProblem | None:
+        """None if ``trace`` is kept, else the problem that drops it."""
+        key = record_key(trace)
+        run_id = key[0]
+        if self.runs is None:
+            if not self.fixed and not self.seen:
+                self.run_id, self.fixed = run_id, True
+            if run_id != self.run_id:
+                return LineProblem(where.path, where.line, where.offset, "foreign",
+                                   f"game {key[1]!r} belongs to run {run_id!r}, not to run {self.run_id!r} read "
+                                   "here; dropped (read several runs on purpose with --all-runs)")
+        elif self.runs != "all" and run_id not in self.runs:
+            return LineProblem(where.path, where.line, where.offset, "foreign",
+                               f"game {key[1]!r} belongs to run {run_id!r}, not one of the runs asked for; dropped")
+        first = self.seen.get(key)
+        if first is not None:
+            return LineProblem(where.path, where.line, where.offset, "duplicate",
+                               f"game {key[1]!r} of run {run_id!r} was already read at {first}; this copy is "
+                               "dropped (the first record counts)")
+        self.seen[key] = f"{Path(where.path).name}:{where.line}"
+        return None
+
+
+def iter_traces(path: str | Path, problems: list[LineProblem] | None = None, *,
+                runs: str | Collection[str | None] | None = None) -> Iterator[GameTrace]:
+    """Every valid record of one run as a :class:`GameTrace`, in file order, each game
+    once. ``runs``: None (the run of ``run.json`` beside the traces, else of the first
+    valid record), ``"all"`` (every run), or the run ids to read; a record outside them
+    is dropped and reported as ``"foreign"``, a repeated key as ``"duplicate"``."""
+    keyed = _Keyed(path, runs)
+    for where, _rec, trace in validated_lines(path, problems):
+        if trace is None:
+            continue
+        dropped = keyed.check(where, trace)
+        if dropped is not None:
+            _report(problems, dropped)
+            continue
+        yield trace
+
+
+def read_traces(path: str | Path, *, runs: str | Collection[str | None] | None = None) -> ReadResult:
+    """All valid traces of ``path`` (one run unless ``runs`` says otherwise; see
+    :func:`iter_traces`) and the problems met on the way."""
     res = ReadResult()
-    res.traces = list(iter_traces(path, res.problems))
+    res.traces = list(iter_traces(path, res.problems, runs=runs))
     return res

@@ -293,6 +293,10 @@ class RunInfo:
     def from_dict(cls, d: dict[str, Any], where: str = "run") -> "RunInfo":
         if not isinstance(d, dict):
             raise SchemaError(f"{where} must be an object or null")
+        # the reader keys records by (run_id, game_key): both must be strings
+        for name in ("run_id", "game_key"):
+            if name in d:
+                _need(d, name, (str,), where)
         try:
             return cls(**{f.name: d[f.name] for f in dataclasses.fields(cls)})
         except KeyError as e:

@@ -23,7 +23,10 @@ try:  # POSIX only; elsewhere the lock is skipped
 except ImportError:  # pragma: no cover - not on Linux
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["TraceWriter", "TraceFileLocked", "encode_trace", "repair_torn_tail"]
+__all__ = ["TraceWriter", "TraceFileLocked", "encode_trace", "repair_torn_tail", "move_aside", "REJECTED_SUFFIX"]
+
+#: lines :func:`move_aside` takes out of a trace file go to ``<file>.rejected``
+REJECTED_SUFFIX = ".rejected"
 
 
 class TraceFileLocked(RuntimeError):
@@ -78,6 +81,40 @@ def _repair_fd(fd: int, path: Path) -> int:
     return size - keep
 
 
+def move_aside(path: str | Path, lines: dict[int, str]) -> Path:
+    """Take the lines numbered in ``lines`` (1-based, as :class:`~.reader.LineProblem`
+    counts them; value: why) out of ``path``; return the file they went to.
+
+    Each is appended to ``<path>.rejected`` as one JSON line ``{"line", "reason",
+    "record"}`` (``record``: the original line as text, undecodable bytes replaced) and
+    made durable first; then the kept lines are written to a temporary file that
+    replaces ``path`` atomically. A crash at any point leaves either the old file whole
+    or the new one, and every moved line in the ``.rejected`` file. The caller must hold
+    the lock that keeps other writers away (the runner's run lock): the file is replaced,
+    so a :class:`TraceWriter` open on it must be reopened.
+    """
+    path = Path(path)
+    rejected = Path(str(path) + REJECTED_SUFFIX)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(path, "rb") as src, open(rejected, "ab") as rej:
+        for n, raw in enumerate(src, start=1):
+            if n in lines:
+                rej.write((json.dumps({"line": n, "reason": lines[n],
+                                       "record": raw.rstrip(b"\n").decode("utf-8", "replace")},
+                                      ensure_ascii=False) + "\n").encode("utf-8"))
+        rej.flush()
+        os.fsync(rej.fileno())
+        src.seek(0)
+        with open(tmp, "wb") as dst:
+            for n, raw in enumerate(src, start=1):
+                if n not in lines:
+                    dst.write(raw)
+            dst.flush()
+            os.fsync(dst.fileno())
+    os.replace(tmp, path)
+    return rejected
+
+
 class TraceWriter:
     """Append :class:`GameTrace` records to ``path`` (created with its folder).
 
@@ -88,7 +125,10 @@ class TraceWriter:
     def __init__(self, path: str | Path, *, lock: bool = True):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        if self.path.is_symlink():  # appending through a link writes somewhere the run does not own
+            raise ValueError(f"{self.path} is a symbolic link; trace files must be regular files")
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
+                                       0o644)
         try:
             if lock and fcntl is not None:
                 try:

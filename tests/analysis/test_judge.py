@@ -13,7 +13,7 @@ from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, O
                                             judge_run, kappa_table, load_labels, load_taxonomy, prevalence_table,
                                             read_human_labels, render_game, render_system_prompt, validate_labels)
 from negotiation_env.cli import main
-from negotiation_env.traces import TraceWriter
+from negotiation_env.traces import TraceWriter, read_traces
 from tests.fakeserver import FakeServer
 
 from .tracesets import play_resource, play_rulemaking
@@ -308,11 +308,19 @@ def test_human_label_csv_errors(tmp_path, text, message):
         read_human_labels(p)
 
 
-def test_rulemaking_and_duplicate_ids_are_not_judged(tmp_path, server):
+def test_rulemaking_and_duplicate_ids_are_not_judged(tmp_path):
     d = tmp_path / "dup"
     with TraceWriter(d / "traces.jsonl") as w:
-        play_resource("oracle", "oracle", rounds=1, game_id="same", writer=w)
+        first = play_resource("oracle", "oracle", rounds=1, game_id="same", writer=w)
         play_resource("greedy", "greedy", rounds=1, game_id="same", writer=w)
-    client = OpenAIChat(model="m", base_url=server.url, api_key=KEY, timeout=5, max_retries=0)
+    # the reader keeps the first record of a game id and reports the second as a duplicate
+    res = read_traces(d)
+    assert [t.game_id for t in res.traces] == ["same"]
+    assert res.traces[0].policies["agent_a"].name == first["policies"]["agent_a"]["name"]
+    assert [p.kind for p in res.problems] == ["duplicate"]
+    # records of one id that reach the judge otherwise (several runs read on purpose) are refused:
+    # labels are keyed by game_id
+    from negotiation_env.analysis.judge import _resource_games
+
     with pytest.raises(ValueError, match="appears 2 times"):
-        judge_run(d, client)
+        _resource_games([first, first])
