@@ -28,6 +28,7 @@ import numpy as np
 
 from ...core.jsontext import ParseError
 from ...core.thinking import split_think, strip_think
+from ...core.visible import is_blank
 from .rules import ACTIONS
 
 __all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured"]
@@ -58,7 +59,7 @@ def _text(text: Any) -> str:
 def parse_message(text: Any) -> Parsed:
     """A message: the answer without reasoning spans, stripped; empty is a ParseError."""
     msg = _text(text).strip()
-    if not msg:
+    if is_blank(msg):  # not only strip(): a zero-width space alone says nothing
         raise ParseError("empty message; send one SHORT sentence to your counterpart")
     return Parsed(msg)
 

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.jsontext import ParseError, extract_json_object
+from ...core.visible import is_blank
 from .prompts import Names
 from .rules import Decision, InvalidDecision, validate_decision
 from .scenario import Scenario
@@ -126,7 +127,7 @@ def parse_text(
     if action is None:
         if require_decision:
             raise ParseError('you MUST set "action" to your purchase object now; null is not allowed in the decision phase')
-        if not speech.strip():
+        if is_blank(speech):  # not strip(): a zero-width space alone says nothing
             raise ParseError('"speech" MUST NOT be empty while "action" is null; always say something to the other party')
         return Turn(thinking, speech, None, tuple(warnings))
     if not isinstance(action, Mapping):
@@ -151,7 +152,7 @@ def parse_plain(
     purchase object is required (found with the usual tolerance, and warned about)."""
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}")
-    if not text.strip():
+    if is_blank(text):
         raise ParseError("empty message; write a message to the other party, or ONLY a JSON purchase object to finalize")
     obj = _exact_object(text)
     if obj is None and not require_decision:
@@ -192,7 +193,7 @@ def parse_structured(
     if not decide:
         if require_decision:
             raise ParseError('you MUST decide now: set "decide" to 1 with a purchase')
-        if not message.strip():
+        if is_blank(message):
             raise ParseError('"message" MUST NOT be empty when not deciding; always say something to the other party')
         return Turn(thinking, message, None)
     rids = scenario.resource_ids

@@ -12,7 +12,8 @@ Rules (ours; the paper's Appendix with the exact format is not in the seed text)
   surrounding spaces.
 * ``issue`` is optional (null, absent or empty: the move concerns the whole package); if
   given it is an issue id or an issue title, matched ignoring case.
-* ``rationale`` is a non-empty string; longer than ``max_rationale_chars`` it is cut and
+* ``rationale`` is a non-empty string (a rationale of only invisible characters, such as
+  a zero-width space, is empty: :func:`~negotiation_env.core.visible.is_blank`); longer than ``max_rationale_chars`` it is cut and
   a warning recorded (the public record stays bounded).
 * the private state of the condition is required where the condition has one: a
   notebook object with exactly its five fields, each a string of at most
@@ -24,15 +25,15 @@ Rules (ours; the paper's Appendix with the exact format is not in the seed text)
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
-from ...core.jsontext import ParseError, extract_json_object
+from ...core.jsontext import MAX_JSON_DEPTH, JSONTextError, ParseError, extract_json_object, loads_document
 from ...core.thinking import split_think
+from ...core.visible import is_blank
 from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES
 
@@ -150,7 +151,8 @@ def validate(obj: Mapping[str, Any], scenario, condition: str, limits: ParseLimi
         raise ParseError(f'"move" must be one of {", ".join(MOVES)}; got {raw_move!r}')
     issue = _issue(obj.get("issue"), scenario)
     rationale = obj.get("rationale")
-    if not isinstance(rationale, str) or not rationale.strip():
+    if not isinstance(rationale, str) or is_blank(rationale):
+        # is_blank, not strip: a zero-width space alone is not a rationale
         raise ParseError('"rationale" must be a non-empty string (one or two sentences the other parties read)')
     rationale = rationale.strip()
     warnings = []
@@ -197,8 +199,8 @@ def parse_structured(action: Any, scenario, condition: str, limits: ParseLimits 
             obj[key] = raw
         else:
             try:
-                obj[key] = json.loads(raw)
-            except ValueError as e:
+                obj[key] = loads_document(raw, max_depth=MAX_JSON_DEPTH)
+            except JSONTextError as e:
                 raise ParseError(f'"private" must be the {key} as a JSON object: {e}') from None
     return validate(obj, scenario, condition, limits)
 
