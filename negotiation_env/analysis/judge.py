@@ -46,7 +46,6 @@ p_e) / (1 - p_e)`` with ``p_e`` from both raters' marginals; undefined (None) wh
 from __future__ import annotations
 
 import csv
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -56,7 +55,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from ..core.jsontext import ParseError, extract_json_object
+from ..core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document, loads_record
 from .cells import as_dict, condition_label, lineup
 from .report import Table
 
@@ -80,7 +79,12 @@ def load_taxonomy(path: str | Path | None = None) -> dict[str, Any]:
         text = (importlib_resources.files("negotiation_env.analysis") / "judge_taxonomy.json").read_text("utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
-    tax = json.loads(text)
+    try:
+        tax = loads_document(text)
+    except JSONTextError as e:
+        raise ValueError(f"taxonomy {path or 'judge_taxonomy.json'}: {e}") from None
+    if not isinstance(tax, dict):
+        raise ValueError(f"taxonomy {path or 'judge_taxonomy.json'}: must be a JSON object")
     for key in ("preamble", "auxiliary_rules", "core_labels", "auxiliary_tags", "response_format", "agents"):
         if key not in tax:
             raise ValueError(f"taxonomy {path or 'judge_taxonomy.json'}: missing field {key!r}")
@@ -472,8 +476,8 @@ def load_labels(path: str | Path) -> dict[str, dict[str, Any]]:
             if not line:
                 continue
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
+                rec = loads_record(line)
+            except JSONTextError:  # broken, or past a bound (a 5,000-digit number, nesting, a key twice)
                 continue
             if isinstance(rec, dict) and isinstance(rec.get("game_id"), str):
                 out[rec["game_id"]] = rec
