@@ -13,10 +13,12 @@ import re
 import sys
 import tempfile
 import time
+import warnings
 from importlib import resources as importlib_resources
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import ConfigError, env as make_env
@@ -29,7 +31,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     for flag in ("a", "b"):
         name = getattr(args, flag)
         if name not in POLICIES:
-            console.print(f"[red]error:[/] --{flag}: unknown policy {name!r}; available: {', '.join(POLICIES)}")
+            console.print(f"[red]error:[/] {escape(f'--{flag}: unknown policy {name!r}; available: ' + ', '.join(POLICIES))}")
             return 2
     output = "text" if args.text else "structured"
     config = dict(scenario=args.scenario, num_rounds=args.rounds, cheap_talk_turns=args.turns)
@@ -50,7 +52,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         env.step(None if term or trunc else policies[agent].act(obs))
     console.print(env.render(), markup=False, highlight=False)
     game = env.unwrapped.game
-    table = Table(title=f"{args.a} (agent_a) vs {args.b} (agent_b) on {game.scenario.name}")
+    table = Table(title=escape(f"{args.a} (agent_a) vs {args.b} (agent_b) on {game.scenario.name}"))
     table.add_column("round")
     table.add_column("agent_a", justify="right")
     table.add_column("agent_b", justify="right")
@@ -86,7 +88,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
     err = Console(stderr=True)
 
     def bad(msg: str) -> int:
-        err.print(f"[red]error:[/] {msg}", highlight=False)
+        err.print(f"[red]error:[/] {escape(msg)}", highlight=False)
         return 2
 
     if not (math.isfinite(args.ratio) and 0 < args.ratio <= 1):
@@ -154,7 +156,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             return bad(str(e))
         except GenerationError as e:
             progress.stop()
-            err.print(f"[red]error:[/] {e}", highlight=False)
+            err.print(f"[red]error:[/] {escape(str(e))}", highlight=False)
             return 1
     table = Table(title=f"Generated scenarios (target M/C {args.ratio:g} +- {args.tolerance:g})")
     for col in ("file", "V_a", "V_b", "M", "M/C", "optima", "moves", "restarts", "seed"):
@@ -175,10 +177,10 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
     console.print(table)
     rejected = sum(r.rejected for _, r in pool)
     console.print(f"written {len(pool)} scenario files to {out} (each re-loaded and verified by the solver); "
-                  f"rejected candidates: {rejected}; {seconds:.2f} s", highlight=False)
+                  f"rejected candidates: {rejected}; {seconds:.2f} s", highlight=False, markup=False)
     if failed:
         for line in failed:
-            err.print(f"[red]verification failed:[/] {line}", highlight=False)
+            err.print(f"[red]verification failed:[/] {escape(line)}", highlight=False)
         return 1
     return 0
 
@@ -228,14 +230,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _warning_printer():
+    """The CLI's form of a warning the package raises (e.g. a config setting that cannot
+    count): one plain line on stderr, never read as markup, each message once per command
+    (the plan check and every game build the same config); others keep Python's form."""
+    default, shown = warnings.showwarning, set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, UserWarning) and Path(filename).resolve().is_relative_to(_PACKAGE):
+            if str(message) not in shown:
+                shown.add(str(message))
+                Console(stderr=True).print(f"warning: {message}", highlight=False, markup=False, style="yellow")
+        else:
+            default(message, category, filename, lineno, file, line)
+
+    return show
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console()
-    try:
-        return args.func(args, console)
-    except (ConfigError, ScenarioError) as e:
-        Console(stderr=True).print(f"[red]error:[/] {e}", highlight=False)
-        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning_printer()
+        try:
+            return args.func(args, console)
+        except (ConfigError, ScenarioError) as e:
+            Console(stderr=True).print(f"[red]error:[/] {escape(str(e))}", highlight=False)
+            return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 __all__ = ["add_subcommands", "ALL_RUNS_HELP"]
@@ -22,7 +23,9 @@ ALL_RUNS_HELP = ("read the records of every run found (default: the run of DIR/r
 
 
 def _err(msg: str) -> int:
-    Console(stderr=True).print(f"[red]error:[/] {msg}", highlight=False, markup=True)
+    # library or user text (paths, install hints such as "pip install 'negotiation_env[api]'"):
+    # escaped, so rich markup never eats a part of it
+    Console(stderr=True).print(f"[red]error:[/] {escape(msg)}", highlight=False, markup=True)
     return 2
 
 
@@ -40,17 +43,18 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None)
     if not rep.games:
         return _err(f"no traces in {src}")
-    table = RichTable(title=f"Report of {src}")
+    table = RichTable(title=escape(f"Report of {src}"))
     table.add_column("table")
     table.add_column("rows", justify="right")
     for t in rep.tables:
         table.add_row(t.name, str(len(t.rows)))
     console.print(table)
     for n in rep.notes:
-        console.print(f"[yellow]note:[/] {n}", highlight=False)
+        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
     out = rep.files[-1].parent if rep.files else args.out
     console.print(f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
-                  f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), highlight=False)
+                  f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), highlight=False,
+                  markup=False)
     return 0
 
 
@@ -90,7 +94,7 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
         except ValueError as e:
             return _err(str(e))
         if note:
-            console.print(f"[yellow]note:[/] {note}", highlight=False)
+            console.print(f"[yellow]note:[/] {escape(str(note))}", highlight=False)
         client = OpenAIChat(model=args.model, base_url=args.base_url, api_key=key, timeout=args.timeout,
                             max_retries=args.retries, temperature=args.temperature)
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -100,7 +104,7 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
             task = progress.add_task("judge", total=None, last="")
 
             def tick(rec):
-                progress.update(task, advance=1, last=f"{rec['game_id']}: {rec['status']}")
+                progress.update(task, advance=1, last=escape(f"{rec['game_id']}: {rec['status']}"))
 
             try:
                 res = judge_run(src, client, taxonomy=tax, max_attempts=args.max_attempts, force=args.force,
@@ -111,17 +115,17 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
                 return _err(str(e))
         console.print(f"judged {res.judged} games ({res.ok} ok, {res.invalid} invalid after "
                       f"{args.max_attempts} attempts, {res.errors} client errors); {res.skipped} already labelled; "
-                      f"labels in {res.labels_file}", highlight=False)
+                      f"labels in {res.labels_file}", highlight=False, markup=False)
         for rec in res.records:
             if rec["status"] != "ok":
-                console.print(f"[red]{rec['status']}[/] {rec['game_id']}: {rec['errors'][-1] if rec['errors'] else ''}",
-                              highlight=False)
+                detail = f"{rec['game_id']}: {rec['errors'][-1] if rec['errors'] else ''}"
+                console.print(f"[red]{escape(str(rec['status']))}[/] {escape(detail)}", highlight=False)
     try:
         files = write_tables(src, read_traces(src).traces, human=args.human, taxonomy=tax)
     except (OSError, ValueError) as e:
         return _err(str(e))
     base = (src if src.is_dir() else src.parent) / LABELS_DIR
-    console.print(f"wrote {', '.join(f.name for f in files)} to {base}", highlight=False)
+    console.print(f"wrote {', '.join(f.name for f in files)} to {base}", highlight=False, markup=False)
     return 0
 
 

@@ -12,6 +12,7 @@ import argparse
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -23,7 +24,9 @@ __all__ = ["add_subcommands"]
 
 
 def _err(msg: str) -> int:
-    Console(stderr=True).print(f"[red]error:[/] {msg}", highlight=False, markup=True)
+    # the message is library or user text (paths, install hints such as
+    # "pip install 'negotiation_env[api]'"): escaped, so rich markup never eats a part of it
+    Console(stderr=True).print(f"[red]error:[/] {escape(msg)}", highlight=False, markup=True)
     return 2
 
 
@@ -41,7 +44,7 @@ class _Bars(RunObserver):
         self.tokens = 0
         if summary.already_done:
             self.console.print(f"resuming run {summary.run_id}: {summary.already_done} of {summary.planned} games "
-                               f"already in {summary.out_dir}, {todo} to play", highlight=False)
+                               f"already in {summary.out_dir}, {todo} to play", highlight=False, markup=False)
         self._problems(summary)
         self.progress = Progress(TextColumn("{task.description:>6}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -67,7 +70,8 @@ class _Bars(RunObserver):
         if c.games == c.planned:
             self.progress.advance(self.cells_task)
         if game["status"] == "error":
-            self.progress.console.print(f"[red]game error[/] {game['key']}: {game['error']}", highlight=False)
+            self.progress.console.print(f"[red]game error[/] {escape(str(game['key']))}: {escape(str(game['error']))}",
+                                        highlight=False)
         self._status(summary)
 
     def on_finish(self, summary: RunSummary) -> None:
@@ -76,16 +80,17 @@ class _Bars(RunObserver):
 
     def _problems(self, summary: RunSummary) -> None:
         if summary.repaired_bytes:
-            self.console.print(f"[yellow]cut a torn last line ({summary.repaired_bytes} bytes) from the trace file; "
-                               "saved to traces.jsonl.torn[/]", highlight=False)
+            self.console.print(f"cut a torn last line ({summary.repaired_bytes} bytes) from the trace file; "
+                               "saved to traces.jsonl.torn", highlight=False, markup=False, style="yellow")
         for p in summary.problems:
-            self.console.print(f"[yellow]skipped trace line:[/] {p}", highlight=False)
+            self.console.print(f"[yellow]skipped trace line:[/] {escape(str(p))}", highlight=False)
         if summary.duplicates:
-            self.console.print(f"[yellow]{len(summary.duplicates)} duplicate game keys in the trace file "
-                               f"(first: {summary.duplicates[0]}); the first record of each counts[/]", highlight=False)
+            self.console.print(f"{len(summary.duplicates)} duplicate game keys in the trace file "
+                               f"(first: {summary.duplicates[0]}); the first record of each counts", highlight=False,
+                               markup=False, style="yellow")
         if summary.unexpected:
-            self.console.print(f"[yellow]{len(summary.unexpected)} records are not in this run's plan[/]",
-                               highlight=False)
+            self.console.print(f"{len(summary.unexpected)} records are not in this run's plan", highlight=False,
+                               markup=False, style="yellow")
 
 
 def _merge(cells: list[CellStats]) -> dict[str, Any]:
@@ -147,13 +152,13 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats))
         console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats))
     state = "complete" if summary.complete else f"[red]{summary.missing} games missing[/]"
-    console.print(f"run {summary.run_id}: {summary.already_done + summary.played}/{summary.planned} games ({state}); "
-                  f"played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with errors; "
-                  f"traces in {summary.out_dir / 'traces.jsonl'}", highlight=False)
+    console.print(f"run {escape(str(summary.run_id))}: {summary.already_done + summary.played}/{summary.planned} "
+                  f"games ({state}); played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with "
+                  f"errors; traces in {escape(str(summary.out_dir / 'traces.jsonl'))}", highlight=False)
     if summary.faults or summary.degraded:
         console.print(f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a call ran "
                       "out of retries and the env scored a fallback; marked meta.model_calls.degraded, left out "
-                      "of `negotiation-env report`)", highlight=False)
+                      "of `negotiation-env report`)", highlight=False, markup=False)
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
