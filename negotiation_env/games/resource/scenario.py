@@ -2,6 +2,15 @@
 
 A scenario is data (a JSON file), validated on load. Every error names the offending
 field with a JSON-path-like location, e.g. ``projects.agent_a.project_b.requires.r9``.
+
+Size limits, checked on load, keep every scenario within what the solver handles in a
+bounded memory and time (the integer programme has one variable per project and one per
+resource and agent; enumeration has its own bound, see
+:data:`~negotiation_env.games.resource.solver.ENUMERATION_CELLS`): at most
+:data:`MAX_RESOURCES` resources and :data:`MAX_PROJECTS` projects per agent, supplies
+and units per run at most :data:`MAX_UNITS`, budget, costs and rewards at most
+:data:`MAX_AMOUNT`. A scenario past one is refused with :class:`ScenarioTooLarge`, naming
+the limit; the shipped ones use 3 resources, 3 projects, supply 10 and budget 18.
 """
 
 from __future__ import annotations
@@ -14,14 +23,25 @@ from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
 
-__all__ = ["Resource", "Project", "Scenario", "ScenarioError", "load_scenario", "list_scenarios"]
+__all__ = ["Resource", "Project", "Scenario", "ScenarioError", "ScenarioTooLarge", "load_scenario", "list_scenarios",
+           "MAX_RESOURCES", "MAX_PROJECTS", "MAX_UNITS", "MAX_AMOUNT"]
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")  # used with fullmatch: "$" would admit a trailing newline
 AGENTS = ("agent_a", "agent_b")
 
+MAX_RESOURCES = 32
+MAX_PROJECTS = 64
+MAX_UNITS = 1_000_000
+MAX_AMOUNT = 1e12
+
 
 class ScenarioError(ValueError):
     """A scenario file or dict is malformed; the message names the field."""
+
+
+class ScenarioTooLarge(ScenarioError):
+    """A scenario past a size limit (on load), or one the solver cannot solve within its
+    memory or time bound; the message names the limit."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +121,10 @@ def _fail(source: str, where: str, msg: str) -> ScenarioError:
     return ScenarioError(f"{source}: field '{where}': {msg}")
 
 
+def _too_large(source: str, where: str, msg: str) -> ScenarioTooLarge:
+    return ScenarioTooLarge(f"{source}: field '{where}': {msg} (the size limit of a scenario)")
+
+
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -127,6 +151,8 @@ def _parse(d: Any, source: str) -> Scenario:
     res = d["resources"]
     if not isinstance(res, Mapping) or not res:
         raise _fail(source, "resources", "must be a non-empty object of resource id -> {supply, cost}")
+    if len(res) > MAX_RESOURCES:
+        raise _too_large(source, "resources", f"has {len(res)} resources; at most {MAX_RESOURCES}")
     resources = []
     for rid, spec in res.items():
         where = f"resources.{rid}"
@@ -136,14 +162,20 @@ def _parse(d: Any, source: str) -> Scenario:
             raise _fail(source, where, "must be an object with exactly the keys 'supply' and 'cost'")
         if not _int(spec["supply"]) or spec["supply"] < 0:
             raise _fail(source, where + ".supply", f"must be a non-negative integer, got {spec['supply']!r}")
+        if spec["supply"] > MAX_UNITS:
+            raise _too_large(source, where + ".supply", f"is {spec['supply']}; at most {MAX_UNITS}")
         if not _number(spec["cost"]) or spec["cost"] <= 0:
             raise _fail(source, where + ".cost", f"must be a positive finite number, got {spec['cost']!r}")
+        if spec["cost"] > MAX_AMOUNT:
+            raise _too_large(source, where + ".cost", f"is {spec['cost']!r}; at most {MAX_AMOUNT:g}")
         resources.append(Resource(rid, int(spec["supply"]), float(spec["cost"])))
     rids = {r.id for r in resources}
 
     budget = d["budget"]
     if not _number(budget) or budget < 0:
         raise _fail(source, "budget", f"must be a non-negative finite number, got {budget!r}")
+    if budget > MAX_AMOUNT:
+        raise _too_large(source, "budget", f"is {budget!r}; at most {MAX_AMOUNT:g}")
     max_types = d["max_types"]
     if not _int(max_types) or not 1 <= max_types <= len(resources):
         raise _fail(source, "max_types", f"must be an integer between 1 and {len(resources)}, got {max_types!r}")
@@ -155,6 +187,8 @@ def _parse(d: Any, source: str) -> Scenario:
     for agent, plist in projs.items():
         if not isinstance(plist, Mapping) or not plist:
             raise _fail(source, f"projects.{agent}", "must be a non-empty object of project name -> {requires, reward}")
+        if len(plist) > MAX_PROJECTS:
+            raise _too_large(source, f"projects.{agent}", f"has {len(plist)} projects; at most {MAX_PROJECTS}")
         parsed = []
         for pname, spec in plist.items():
             where = f"projects.{agent}.{pname}"
@@ -171,9 +205,13 @@ def _parse(d: Any, source: str) -> Scenario:
                     raise _fail(source, f"{where}.requires.{rid}", f"unknown resource; known: {', '.join(sorted(rids))}")
                 if not _int(units) or units <= 0:
                     raise _fail(source, f"{where}.requires.{rid}", f"units per run must be a positive integer, got {units!r}")
+                if units > MAX_UNITS:
+                    raise _too_large(source, f"{where}.requires.{rid}", f"is {units} units per run; at most {MAX_UNITS}")
                 reqs.append((rid, int(units)))
             if not _number(spec["reward"]) or spec["reward"] <= 0:
                 raise _fail(source, where + ".reward", f"must be a positive finite number, got {spec['reward']!r}")
+            if spec["reward"] > MAX_AMOUNT:
+                raise _too_large(source, where + ".reward", f"is {spec['reward']!r}; at most {MAX_AMOUNT:g}")
             reward = spec["reward"]
             parsed.append(Project(pname, tuple(reqs), int(reward) if float(reward).is_integer() else float(reward)))
         projects.append((agent, tuple(parsed)))

@@ -15,6 +15,18 @@ every joint-optimal allocation. ``milp`` solves the same integer programme with
 scipy.optimize.milp (HiGHS, zero gap tolerance): it scales to large scenarios where
 pairing blows up, and returns one joint optimum. ``auto`` enumerates while the pairing
 is small and switches to the ILP otherwise.
+
+Bounds. Each expansion step of the enumeration computes the size of the arrays it is
+about to build (the candidates: rows so far x (runs of the next project + 1) x resources;
+the survivors: rows x (projects + resources)) and refuses past
+:data:`ENUMERATION_CELLS` (under 130 MB at the peak) *before* allocating them: ``auto``
+then solves by the ILP, ``enumerate`` and :func:`feasible_run_vectors` raise
+:class:`~.scenario.ScenarioTooLarge` naming the bound, and :func:`individual_best` asks
+the ILP for one agent. (Sixty one-unit projects sharing a 100-unit resource once drove the
+enumeration to 8 GB; the ILP solves them in 20 ms.) The ILP runs under
+:data:`MILP_TIME_LIMIT` seconds; without a proven optimum by then the scenario is refused
+the same way. The load checks of :mod:`.scenario` keep the ILP small (at most 2 x (64 + 32)
+variables).
 """
 
 from __future__ import annotations
@@ -25,11 +37,19 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from .scenario import Scenario
+from .scenario import Scenario, ScenarioTooLarge
 
-__all__ = ["Solution", "solve", "run_vectors", "feasible_run_vectors", "individual_best"]
+__all__ = ["Solution", "solve", "run_vectors", "feasible_run_vectors", "individual_best", "ENUMERATION_CELLS",
+           "MILP_TIME_LIMIT"]
 
 _PAIR_LIMIT = 4_000_000  # option pairs the enumerator will score before switching to the ILP
+#: the largest array one enumeration step may build, in cells: the candidates (rows x run
+#: counts x resources) and the survivors (rows x (projects + resources)); 32 MB of int64
+#: each, under 130 MB at the peak with their temporaries (tracemalloc, worst shape found).
+#: The shipped scenarios need under 1,000.
+ENUMERATION_CELLS = 4_000_000
+#: seconds HiGHS may take to prove an optimum
+MILP_TIME_LIMIT = 60.0
 _TOL = 1e-6
 
 
@@ -63,7 +83,8 @@ def _agent_arrays(scenario: Scenario, agent: str):
 
 
 def run_vectors(
-    R: np.ndarray, rew: np.ndarray, supply: np.ndarray, cost: np.ndarray, budget: float, max_types: int
+    R: np.ndarray, rew: np.ndarray, supply: np.ndarray, cost: np.ndarray, budget: float, max_types: int,
+    *, max_cells: int = ENUMERATION_CELLS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every run vector one agent can afford alone, from arrays: (runs [n x P],
     usage [n x nR], value [n]), the all-zero vector first, rows in lexicographic order
@@ -71,7 +92,9 @@ def run_vectors(
 
     Feasibility (budget, supply, type limit) is monotone in each project's runs, so
     expanding project by project and dropping infeasible rows is exact; numpy does each
-    expansion at once (the generator calls this in its inner loop).
+    expansion at once (the generator calls this in its inner loop). A step whose array
+    would hold more than ``max_cells`` cells raises :class:`~.scenario.ScenarioTooLarge`
+    before it is built.
     """
     R = np.asarray(R, dtype=np.int64)
     supply = np.asarray(supply, dtype=np.int64)
@@ -87,9 +110,14 @@ def run_vectors(
         cap = int(np.min(supply[need] // r[need]))
         per_cost = float(cost @ r)
         if per_cost > 0:
-            cap = min(cap, int(math.floor(budget / per_cost + 1e-9)))
+            affordable = budget / per_cost + 1e-9  # inf for a tiny cost: then the supply bounds
+            if affordable < cap:
+                cap = int(math.floor(affordable))
         if cap <= 0:
             continue
+        # both arrays a step builds are sized before they exist: the candidates, then the survivors
+        _bound(len(runs) * (cap + 1) * nR, max_cells, i,
+               f"{len(runs):,} vectors so far x {cap + 1} run counts x {nR} resources")
         ks = np.arange(cap + 1, dtype=np.int64)
         new_use = use[:, None, :] + ks[None, :, None] * r[None, None, :]  # n x (cap+1) x nR
         ok = (
@@ -98,19 +126,30 @@ def run_vectors(
             & (np.count_nonzero(new_use, axis=2) <= max_types)
         )
         rows, cols = np.nonzero(ok)
-        runs = runs[rows].copy()
+        _bound(len(rows) * (P + nR), max_cells, i, f"{len(rows):,} vectors x ({P} projects + {nR} resources)")
+        runs = runs[rows]  # fancy indexing copies
         runs[:, i] = ks[cols]
         use = new_use[rows, cols]
     return runs, use, runs @ np.asarray(rew, dtype=float)
 
 
+def _bound(cells: int, max_cells: int, project: int, shape: str) -> None:
+    if cells > max_cells:
+        raise ScenarioTooLarge(f"enumerating the run vectors needs an array of {cells:,} cells at project {project} "
+                               f"({shape}); the bound is {max_cells:,} (solver.ENUMERATION_CELLS)")
+
+
 def feasible_run_vectors(scenario: Scenario, agent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every run vector the agent can afford alone: (runs [n x P], usage [n x R], value [n]),
-    the all-zero vector included (see :func:`run_vectors`)."""
+    the all-zero vector included (see :func:`run_vectors`). Raises
+    :class:`~.scenario.ScenarioTooLarge` past :data:`ENUMERATION_CELLS`."""
     R, rew = _agent_arrays(scenario, agent)
     supply = np.array([r.supply for r in scenario.resources], dtype=np.int64)
     cost = np.array([r.cost for r in scenario.resources], dtype=float)
-    return run_vectors(R, rew, supply, cost, float(scenario.budget), scenario.max_types)
+    try:
+        return run_vectors(R, rew, supply, cost, float(scenario.budget), scenario.max_types)
+    except ScenarioTooLarge as e:
+        raise ScenarioTooLarge(f"scenario {scenario.name!r}, {agent}: {e}") from None
 
 
 def _runs_tuple(scenario: Scenario, agent: str, vec) -> tuple[tuple[str, int], ...]:
@@ -207,8 +246,11 @@ def _milp(scenario: Scenario, agents: tuple[str, ...]) -> tuple[float, dict[str,
         constraints=LinearConstraint(np.array(rows), np.array(lo), np.array(hi)),
         integrality=integrality,
         bounds=Bounds(np.zeros(nvar), ub),
-        options={"mip_rel_gap": 0.0, "presolve": True},
+        options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MILP_TIME_LIMIT},
     )
+    if result.status == 1:  # the time limit: no proven optimum, so no number
+        raise ScenarioTooLarge(f"scenario {scenario.name!r}: the integer programme found no proven optimum within "
+                               f"{MILP_TIME_LIMIT:g} s (solver.MILP_TIME_LIMIT)")
     if not result.success:  # pragma: no cover - the zero vector is always feasible
         raise RuntimeError(f"milp failed: {result.message}")
     x = np.round(result.x).astype(np.int64)
@@ -246,7 +288,12 @@ def solve(scenario: Scenario, method: str = "auto") -> Solution:
         raise ValueError(f"method must be 'auto', 'enumerate' or 'milp', got {method!r}")
     if method == "milp":
         return _solve_milp(scenario)
-    options = {ag: feasible_run_vectors(scenario, ag) for ag in scenario.agents}
+    try:
+        options = {ag: feasible_run_vectors(scenario, ag) for ag in scenario.agents}
+    except ScenarioTooLarge:
+        if method == "enumerate":
+            raise
+        return _solve_milp(scenario)  # refused before allocating: the ILP needs no enumeration
     n_pairs = math.prod(len(o[0]) for o in options.values())
     if method == "auto" and n_pairs > _PAIR_LIMIT:
         return _solve_milp(scenario)
@@ -255,9 +302,14 @@ def solve(scenario: Scenario, method: str = "auto") -> Solution:
 
 def individual_best(scenario: Scenario, agent: str) -> tuple[dict[str, int], dict[str, int]]:
     """The agent's individual optimum as (purchase, runs): what the ``heuristic`` fallback
-    and a greedy agent submit. Ties go to the first run vector in enumeration order."""
-    runs_arr, _, values = feasible_run_vectors(scenario, agent)
-    runs = dict(_runs_tuple(scenario, agent, runs_arr[int(values.argmax())]))
+    and a greedy agent submit. Ties go to the first run vector in enumeration order; past
+    the enumeration bound the ILP gives one optimum."""
+    try:
+        runs_arr, _, values = feasible_run_vectors(scenario, agent)
+    except ScenarioTooLarge:
+        runs = _milp(scenario, (agent,))[1][agent]
+    else:
+        runs = dict(_runs_tuple(scenario, agent, runs_arr[int(values.argmax())]))
     use = {rid: 0 for rid in scenario.resource_ids}
     for p in scenario.projects_of(agent):
         for rid, units in p.requires:
