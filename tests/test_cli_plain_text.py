@@ -65,6 +65,7 @@ def test_a_game_error_on_the_progress_console_keeps_the_install_hint(tmp_path, c
     out = _flat(capsys.readouterr().out)
     assert code == 1
     assert f"install the extra: {HINT}" in out  # the game-error line of the progress display
+    assert "needs[api] vs needs[api]" in out  # the summary table's lineup
 
 
 def test_a_config_warning_is_one_plain_line(tmp_path, capsys):

@@ -15,10 +15,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from .config import RunConfigError, load_config
 from .engine import BACKENDS, CellStats, RunnerError, RunObserver, RunSummary, run
 from .plan import make_plan
+from .summary import COLUMNS as MEASURE_COLUMNS
+from .summary import KEPT, add_measures, figures
 
 __all__ = ["add_subcommands"]
 
@@ -95,7 +98,7 @@ class _Bars(RunObserver):
 
 def _merge(cells: list[CellStats]) -> dict[str, Any]:
     out = {"games": 0, "errors": 0, "truncated": 0, "rounds": 0, "invalid": 0, "steps": 0, "eff": [0.0, 0],
-           "opt": [0.0, 0], "ret": {}, "n": 0}
+           "opt": [0.0, 0], "ret": {}, "n": 0, "measures": {}}
     for c in cells:
         for k in ("games", "errors", "truncated", "rounds", "invalid", "steps"):
             out[k] += getattr(c, k)
@@ -105,6 +108,7 @@ def _merge(cells: list[CellStats]) -> dict[str, Any]:
         out["opt"][1] += c._opt[1]
         for a, r in c._returns.items():
             out["ret"][a] = out["ret"].get(a, 0.0) + r
+        add_measures(out["measures"], getattr(c, "measures", None) or {})
     return out
 
 
@@ -114,14 +118,27 @@ def _fmt(x: float | None, pct: bool = False) -> str:
     return f"{100 * x:.1f}%" if pct else f"{x:.3f}"
 
 
-def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: list[str]) -> Table:
-    t = Table(title=title)
-    t.add_column(first, overflow="fold")
-    for col in ("games", "errors", "rounds", "efficiency", "optimal"):
+def _measure_cell(value: float | None, kind: str) -> str:
+    if value is None:
+        return "-"
+    return str(int(value)) if kind == "int" else _fmt(value, kind == "pct")
+
+
+def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: list[str],
+           game: str | None = None) -> Table:
+    """One row per group: counts, then the game's own measures (resource: efficiency and
+    optimal-round share; matrix and rulemaking: :data:`.summary.COLUMNS`), returns, invalid.
+    Names are user text (policy labels, condition names): shown as plain text, never markup."""
+    own = MEASURE_COLUMNS.get(game or "")
+    t = Table(title=escape(title))
+    t.add_column(escape(first), overflow="fold")
+    for col in ("games", "errors", "rounds") + (() if own else ("efficiency", "optimal")):
         t.add_column(col, justify="right")
+    for header, _, _ in own or []:
+        t.add_column(header, justify="right")
     per_seat = 0 < len(seats) <= 3
     for a in seats if per_seat else ["mean return"]:
-        t.add_column(f"return {a}" if per_seat else a, justify="right")
+        t.add_column(escape(f"return {a}" if per_seat else a), justify="right")
     t.add_column("invalid", justify="right")
     for name, cells in groups.items():
         m = _merge(cells)
@@ -133,8 +150,28 @@ def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: li
         else:
             rets = [f"{sum(m['ret'].values()) / g / max(1, len(m['ret'])):.2f}" if g else "-"]
         err = str(m["errors"]) + (f" (+{m['truncated']} trunc.)" if m["truncated"] else "")
-        t.add_row(name, str(g), err, str(m["rounds"]), _fmt(eff), _fmt(opt, True), *rets, str(m["invalid"]))
+        if own:
+            f = figures(game or "", m["measures"])
+            middle = [_measure_cell(f.get(key), kind) for _, key, kind in own]
+        else:
+            middle = [_fmt(eff), _fmt(opt, True)]
+        t.add_row(Text(name), str(g), err, str(m["rounds"]), *middle, *rets, str(m["invalid"]))
     return t
+
+
+def _measure_note(game: str, cells: list[CellStats]) -> str | None:
+    """The line under a matrix or rulemaking table: what its columns are and which games they count."""
+    if game not in MEASURE_COLUMNS:
+        return None
+    f = figures(game, _merge(cells)["measures"])
+    if game == "matrix":
+        what = ("S: adjacent-round switching rate (Eq. 1, pooled); C: period-two adherence (Eq. S1, mean over "
+                "agents); A: action-A share; AA, BB: both-A (mutual cooperation) and both-B shares of rounds")
+    else:
+        what = "C, S, A, D: compromise, consensus, authority decision, deadlock runs; horizon: runs using every turn"
+    left = int(f["games"] or 0) - int(f["kept"] or 0)
+    counted = f"; counted over {KEPT[game]}" + (f": {left} of {int(f['games'] or 0)} games left out" if left else "")
+    return f"{game}: {what}{counted}"
 
 
 def print_summary(summary: RunSummary, console: Console) -> None:
@@ -149,8 +186,11 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         for c in cells:
             by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
             by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
-        console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats))
-        console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats))
+        console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats, game))
+        console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats, game))
+        note = _measure_note(game, cells)
+        if note:
+            console.print(note, highlight=False, markup=False)
     state = "complete" if summary.complete else f"[red]{summary.missing} games missing[/]"
     console.print(f"run {escape(str(summary.run_id))}: {summary.already_done + summary.played}/{summary.planned} "
                   f"games ({state}); played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with "

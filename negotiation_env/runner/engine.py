@@ -42,6 +42,7 @@ from ..traces.writer import TraceFileLocked, TraceWriter, encode_trace
 from .config import RunConfig, load_config, parse_config
 from .plan import GameSpec, Plan, make_plan
 from .policies import PolicyPool, resolve_factory
+from .summary import add_measures, game_measures
 
 __all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
            "BACKENDS", "TRACES_FILE", "RUN_FILE"]
@@ -178,6 +179,7 @@ def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:
         "tokens": tokens,
         "degraded": bool(((d.get("meta") or {}).get("model_calls") or {}).get("degraded")),
         "faults": int(((d.get("meta") or {}).get("model_calls") or {}).get("faults") or 0),
+        "measures": game_measures(d),  # the game's own measures (runner.summary), additive counts
     }
 
 
@@ -208,6 +210,7 @@ class CellStats:
     _eff: list[float] = field(default_factory=lambda: [0.0, 0.0])
     _opt: list[float] = field(default_factory=lambda: [0.0, 0.0])
     _returns: dict[str, float] = field(default_factory=dict)
+    measures: dict[str, float] = field(default_factory=dict)
 
     def add(self, s: dict[str, Any]) -> None:
         for k in ("game", "condition", "scenario_set"):
@@ -228,6 +231,7 @@ class CellStats:
         self._opt[1] += len(s["optimal"])
         for a, r in s["returns"].items():
             self._returns[a] = self._returns.get(a, 0.0) + float(r)
+        add_measures(self.measures, s.get("measures") or {})
 
     @property
     def efficiency(self) -> float | None:

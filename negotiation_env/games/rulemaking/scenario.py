@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
+from ...core.visible import is_blank
 
 __all__ = [
     "Issue",
@@ -40,6 +41,7 @@ N_ISSUES = (4, 6)
 N_OBJECTIVES = (3, 5)
 N_RED_LINES = (1, 3)
 WEIGHT_TOL = 1e-9
+MAX_ATTENTION_LEVELS = 32
 
 
 class ScenarioError(ValueError):
@@ -199,7 +201,7 @@ def _int(v: Any) -> bool:
 
 
 def _text(source: str, where: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
+    if not isinstance(v, str) or is_blank(v):
         raise _fail(source, where, f"must be a non-empty string, got {v!r}")
     return v
 
@@ -326,12 +328,14 @@ def _parse_parameters(source: str, spec: Any) -> Parameters:
     ea = _obj(source, where + ".external_attention", spec["external_attention"], ("levels", "weights"))
     levels = ea["levels"]
     w = where + ".external_attention.levels"
-    if not isinstance(levels, list) or not levels:
-        raise _fail(source, w, "must be a non-empty list of level names")
+    if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_ATTENTION_LEVELS:
+        raise _fail(source, w, f"must be a list of 1-{MAX_ATTENTION_LEVELS} level names")
+    first: dict[str, int] = {}
     for k, lv in enumerate(levels):
         _text(source, f"{w}[{k}]", lv)
-        if lv in levels[:k]:
+        if lv in first:
             raise _fail(source, f"{w}[{k}]", f"duplicate level {lv!r}")
+        first[lv] = k
     weights = ea["weights"]
     w = where + ".external_attention.weights"
     if not isinstance(weights, list) or len(weights) != len(levels):

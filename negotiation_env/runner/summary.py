@@ -1,0 +1,132 @@
+"""Each game's own measures in the run summary (the closing tables of ``negotiation-env run``).
+
+:func:`game_measures` reduces one finished game's trace dict to counts that add up
+across games (:func:`add_measures`), so a row of the summary, pooling any cells, gives
+the figure ``negotiation-env report`` gives on the same traces; :func:`figures` turns the
+summed counts into the printed rates. The definitions are the analysis modules' own
+(reused here, not re-derived):
+
+* **resource**: nothing here; efficiency, optimal-round share and returns are
+  :func:`~negotiation_env.runner.engine.summarize_trace`'s (every resolved round).
+* **matrix** (:mod:`negotiation_env.analysis.matrix_metrics`): complete-case dyads only,
+  as the report's tables (``dyads_of(..., "complete")``: every planned round played, no
+  error fallback, not ended in an error). ``S``: switches / adjacent-round transitions
+  pooled over agents and dyads (Eq. 1); ``C``: period-two adherence (Eq. S1), mean over
+  agent trajectories; ``A``: action-A share of agent-rounds; ``AA`` (mutual A: mutual
+  cooperation in the Prisoner's Dilemma) and ``BB``: joint-outcome shares of rounds.
+* **rulemaking** (:mod:`negotiation_env.analysis.rulemaking_metrics`): the runs the
+  report counts (complete, not degraded, with an outcome); the classifier's labels
+  (compromise C, consensus S, authority decision A, deadlock D) as counts, and the share
+  of runs that used every turn (horizon exhaustion).
+
+Games a measure leaves out are counted (``games`` minus ``kept``), so the summary says
+how many figures rest on fewer games than the row has.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+__all__ = ["game_measures", "add_measures", "figures", "COLUMNS", "matrix_measures", "rulemaking_measures"]
+
+#: game -> the summary columns of its own measures: (header, figure key, "pct" | "num" | "int")
+COLUMNS: dict[str, list[tuple[str, str, str]]] = {
+    "matrix": [("dyads", "kept", "int"), ("S", "S", "pct"), ("C", "C", "num"), ("A", "a_rate", "pct"),
+               ("AA", "AA", "pct"), ("BB", "BB", "pct")],
+    "rulemaking": [("runs", "kept", "int"), ("C", "compromise", "int"), ("S", "consensus", "int"),
+                   ("A", "authority", "int"), ("D", "deadlock", "int"), ("horizon", "horizon", "pct")],
+}
+
+#: game -> what "kept" counts, for the note under its table
+KEPT: dict[str, str] = {
+    "matrix": "complete-case dyads (every planned round, no error fallback), as in the report's matrix tables",
+    "rulemaking": "complete runs with an outcome and no degraded model call, as in the report's rulemaking tables",
+}
+
+
+def matrix_measures(trace: Mapping[str, Any]) -> dict[str, float]:
+    """One matrix game: 1 game; if it is a complete-case dyad, its switch, adherence,
+    action and joint-outcome counts."""
+    from ..analysis import matrix_metrics as mm
+
+    out: dict[str, float] = {"games": 1, "kept": 0}
+    try:
+        kept = mm.dyads_of([dict(trace)], "complete")
+    except (ValueError, KeyError, TypeError):  # a record the metrics cannot read is left out, and counted so
+        kept = []
+    for d in kept:
+        out["kept"] += 1
+        for seq in d.actions:
+            k, n = mm.switch_count(seq)
+            out["switches"] = out.get("switches", 0) + k
+            out["transitions"] = out.get("transitions", 0) + n
+            c = mm.period_two_adherence(seq)
+            if c is not None:
+                out["c_sum"] = out.get("c_sum", 0.0) + c
+                out["c_n"] = out.get("c_n", 0) + 1
+            out["a"] = out.get("a", 0) + seq.count("A")
+            out["agent_rounds"] = out.get("agent_rounds", 0) + len(seq)
+        for x, y in zip(*d.actions):
+            out[x + y] = out.get(x + y, 0) + 1
+        out["dyad_rounds"] = out.get("dyad_rounds", 0) + d.rounds
+    return out
+
+
+def rulemaking_measures(trace: Mapping[str, Any]) -> dict[str, float]:
+    """One rulemaking game: 1 game; if the report counts it, its label and horizon exhaustion."""
+    from ..analysis.report import _usable
+    from ..analysis.rulemaking_metrics import cell_summary
+
+    out: dict[str, float] = {"games": 1, "kept": 0}
+    kept, _ = _usable([dict(trace)], "rulemaking")
+    for g in kept:
+        try:
+            s = cell_summary([g["rounds"][0]["outcome"]], n_resamples=1)
+        except (ValueError, KeyError, TypeError, IndexError):  # the report could not read it either
+            continue
+        out["kept"] += 1
+        for label, n in s["counts"].items():
+            out[label] = out.get(label, 0) + n
+        out["horizon_exhausted"] = out.get("horizon_exhausted", 0) + round(s["horizon_exhaustion_rate"])
+    return out
+
+
+MEASURES: dict[str, Callable[[Mapping[str, Any]], dict[str, float]]] = {
+    "matrix": matrix_measures,
+    "rulemaking": rulemaking_measures,
+}
+
+
+def game_measures(trace: Mapping[str, Any]) -> dict[str, float]:
+    """The additive counts of one finished game's own measures ({} for a game without any)."""
+    fn = MEASURES.get(str(trace.get("game")))
+    return fn(trace) if fn else {}
+
+
+def add_measures(into: dict[str, float], measures: Mapping[str, float]) -> None:
+    """Add one game's (or one cell's) counts into ``into``."""
+    for k, v in measures.items():
+        into[k] = into.get(k, 0) + v
+
+
+def _ratio(num: float | None, den: float | None) -> float | None:
+    return num / den if den else None
+
+
+def figures(game: str, totals: Mapping[str, float]) -> dict[str, float | None]:
+    """The printed figures of ``game`` from summed counts (None where nothing was kept)."""
+    t = dict(totals)
+    if game == "matrix":
+        rounds = t.get("dyad_rounds", 0)
+        return {"games": t.get("games", 0), "kept": t.get("kept", 0),
+                "S": _ratio(t.get("switches", 0), t.get("transitions", 0)),
+                "C": _ratio(t.get("c_sum", 0.0), t.get("c_n", 0)),
+                "a_rate": _ratio(t.get("a", 0), t.get("agent_rounds", 0)),
+                "AA": _ratio(t.get("AA", 0), rounds), "BB": _ratio(t.get("BB", 0), rounds)}
+    if game == "rulemaking":
+        from ..games.rulemaking.classifier import OUTCOMES
+
+        kept = t.get("kept", 0)
+        return {"games": t.get("games", 0), "kept": kept, **{k: t.get(k, 0) for k in OUTCOMES},
+                "horizon": _ratio(t.get("horizon_exhausted", 0), kept)}
+    return {}
