@@ -56,11 +56,15 @@ Red lines:
 - {deadline}
 
 ## Response format
-{response_format}"""
+{response_format}
+{issue_note}"""
 
-#: the public part of every condition's output-format example (one text, so no condition
-#: can show a different format: the None/Native vs Ledger contrast must not be confounded)
-MOVE_EXAMPLE = '"move": "Counter", "issue": "<issue id, or null>", "rationale": "one or two sentences the other parties will read"'
+#: the public part of every condition's output-format example: one text, so no condition
+#: can show a different format (the None/Native vs Ledger contrast must not be confounded),
+#: and a valid move as it stands (the game's own parser accepts every condition's example;
+#: the issue is null, and ISSUE_NOTE says what else it may be)
+MOVE_EXAMPLE = '"move": "Counter", "issue": null, "rationale": "one or two sentences the other parties will read"'
+ISSUE_NOTE = '"issue" is an issue id from the list above, or null when your move concerns the whole package.'
 
 # every FORMAT_* template is formatted (also those without fields), so "{{" always renders "{"
 FORMAT_PLAIN = """Respond with ONLY a JSON object:
@@ -119,6 +123,7 @@ def render_system(scenario, party_id: str, condition: str, max_turns: int) -> st
         moves=moves,
         deadline=DEADLINE.format(authority_name=authority.name),
         response_format=fmt,
+        issue_note=ISSUE_NOTE,
     )
 
 
