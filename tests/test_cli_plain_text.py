@@ -69,12 +69,16 @@ def test_a_game_error_on_the_progress_console_keeps_the_install_hint(tmp_path, c
 
 
 def test_a_config_warning_is_one_plain_line(tmp_path, capsys):
+    from negotiation_env.games.matrix.game import MESSAGE_TEXT, MatrixConfig
+
+    default = MatrixConfig().message_text
+    other = next(v for v in MESSAGE_TEXT if v != default)
     cfg = tmp_path / "w.yaml"
     cfg.write_text(json.dumps({"name": "w", "games": [{
         "game": "matrix", "policies": ["scripted:always_a"], "pairings": "self",
-        "config": {"num_rounds": 2, "treatment": "none", "message_text": "verbatim"}}]}))
+        "config": {"num_rounds": 2, "treatment": "none", "message_text": other}}]}))
     assert main(["run", str(cfg), "--out", str(tmp_path / "run")]) == 0
     err = _flat(capsys.readouterr().err)
-    msg = ("warning: config field 'message_text' = 'verbatim' has no effect with treatment='none': it counts only "
-           "with treatment='communication' (its default is 'one_line')")
+    msg = (f"warning: config field 'message_text' = {other!r} has no effect with treatment='none': it counts only "
+           f"with treatment='communication' (its default is {default!r})")
     assert err.count(msg) == 1  # once, though the plan check and the game both built the config

@@ -10,12 +10,15 @@ import pytest
 
 import negotiation_env
 from negotiation_env import ConfigError
-from negotiation_env.games.matrix.game import ON_ERROR, TREATMENTS
+from negotiation_env.games.matrix.game import MESSAGE_TEXT, ON_ERROR, TREATMENTS, MatrixConfig
 from negotiation_env.games.rulemaking.features import CONDITIONS as RM_CONDITIONS
 from negotiation_env.runner.config import RunConfigError, parse_config
 from negotiation_env.runner.plan import make_plan
 
 POOL = ("mc080_1", "mc080_2", "mc080_3")
+#: the matrix message display that is not the default (whichever the default is)
+MT_DEFAULT = MatrixConfig().message_text
+MT_OTHER = next(v for v in MESSAGE_TEXT if v != MT_DEFAULT)
 
 #: (game, config that sets a field it cannot use, the message's words)
 WARNED = [
@@ -31,8 +34,8 @@ WARNED = [
      "'shifting_agent' = 'agent_a' has no effect with partner='stable': it counts only with partner='shifting'"),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 1},
      "'rotation' = 'rotating' has no effect with num_rounds=1: it counts only with num_rounds > 1"),
-    ("matrix", {"treatment": "none", "message_text": "verbatim"},
-     "'message_text' = 'verbatim' has no effect with treatment='none': it counts only with "
+    ("matrix", {"treatment": "none", "message_text": MT_OTHER},
+     f"'message_text' = {MT_OTHER!r} has no effect with treatment='none': it counts only with "
      "treatment='communication'"),
     ("rulemaking", {"notes_max_chars": 100},
      "'notes_max_chars' = 100 has no effect with condition='none': it counts only with condition='notes'"),
@@ -50,7 +53,7 @@ COUNTING = [
     ("resource", {"reflection": True}),
     ("resource", {"partner": "shifting", "shifting_agent": "agent_a"}),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 2}),
-    ("matrix", {"message_text": "verbatim"}),
+    ("matrix", {"message_text": MT_OTHER}),
     ("matrix", {"on_error": "retry", "max_retries": 3}),
     ("rulemaking", {"condition": "notes", "notes_max_chars": 100}),
     ("rulemaking", {"condition": "ledger", "max_sentences": 2, "max_field_chars": 50}),
@@ -102,7 +105,7 @@ def test_defaults_given_explicitly_are_silent():
     that was changed, so it is never reported."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _build("matrix", {"on_error": "end", "max_retries": 1, "treatment": "none", "message_text": "one_line"})
+        _build("matrix", {"on_error": "end", "max_retries": 1, "treatment": "none", "message_text": MT_DEFAULT})
         _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": 20, "reflection": False,
                             "shifting_agent": "agent_b"})
         _build("rulemaking", {"condition": "none", "notes_max_chars": 600, "max_sentences": 5,
@@ -128,12 +131,11 @@ def test_a_refused_setting_is_refused_by_the_run_config_plan():
 
 
 def test_the_warning_points_at_the_line_that_built_the_config():
-    from negotiation_env.games.matrix.game import MatrixConfig
     from negotiation_env.games.resource.game import ResourceConfig
     from negotiation_env.games.rulemaking.game import RulemakingConfig
 
     for build in (lambda: ResourceConfig(shifting_agent="agent_a"),
-                  lambda: MatrixConfig(treatment="none", message_text="verbatim"),
+                  lambda: MatrixConfig(treatment="none", message_text=MT_OTHER),
                   lambda: RulemakingConfig(notes_max_chars=10)):
         with pytest.warns(UserWarning) as rec:
             build()

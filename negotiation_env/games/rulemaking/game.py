@@ -59,10 +59,11 @@ class RulemakingConfig:
     condition: one of :data:`CONDITIONS` (README's table says what each adds).
     reward: ``"agreement"`` (after the final turn every party still at the table gets
         1 when the label is compromise or consensus, else 0) or ``"none"`` (all zero).
-    notes_max_chars: the cap of the ``notes`` condition's free-form notes;
-        max_sentences, max_field_chars: the caps of each field of a five-field notebook
-        (``ledger``, ``notebook_*``). Set to a non-default value in a condition without
-        that private state, each is warned about (``UserWarning``): it cannot count.
+    notes_max_chars: the cap of the ``notes`` condition's free-form notes (a non-default
+        value in another condition is warned about, ``UserWarning``: it cannot count).
+    max_sentences, max_field_chars: the caps of each field of a five-field notebook
+        (``ledger``, ``notebook_*``); a non-default value in a condition without one is
+        warned about.
     """
 
     environment: Any = "E1"
