@@ -2,8 +2,8 @@
 part of the runner that draws on the terminal, with rich).
 
     negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--batch-games N] [--plan]
-    negotiation-env export DIR --kind transitions|sft|preferences --out FILE [filters]
-    negotiation-env export DIR --kind minari --out ROOT [--prefix P] [--agent A]
+    negotiation-env export DIR --kind transitions|sft|sft_prompt_completion|preferences --out FILE [--game G] [filters]
+    negotiation-env export DIR --kind minari --out ROOT [--game G] [--prefix P] [--agent A]
 """
 
 from __future__ import annotations
@@ -235,53 +235,94 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0 if summary.complete and summary.errors == 0 else 1
 
 
+#: ``negotiation-env export`` exit code when the filters select nothing (2 stays for usage errors)
+EXIT_NOTHING_SELECTED = 1
+
+#: how export messages name the library's filters
+_FILTER_FLAGS = {"games": "--game", "policies": "--policy", "agents": "--agent", "phases": "phases",
+                 "only_optimal": "--only-optimal", "min_efficiency": "--min-efficiency",
+                 "valid_only": "refused steps (kept with --include-invalid)",
+                 "context": "steps without a recorded context"}
+
+
+def _plain(console: Console, text: str, style: str | None = None) -> None:
+    """Print ``text`` as it is: no rich markup (a ``[api]`` or ``[1, 2]`` stays), no highlighting."""
+    console.print(text, markup=False, highlight=False, style=style, soft_wrap=True)
+
+
+def _nothing(console: Console, what: str) -> int:
+    _plain(Console(stderr=True), f"error: {what}", style="red")
+    return EXIT_NOTHING_SELECTED
+
+
 def _export(args: argparse.Namespace, console: Console) -> int:
     from ..traces import export as ex
     from ..traces.reader import LineProblem
 
-    problems: list[LineProblem] = []
-    opts: dict[str, Any] = {"problems": problems}
     if args.kind == "minari":
         return _export_minari(args, console)
-    if args.kind == "sft":
-        opts = {"only_optimal": args.only_optimal, "min_efficiency": args.min_efficiency,
-                "valid_only": not args.include_invalid, "policies": args.policy or None, "agents": args.agent or None,
-                "problems": problems}
-    elif args.kind == "preferences":
-        opts = {"score": args.score, "margin": args.margin, "state": args.state, "problems": problems}
+    problems: list[LineProblem] = []
+    selection = ex.Selection()
+    opts: dict[str, Any] = {"problems": problems, "selection": selection, "games": args.game or None}
+    if args.kind in ("sft", "sft_prompt_completion"):
+        opts.update(only_optimal=args.only_optimal, min_efficiency=args.min_efficiency,
+                    valid_only=not args.include_invalid, policies=args.policy or None, agents=args.agent or None)
     else:
         wrong = [f for f, v in (("--only-optimal", args.only_optimal), ("--min-efficiency", args.min_efficiency),
-                                ("--policy", args.policy), ("--agent", args.agent)) if v]
+                                ("--policy", args.policy), ("--agent", args.agent),
+                                ("--include-invalid", args.include_invalid)) if v]
         if wrong:
-            return _err(f"{', '.join(wrong)} apply to --kind sft only")
+            return _err(f"{', '.join(wrong)} apply to --kind sft and sft_prompt_completion only")
+        if args.kind == "preferences":
+            opts.update(score=args.score, margin=args.margin, state=args.state)
+    nothing = f"nothing was written to {args.out} (an existing file there is left as it was)"
     try:
-        n = ex.write(args.kind, args.source, args.out, **opts)
+        n = ex.write(args.kind, args.source, args.out, keep_empty=False, **opts)
     except FileNotFoundError as e:
         return _err(str(e))
+    except ex.FilterError as e:
+        flag = _FILTER_FLAGS.get(e.field, e.field)
+        held = ", ".join(e.available) or "none"
+        return _nothing(console, f"{flag} {', '.join(e.unknown)}: not in the source, which holds {held}; {nothing}")
     except ValueError as e:
         return _err(str(e))
     for p in problems:
-        console.print(f"[yellow]skipped trace line:[/] {p}", highlight=False)
-    console.print(f"wrote {n} {args.kind} rows to {args.out}", highlight=False)
+        _plain(console, f"skipped trace line: {p}", style="yellow")
+    if n == 0:
+        return _nothing(console, f"no {args.kind} rows selected: {selection.explain(_FILTER_FLAGS)}; {nothing}")
+    _plain(console, f"wrote {n} {args.kind} rows to {args.out}")
     return 0
 
 
 def _export_minari(args: argparse.Namespace, console: Console) -> int:
     import warnings
 
-    from ..traces.minari_export import MinariExportError, dataset_id, to_minari
+    from ..traces.minari_export import MinariEmptyError, MinariExportError, MinariFilterError, dataset_id, to_minari
 
+    wrong = [f for f, v in (("--only-optimal", args.only_optimal), ("--min-efficiency", args.min_efficiency),
+                            ("--policy", args.policy), ("--include-invalid", args.include_invalid)) if v]
+    if wrong:
+        return _err(f"{', '.join(wrong)} do not apply to --kind minari")
+    made, notes = {}, []
     try:
         with warnings.catch_warnings():  # Minari warns about every metadata field left unset
             warnings.simplefilter("ignore", UserWarning)
-            made = to_minari(args.source, root=args.out, prefix=args.prefix, agents=args.agent or None)
+            for game in args.game or [None]:
+                made.update({(game, a): ds for a, ds in to_minari(args.source, root=args.out, prefix=args.prefix,
+                                                                   agents=args.agent or None, game=game,
+                                                                   notes=notes).items()})
+    except (MinariFilterError, MinariEmptyError) as e:
+        written = f"; the {len(made)} datasets of the games before it were written" if made else ""
+        return _nothing(console, f"no Minari dataset written: {e}{written}")
     except (MinariExportError, FileNotFoundError, ValueError) as e:
         return _err(str(e))
-    for agent, ds in made.items():
-        console.print(f"{ds.spec.dataset_id}: {ds.total_episodes} episodes, {ds.total_steps} steps (seat {agent})",
-                      highlight=False)
-    console.print(f"wrote {len(made)} Minari datasets under {args.out}; load with MINARI_DATASETS_PATH={args.out} "
-                  f"minari.load_dataset({dataset_id(args.prefix, '<game>', '<agent>')!r})", highlight=False)
+    for (_game, agent), ds in made.items():
+        _plain(console, f"{ds.spec.dataset_id}: {ds.total_episodes} episodes, {ds.total_steps} steps (seat {agent})")
+    for note in notes:
+        _plain(console, note, style="yellow")
+    _plain(console, f"wrote {len(made)} Minari datasets under {args.out}; load with MINARI_DATASETS_PATH={args.out} "
+                    f"minari.load_dataset({dataset_id(args.prefix, '<game>', '<agent>')!r}); "
+                    "dataset.recover_environment() rebuilds the seat's env where an env spec was stored")
     return 0
 
 
@@ -303,16 +344,25 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "
-                                   "chat examples (TRL conversational format) or preference pairs (DPO).")
+                                   "chat examples (TRL conversational format: messages, or prompt-completion), "
+                                   "preference pairs (DPO) or Minari datasets. Exit code 1 when the filters "
+                                   "select nothing (the message says which filter left what out; no file is "
+                                   "written), 2 for a usage error.")
     e.add_argument("source", help="run folder or .jsonl trace file")
-    e.add_argument("--kind", required=True, choices=("transitions", "sft", "preferences", "minari"))
+    e.add_argument("--kind", required=True, choices=("transitions", "sft", "sft_prompt_completion", "preferences",
+                                                     "minari"),
+                   help="sft: {messages} rows; sft_prompt_completion: {prompt, completion} rows, which TRL's "
+                        "SFTTrainer trains on the completion only")
     e.add_argument("--out", required=True, help="output file: .parquet or .jsonl (minari: the datasets root folder)")
+    e.add_argument("--game", action="append",
+                   help="only traces of this game (repeatable; every kind; minari: one dataset set per game)")
     e.add_argument("--prefix", default="negotiation", help="minari: dataset namespace (default negotiation)")
-    e.add_argument("--only-optimal", action="store_true", help="sft: only turns of jointly optimal rounds")
-    e.add_argument("--min-efficiency", type=float, default=None, help="sft: only rounds at or above this efficiency")
-    e.add_argument("--policy", action="append", help="sft: only turns of this policy label (repeatable)")
-    e.add_argument("--agent", action="append", help="sft, minari: only this seat (repeatable)")
-    e.add_argument("--include-invalid", action="store_true", help="sft: keep refused responses too")
+    e.add_argument("--only-optimal", action="store_true", help="sft kinds: only turns of jointly optimal rounds")
+    e.add_argument("--min-efficiency", type=float, default=None,
+                   help="sft kinds: only rounds at or above this efficiency")
+    e.add_argument("--policy", action="append", help="sft kinds: only turns of this policy label (repeatable)")
+    e.add_argument("--agent", action="append", help="sft kinds, minari: only this seat (repeatable)")
+    e.add_argument("--include-invalid", action="store_true", help="sft kinds: keep refused responses too")
     e.add_argument("--score", default="reward", choices=("reward", "joint", "efficiency", "return"),
                    help="preferences: the outcome that ranks answers (default: the agent's round reward)")
     e.add_argument("--margin", type=float, default=0.0, help="preferences: minimum score gap (default 0)")

@@ -20,6 +20,24 @@ Arrow reader breaks on 1-D ndarray info fields, so no infos are stored (the trac
 keeps everything). Minari's storage imports pillow, which it does not declare: the
 ``minari`` extra installs it. Minari finds datasets under ``MINARI_DATASETS_PATH``;
 :func:`to_minari` sets it for the duration of the call when ``root`` is given.
+
+``game`` selects the traces of one game (a dataset holds one; a source that mixes games
+needs it). An unknown ``game`` or ``agents`` value raises :class:`MinariFilterError`
+(also an :class:`~.export.FilterError`, listing what the source holds); a selection with
+no episode raises :class:`MinariEmptyError`: a Minari dataset is never written empty.
+
+Recovering the environment. Each dataset stores the Gymnasium spec of
+:class:`~negotiation_env.wrappers.text_seat.TextSeatEnv` (id
+``negotiation_env/TextSeat-v0``): the seat's view as a text env whose spaces are the
+dataset's, with the other seats played by the policies the traces name (their runner
+specs and options) and one variant ``{config, opponents, weight}`` per distinct game
+config and line-up of the exported games, drawn per reset with the games' frequencies.
+So ``dataset.recover_environment()`` builds an env that plays the games the dataset
+came from. With ``env="auto"`` (default) the spec is stored when every game can be
+rebuilt (every opponent has a spec, every config builds); otherwise none is stored and
+the reason is appended to ``notes`` (and the description); ``env=True`` makes that an
+error, ``env=False`` never stores one. Traces recorded outside the runner (no policy
+specs) get no env.
 """
 
 from __future__ import annotations
@@ -32,16 +50,26 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..core.spaces import ObsText, action_text, sanitize
-from .export import transitions
+from .export import FilterError, rulemaking_scenario_ref, transitions
 from .reader import iter_traces
+from .schema import GameTrace
 
-__all__ = ["to_minari", "dataset_id", "MinariExportError", "TEXT_MAX"]
+__all__ = ["to_minari", "dataset_id", "env_variants", "MinariExportError", "MinariFilterError", "MinariEmptyError",
+           "TEXT_MAX"]
 
 TEXT_MAX = 1_000_000
 
 
 class MinariExportError(ValueError):
     """The traces cannot become Minari datasets (mixed games, no steps, ...)."""
+
+
+class MinariFilterError(MinariExportError, FilterError):
+    """``game`` or ``agents`` names something the traces do not hold."""
+
+
+class MinariEmptyError(MinariExportError):
+    """The selection holds no episode to export (no traces, or a seat that never acted)."""
 
 
 def dataset_id(prefix: str, game: str, agent: str, version: int = 0) -> str:
@@ -64,15 +92,25 @@ def _datasets_root(root: str | Path | None) -> Iterator[None]:
             os.environ["MINARI_DATASETS_PATH"] = old
 
 
-def _episodes(source: Any) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
-    """game, agents, and per agent a list of episodes (dicts of per-step lists)."""
+def _select(source: Any, game: str | None) -> list[GameTrace]:
     traces = list(iter_traces(source)) if isinstance(source, (str, Path)) else list(source)
     if not traces:
-        raise MinariExportError("no traces to export")
-    games = {t.game for t in traces}
-    if len(games) != 1:
-        raise MinariExportError(f"a Minari dataset holds one game; these traces mix {sorted(games)}")
-    game = games.pop()
+        raise MinariEmptyError("no traces to export")
+    games = sorted({t.game for t in traces})
+    if game is not None:
+        if game not in games:
+            raise MinariFilterError("game", [game], games, f"game {game!r} does not occur in the traces; they hold "
+                                                             f"{', '.join(games)}")
+        traces = [t for t in traces if t.game == game]
+    elif len(games) != 1:
+        raise MinariExportError(f"a Minari dataset holds one game; these traces mix {games}: choose one with "
+                                "game= (the CLI's --game)")
+    return traces
+
+
+def _episodes(traces: list[GameTrace]) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
+    """game, agents, and per agent a list of episodes (dicts of per-step lists)."""
+    game = traces[0].game
     agents = list(traces[0].agents)
     prompts = {(t.game_id, s.index): s.observation for t in traces for s in t.steps}
     eps: dict[str, dict[tuple[str, str], dict[str, Any]]] = {a: {} for a in agents}
@@ -95,14 +133,80 @@ def _episodes(source: Any) -> tuple[str, list[str], dict[str, list[dict[str, Any
     return game, agents, {a: list(v.values()) for a, v in eps.items()}
 
 
+def _buildable_config(trace: GameTrace) -> dict[str, Any]:
+    """The trace's game config as ``negotiation_env.env(game=..., **config)`` takes it
+    (rulemaking traces store a shipped scenario by name: its id is what loads)."""
+    cfg = dict(trace.config)
+    if trace.game == "rulemaking" and isinstance(cfg.get("environment"), str):
+        ref = rulemaking_scenario_ref(cfg["environment"])
+        if ref is not None:
+            cfg["environment"] = ref
+    return cfg
+
+
+def env_variants(traces: list[GameTrace], learner: str) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The :class:`~negotiation_env.wrappers.text_seat.TextSeatEnv` variants that replay
+    ``traces`` from ``learner``'s seat ({config, opponents, weight} per distinct game
+    config and line-up, weight = games), or None and the reason they cannot."""
+    import json
+
+    counts: dict[str, list[Any]] = {}
+    for t in traces:
+        if not any(s.agent == learner for s in t.steps):
+            continue
+        opponents = {}
+        for seat in t.agents:
+            if seat == learner:
+                continue
+            p = t.policies.get(seat)
+            if p is None or not p.spec:
+                return None, (f"seat {seat!r} of game {t.game_id!r} has no policy spec (recorded outside the "
+                              "runner), so its policy cannot be rebuilt")
+            opts = p.settings.get("options") if isinstance(p.settings.get("options"), dict) else {}
+            opponents[seat] = {"spec": p.spec, "options": opts}
+        v = {"config": _buildable_config(t), "opponents": opponents}
+        key = json.dumps(v, sort_keys=True)
+        if key in counts:
+            counts[key][1] += 1
+        else:
+            counts[key] = [v, 1]
+    return [{**v, "weight": n} for v, n in counts.values()], None
+
+
+def _env_spec(game: str, learner: str, traces: list[GameTrace], obs_space, act_space):
+    """(EnvSpec, None) for the dataset of ``learner``, or (None, reason)."""
+    from gymnasium.envs.registration import EnvSpec
+
+    from ..wrappers.text_seat import ENTRY_POINT, GYM_ID, TextSeatEnv
+
+    variants, why = env_variants(traces, learner)
+    if variants is None:
+        return None, why
+    kwargs = {"game": game, "learner": learner, "variants": variants, "text_max": TEXT_MAX}
+    try:
+        env = TextSeatEnv(**kwargs)
+    except Exception as e:  # noqa: BLE001 - any reason the games cannot be rebuilt is reported, not raised
+        return None, f"the recorded games cannot be rebuilt ({type(e).__name__}: {e})"
+    if env.observation_space != obs_space or env.action_space != act_space:
+        return None, (f"the rebuilt env's spaces ({env.observation_space}, {env.action_space}) differ from the "
+                      "dataset's")
+    return EnvSpec(id=GYM_ID, entry_point=ENTRY_POINT, kwargs=kwargs), None
+
+
 def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | None = None,
-              agents: list[str] | None = None, author: str | None = None, description: str | None = None
+              agents: list[str] | None = None, game: str | None = None, author: str | None = None,
+              description: str | None = None, env: bool | str = "auto", notes: list[str] | None = None
               ) -> dict[str, Any]:
     """Write one Minari dataset per seat; returns ``{agent: MinariDataset}``.
 
     ``source``: a trace file, a run directory, or GameTrace objects. ``root``: where the
     datasets go (default: Minari's own, ``MINARI_DATASETS_PATH`` or ``~/.minari/datasets``).
-    An existing dataset id is an error (Minari never overwrites)."""
+    ``game``: the game to export (needed when the source mixes games). ``env``: store the
+    env spec for ``recover_environment()`` (``"auto"``, True, False; see the module
+    docstring); ``notes`` receives why a dataset has none. An existing dataset id is an
+    error (Minari never overwrites)."""
+    if env not in ("auto", True, False):
+        raise ValueError(f"env must be 'auto', True or False; got {env!r}")
     try:
         import minari
         from gymnasium import spaces
@@ -110,24 +214,40 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
     except ImportError as e:  # pragma: no cover - exercised only without the extra
         raise MinariExportError(f"Minari export needs the 'minari' extra (pip install 'negotiation_env[minari]'): {e}") \
             from None
-    game, seats, episodes = _episodes(source)
+    traces = _select(source, game)
+    game, seats, episodes = _episodes(traces)
     chosen = agents or seats
     unknown = [a for a in chosen if a not in seats]
     if unknown:
-        raise MinariExportError(f"unknown agents {unknown}; the traces' seats are {seats}")
+        raise MinariFilterError("agents", unknown, seats, f"unknown agents {unknown}; the traces' seats are {seats}")
+    from minari.dataset.minari_dataset import parse_dataset_id
+
+    try:
+        parse_dataset_id(dataset_id(prefix, game, chosen[0]))
+    except ValueError:
+        raise MinariExportError(f"prefix {prefix!r} does not make a valid Minari dataset id "
+                                f"({dataset_id(prefix, game, chosen[0])!r}); Minari namespaces take two or more "
+                                "letters, digits, '_' or '-'") from None
+    # every check before the first dataset is written: a failure leaves no partial export
+    plans = {}
+    for a in chosen:
+        eps = [e for e in episodes[a] if e["actions"]]
+        if not eps:
+            raise MinariEmptyError(f"agent {a!r} never acted in these traces")
+        dims = {len(f) for e in eps for f in e["features"] + [e["final"]]}
+        if len(dims) != 1:
+            raise MinariExportError(f"agent {a!r}: feature vectors of different lengths {sorted(dims)}")
+        d = dims.pop()
+        obs_space = spaces.Dict({"features": spaces.Box(-np.inf, np.inf, (d,), np.float32),
+                                 "prompt": ObsText(TEXT_MAX)})
+        act_space = action_text(TEXT_MAX)
+        spec, why = (None, None) if env is False else _env_spec(game, a, traces, obs_space, act_space)
+        if spec is None and env is True:
+            raise MinariExportError(f"agent {a!r}: no environment to store: {why}")
+        plans[a] = (eps, obs_space, act_space, spec, why)
     out = {}
     with _datasets_root(root):
-        for a in chosen:
-            eps = [e for e in episodes[a] if e["actions"]]
-            if not eps:
-                raise MinariExportError(f"agent {a!r} never acted in these traces")
-            dims = {len(f) for e in eps for f in e["features"] + [e["final"]]}
-            if len(dims) != 1:
-                raise MinariExportError(f"agent {a!r}: feature vectors of different lengths {sorted(dims)}")
-            d = dims.pop()
-            obs_space = spaces.Dict({"features": spaces.Box(-np.inf, np.inf, (d,), np.float32),
-                                     "prompt": ObsText(TEXT_MAX)})
-            act_space = action_text(TEXT_MAX)
+        for a, (eps, obs_space, act_space, spec, why) in plans.items():
             buffers = []
             for k, e in enumerate(eps):
                 feats = np.asarray(e["features"] + [e["final"]], dtype=np.float32)
@@ -140,9 +260,17 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
                     truncations=list(e["truncations"]),
                     infos={},
                 ))
+            if why is not None and notes is not None:
+                notes.append(f"{dataset_id(prefix, game, a)}: no env spec stored, recover_environment() will "
+                             f"not work: {why}")
+            text = description or f"{game}: seat {a}, {len(buffers)} episodes exported from negotiation_env traces"
+            if spec is not None:
+                text += (f"; recover_environment() rebuilds the seat's text env ({spec.id}) against the recorded "
+                         f"opponents, {len(spec.kwargs['variants'])} game variants")
+            elif why is not None:
+                text += f"; no env spec: {why}"
             out[a] = minari.create_dataset_from_buffers(
-                dataset_id(prefix, game, a), buffers, observation_space=obs_space, action_space=act_space,
-                algorithm_name="negotiation_env traces", author=author, data_format="arrow",
-                description=description or f"{game}: seat {a}, {len(buffers)} episodes exported from negotiation_env traces",
+                dataset_id(prefix, game, a), buffers, env=spec, observation_space=obs_space, action_space=act_space,
+                algorithm_name="negotiation_env traces", author=author, data_format="arrow", description=text,
             )
     return out

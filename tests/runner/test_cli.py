@@ -52,4 +52,4 @@ def test_cli_errors_name_the_problem(tmp_path, capsys):
     assert main(["export", str(tmp_path), "--kind", "transitions", "--out", str(tmp_path / "x.csv")]) == 2
     assert main(["export", str(tmp_path), "--kind", "transitions", "--only-optimal",
                  "--out", str(tmp_path / "x.parquet")]) == 2
-    assert "apply to --kind sft only" in capsys.readouterr().err
+    assert "apply to --kind sft and sft_prompt_completion only" in capsys.readouterr().err
