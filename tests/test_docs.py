@@ -1,0 +1,98 @@
+"""The documentation: config tables generated from the dataclasses cover every field, the
+README stays a front door, and nothing in it points outside the repository."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+import negotiation_env
+from negotiation_env.core.configdoc import config_fields, config_table, field_descriptions
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))
+def test_every_config_field_is_in_its_game_page(game):
+    cls = negotiation_env.GAMES[game][0]
+    page = (DOCS / "games" / f"{game}.md").read_text(encoding="utf-8")
+    assert f"<!-- config-table: {cls.__module__}.{cls.__name__} -->" in page
+    rendered = _hooks().render(page)
+    rows = {m.group(1) for m in re.finditer(r"^\| `(\w+)` \|", rendered, re.M)}
+    assert {f.name for f in dataclasses.fields(cls)} <= rows
+    assert "config-table:" not in rendered
+
+
+@pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))
+def test_config_table_defaults_are_the_dataclass_defaults(game):
+    cls = negotiation_env.GAMES[game][0]
+    docs = {f.name: f for f in config_fields(cls)}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            assert docs[f.name].default == repr(f.default)
+    assert config_table(cls).count("\n") == len(dataclasses.fields(cls)) + 1
+
+
+def test_field_descriptions_parse_entries_and_continuations():
+    @dataclasses.dataclass
+    class C:
+        """A config.
+
+        alpha: the first
+            field, continued.
+        beta, gamma: shared text.
+        not_a_field: ignored.
+        """
+
+        alpha: int = 1
+        beta: int = 2
+        gamma: str = "x"
+        delta: bool = False
+
+    d = field_descriptions(C)
+    assert d == {"alpha": "the first field, continued.", "beta": "shared text.", "gamma": "shared text."}
+    rows = config_table(C).splitlines()
+    assert rows[2] == "| `alpha` | `int` | `1` | the first field, continued. |"
+    assert rows[-1] == "| `delta` | `bool` | `False` |  |"
+
+
+def test_readme_is_a_front_door():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text) <= 12_000
+    # the two set-up commands, unchanged
+    assert ("python -m venv .venv && . .venv/bin/activate && pip install -e . && negotiation-env run "
+            "--out runs/default") in text
+    assert ('python -m venv .venv && . .venv/bin/activate && pip install -q torch==2.13.0 && pip install -q -e '
+            '".[test]" && pytest') in text
+    # every relative link resolves inside the repository
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if re.match(r"[a-z]+://", target):
+            continue
+        path = (ROOT / target).resolve()
+        assert path.is_relative_to(ROOT) and path.exists(), target
+    assert "../" not in text and "shared/" not in text and not re.search(r"seed[- ]00\d", text, re.I)
+
+
+def test_docs_name_papers_not_seed_files():
+    for page in DOCS.rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "../shared" not in text and "shared/seeds" not in text, page
+        if page.name != "references.md":
+            assert not re.search(r"\bseed[- ]00\d", text, re.I), page
+
+
+def test_ci_builds_the_site_strictly():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "mkdocs build --strict" in ci
