@@ -18,6 +18,18 @@ rule below is ours, with every threshold a named parameter:
 
 Consensus is tested before compromise. :func:`sensitivity` relabels a run under the
 3 x 3 grid of compromise_parties x consensus_share values.
+
+**Ending before the horizon** (:func:`agreement_reached`, the game's ``early_end``): the
+paper's runs last "at most 15 turns" (§3), horizon exhaustion is "the share of runs using
+all 15 turns" (§5), and the Ledger "cuts E1 exhaustion from 1.00 to 0.47" while all 15 of
+its runs end in compromise (§6.1) where the no-agreement cells exhaust the horizon in
+every run (§6.2, §6.3). So a run that reaches agreement ends early and one that does not
+runs to the deadline; the exact rule is in the missing Appendix B, so ours is: after each
+recorded turn, once at least ``max(closing_turns, min_turns)`` turns are played (a full
+closing stretch), the run ends when this classifier, applied to the record so far, labels
+it an agreement (``early_end="agreement"``: compromise or consensus, the default), only
+consensus (``"consensus"``), or never (``"never"``: every run to the horizon or the last
+exit). The label the run then gets is the one that ended it.
 """
 
 from __future__ import annotations
@@ -29,9 +41,16 @@ from typing import Iterable, Sequence
 from .rules import MOVES, Turn
 
 __all__ = ["ClassifierConfig", "classify", "sensitivity", "OUTCOMES", "recode_worst_case",
-           "normalized_entropy", "horizon_exhausted", "concession_arc", "trajectory"]
+           "normalized_entropy", "horizon_exhausted", "concession_arc", "trajectory", "EARLY_ENDS",
+           "agreement_reached"]
 
 OUTCOMES = ("compromise", "consensus", "authority", "deadlock")
+#: early_end setting -> the labels that end a run before the horizon
+EARLY_ENDS: dict[str, tuple[str, ...]] = {
+    "agreement": ("compromise", "consensus"),
+    "consensus": ("consensus",),
+    "never": (),
+}
 
 COMPROMISE_GRID = (1, 2, 3)
 CONSENSUS_GRID = (0.6, 0.8, 1.0)
@@ -79,6 +98,19 @@ def classify(turns: Sequence[Turn], authority: str, config: ClassifierConfig = C
     if len(turns) >= config.min_turns and authority_present:
         return "authority"
     return "deadlock"
+
+
+def agreement_reached(turns: Sequence[Turn], authority: str, early_end: str = "agreement",
+                      config: ClassifierConfig = ClassifierConfig()) -> bool:
+    """Whether the record so far ends the run before the horizon under ``early_end``
+    (see the module docstring): a full closing stretch has been played and the label of
+    the record so far is one of ``EARLY_ENDS[early_end]``."""
+    if early_end not in EARLY_ENDS:
+        raise ValueError(f"early_end must be one of {', '.join(EARLY_ENDS)}; got {early_end!r}")
+    ending = EARLY_ENDS[early_end]
+    if not ending or len(turns) < max(config.closing_turns, config.min_turns):
+        return False
+    return classify(turns, authority, config) in ending
 
 
 def sensitivity(turns: Sequence[Turn], authority: str, base: ClassifierConfig = ClassifierConfig()) -> dict[tuple[int, float], str]:

@@ -3,7 +3,10 @@
 A run has five parties (the convening authority first, then the four stakeholders, in
 the scenario's order) and at most ``max_turns`` turns. Parties move one at a time in
 that order, cycling; a party that plays Exit leaves and is skipped from then on, and
-the run ends after the last turn or when fewer than two parties remain.
+the run ends after the last turn, when fewer than two parties remain, or, with
+``early_end`` (default ``"agreement"``), as soon as the classifier labels the record so
+far an agreement after a full closing stretch
+(:func:`~negotiation_env.games.rulemaking.classifier.agreement_reached`).
 
 Each turn the acting party gets a fresh two-message conversation: the system prompt
 (its brief, the scenario, the rules, the deadline sentence, the response format of the
@@ -17,8 +20,9 @@ recorded turn keeps its provenance: ``genuine`` (valid at the first attempt),
 ``retried`` (valid after a re-prompt) or ``fallback`` (Oppose inserted).
 
 After the final turn the deterministic classifier labels the run (compromise,
-consensus, authority decision, deadlock); ``info["outcome"]`` carries the label, the
-worst-case recode, the 3 x 3 sensitivity relabelling and the process measures.
+consensus, authority decision, deadlock); ``info["outcome"]`` carries the label, why the
+run ended (``end_reason``: agreement, horizon, exits), the worst-case recode, the 3 x 3
+sensitivity relabelling and the process measures.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ from ...core.game import Game
 from ...core.jsontext import ParseError
 from ...core.spaces import action_text, chat_observation_space, sanitize
 from . import prompts
-from .classifier import (ClassifierConfig, classify, concession_arc, horizon_exhausted, normalized_entropy,
-                         recode_worst_case, sensitivity, trajectory)
+from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
+                         horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
 from .features import CONDITIONS, LAYOUT
 from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
@@ -59,6 +63,11 @@ class RulemakingConfig:
     condition: one of :data:`CONDITIONS` (README's table says what each adds).
     reward: ``"agreement"`` (after the final turn every party still at the table gets
         1 when the label is compromise or consensus, else 0) or ``"none"`` (all zero).
+    early_end: which agreement ends a run before ``max_turns``: ``"agreement"`` (the
+        default: the classifier's compromise or consensus on the record so far, once a
+        full closing stretch of ``max(closing_turns, min_turns)`` turns is played; seed
+        001 §3, §5, §6.1: runs last "at most 15 turns" and only agreeing runs end short),
+        ``"consensus"`` (only consensus) or ``"never"`` (every run to the horizon).
     notes_max_chars: the cap of the ``notes`` condition's free-form notes (a non-default
         value in another condition is warned about, ``UserWarning``: it cannot count).
     max_sentences, max_field_chars: the caps of each field of a five-field notebook
@@ -76,6 +85,7 @@ class RulemakingConfig:
     compromise_parties: int = 2
     consensus_share: float = 0.8
     min_turns: int = 5
+    early_end: str = "agreement"
     max_rationale_chars: int = 1000
     max_sentences: int = 5
     notes_max_chars: int = 600
@@ -94,6 +104,7 @@ class RulemakingConfig:
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
             raise ConfigError(f"config field 'consensus_share' must be a number in (0, 1]; got {share!r}")
         check_int("min_turns", self.min_turns, 0, 1000)
+        check_choice("early_end", self.early_end, tuple(EARLY_ENDS))
         check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
@@ -269,6 +280,9 @@ class RulemakingGame(Game):
         self.transcript.append(f"Turn {turn.index + 1}, {agent}: {turn.move}{issue}{tag} — {turn.rationale}")
         if turn.move == "Exit":
             self._event(agent, "exit", message=f"{agent} left the negotiation")
+        if not self.run.done and agreement_reached(self.run.turns, self.authority, self.config.early_end,
+                                                   self.config.classifier):
+            self.run.conclude()
         if self.run.done:
             return self._finish()
         return self._zero_rewards()
@@ -287,6 +301,7 @@ class RulemakingGame(Game):
             "certified": label in AGREEMENT or worst not in AGREEMENT,
             "sensitivity": {f"{k}x{s:g}": v for (k, s), v in sensitivity(turns, self.authority, cfg.classifier).items()},
             "turns": len(turns),
+            "end_reason": self.run.end_reason,
             "entropy": normalized_entropy(turns),
             "horizon_exhausted": horizon_exhausted(turns, cfg.max_turns),
             "concession_arc": concession_arc(turns),

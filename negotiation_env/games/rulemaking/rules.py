@@ -2,7 +2,9 @@
 
 A run is at most ``max_turns`` turns (15). Parties speak in the scenario's party order
 (the authority first), cycling; a party that plays Exit leaves and is skipped from then
-on. A run ends after the last turn, or earlier when fewer than two parties remain.
+on. A run ends after the last turn, earlier when fewer than two parties remain, or
+earlier still when the game concludes it (:meth:`RunState.conclude`: the parties reached
+agreement; which agreement ends a run is the game's ``early_end`` setting).
 Moves come from a closed vocabulary; each recorded turn keeps its provenance:
 ``genuine`` (accepted at the first attempt), ``retried`` (accepted after a re-prompt)
 or ``fallback`` (no valid answer; the harness inserted Oppose).
@@ -48,6 +50,7 @@ class RunState:
         self.max_turns = max_turns
         self.turns: list[Turn] = []
         self.exited: set[str] = set()
+        self.concluded = False  # ended before the horizon by agreement (conclude())
         self._slot = 0  # position in the party cycle of the next speaker
 
     @property
@@ -56,7 +59,25 @@ class RunState:
 
     @property
     def done(self) -> bool:
-        return len(self.turns) >= self.max_turns or len(self.active_parties) < 2
+        return self.concluded or len(self.turns) >= self.max_turns or len(self.active_parties) < 2
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the run ended: ``agreement`` (concluded), ``horizon`` (all ``max_turns``
+        turns played), ``exits`` (fewer than two parties left); None while it runs."""
+        if self.concluded:
+            return "agreement"
+        if len(self.turns) >= self.max_turns:
+            return "horizon"
+        if len(self.active_parties) < 2:
+            return "exits"
+        return None
+
+    def conclude(self) -> None:
+        """End the run now, before the horizon: the parties reached agreement."""
+        if self.done:
+            raise ValueError("the run is already over")
+        self.concluded = True
 
     @property
     def turn_index(self) -> int:

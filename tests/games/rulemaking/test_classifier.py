@@ -9,8 +9,8 @@ from itertools import product
 import pytest
 
 from negotiation_env.games.rulemaking.classifier import (
-    ClassifierConfig, classify, concession_arc, horizon_exhausted, normalized_entropy, recode_worst_case,
-    sensitivity, trajectory)
+    ClassifierConfig, agreement_reached, classify, concession_arc, horizon_exhausted, normalized_entropy,
+    recode_worst_case, sensitivity, trajectory)
 from negotiation_env.games.rulemaking.rules import MOVES, Turn
 
 PARTIES = ("auth", "p1", "p2", "p3", "p4")
@@ -119,3 +119,21 @@ def test_horizon_arc_and_trajectory():
     assert concession_arc(turns)  # auth: Counter at 0, Concede at 5
     assert not concession_arc(run(["Concede"] * 5 + ["Counter"] * 5))
     assert trajectory(turns) == ("Counter", "Oppose", "Counter", "Counter", "Counter", "Concede")
+
+
+def test_agreement_reached_needs_a_full_closing_stretch_and_the_modes_label():
+    two = ["Concede", "Concede"]
+    # a compromise of the record at every length from 2, but not before 5 turns are played
+    assert [agreement_reached(run(two + ["Counter"] * k), "auth") for k in range(4)] == [False, False, False, True]
+    # min_turns above closing_turns raises the bar
+    late = ["Counter", "Concede", "Concede", "Counter", "Counter"]
+    assert agreement_reached(run(late), "auth")
+    assert not agreement_reached(run(late), "auth", config=ClassifierConfig(min_turns=6))
+    assert agreement_reached(run(late + ["Counter"]), "auth", config=ClassifierConfig(min_turns=6))
+    consensus = run(["Support"] * 5)
+    compromise = run(["Counter", "Counter", "Counter", "Concede", "Concede"])
+    assert [agreement_reached(t, "auth", mode) for t in (consensus, compromise)
+            for mode in ("agreement", "consensus", "never")] == [True, True, False, True, False, False]
+    assert not agreement_reached(run(["Counter"] * 15), "auth")
+    with pytest.raises(ValueError, match="early_end"):
+        agreement_reached(consensus, "auth", "soon")

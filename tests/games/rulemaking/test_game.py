@@ -194,6 +194,7 @@ def test_run_parameters_come_from_the_seed_and_reach_the_prompt():
 def test_agreement_reward_and_outcome_info():
     env = negotiation_env.parallel_env(game="rulemaking")
     obs, _ = env.reset(seed=0)
+    sal = env.game.params["salience"]
     pols = {a: Conceder(seed=i) for i, a in enumerate(env.possible_agents)}
     total = {a: 0.0 for a in env.possible_agents}
     while env.agents:
@@ -203,10 +204,91 @@ def test_agreement_reward_and_outcome_info():
     out = info["authority"]["outcome"]
     assert out["label"] == "compromise" and out["agreement"] and out["certified"]
     assert total == {a: 1.0 for a in E1}
-    assert out["provenance"] == {"genuine": 15, "retried": 0, "fallback": 0}
-    assert sum(out["move_counts"].values()) == 15
-    assert out["horizon_exhausted"]
+    # the run ended when the second party's concession entered the closing stretch
+    n = conceder_end_turn([sal[p] for p in E1])
+    assert n < 15 and out["turns"] == n and out["end_reason"] == "agreement"
+    assert out["provenance"] == {"genuine": n, "retried": 0, "fallback": 0}
+    assert sum(out["move_counts"].values()) == n
+    assert not out["horizon_exhausted"]
     assert set(out["sensitivity"]) == {f"{k}x{s}" for k in (1, 2, 3) for s in ("0.6", "0.8", "1")}
+
+
+def conceder_end_turn(saliences, max_turns=15, closing=5):
+    """Where a run of linear conceders ends, from the rules alone: seat i (0-based) moves at
+    turns i+1, i+6, ... and concedes from its first turn n with n / max_turns >= its
+    salience, never going back; with five seats every closing stretch of five turns holds
+    each seat once, so the stretch is a compromise (two sustained concessions) from the
+    second seat's first concession on, and not before a full stretch is played."""
+    firsts = sorted(next((n for n in range(i + 1, max_turns + 1, len(saliences)) if n / max_turns >= s - 1e-6),
+                         max_turns + 1) for i, s in enumerate(saliences))
+    return min(max_turns, max(closing, firsts[1]))
+
+
+def play_moves(moves, **cfg):
+    """AEC run fed ``moves`` in order until it ends; returns the game."""
+    env = aec(**cfg)
+    for m in moves:
+        if all(env.terminations.values()):
+            break
+        env.step(move(m))
+    return game_of(env), env
+
+
+@pytest.mark.parametrize("early_end, ended_after", [("agreement", 5), ("consensus", None), ("never", None)])
+def test_a_compromise_ends_the_run_once_a_full_closing_stretch_is_played(early_end, ended_after):
+    # two concessions at turns 1 and 2 are a compromise of the record from turn 2 on,
+    # but the run cannot end before a full closing stretch (5 turns) has been played
+    g, env = play_moves(["Concede", "Concede", "Counter", "Counter", "Counter"] + ["Counter"] * 10,
+                        early_end=early_end)
+    if ended_after is None:
+        assert len(g.turns) == 15 and g.outcome["end_reason"] == "horizon" and g.outcome["horizon_exhausted"]
+        assert g.outcome["label"] == "authority"  # by turn 15 the concessions left the stretch
+    else:
+        assert len(g.turns) == ended_after and g.outcome["end_reason"] == "agreement"
+        assert g.outcome["label"] == "compromise" and not g.outcome["horizon_exhausted"]
+        assert all(env.terminations.values()) and env.rewards == {a: 1.0 for a in E1}
+
+
+def test_early_end_waits_for_the_agreement_and_consensus_mode_waits_for_support():
+    # Concede at turn 4 only: the stretch of turns 2-6 holds one concession until the
+    # authority concedes at turn 6 (two sustained): the run ends there
+    g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede"] + ["Counter"] * 9)
+    assert len(g.turns) == 6 and g.outcome["label"] == "compromise"
+    # a consensus (4 of 5 Support, no Oppose or Exit in the stretch) ends it in both modes
+    for mode in ("agreement", "consensus"):
+        g, _ = play_moves(["Counter", "Support", "Support", "Support", "Support", "Counter"], early_end=mode)
+        assert len(g.turns) == 5 and g.outcome["label"] == "consensus" and g.outcome["end_reason"] == "agreement"
+    # consensus mode ignores a compromise
+    g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede"] + ["Counter"] * 9,
+                      early_end="consensus")
+    assert len(g.turns) == 15 and g.outcome["end_reason"] == "horizon"
+
+
+def test_end_reason_exits():
+    g, _ = play_moves(["Counter", "Exit", "Exit", "Exit", "Exit"])
+    assert g.outcome["end_reason"] == "exits" and g.outcome["turns"] == 5
+
+
+@pytest.mark.parametrize("environment", ["E1", "E2", "E3"])
+def test_conceders_end_early_exactly_where_the_rule_says_and_hardliners_never(environment):
+    early = 0
+    for seed in range(15):
+        env = negotiation_env.parallel_env(game="rulemaking", environment=environment)
+        obs, _ = env.reset(seed=seed)
+        sal = [env.game.params["salience"][p] for p in env.possible_agents]
+        pols = {a: Conceder(seed=i) for i, a in enumerate(env.possible_agents)}
+        while env.agents:
+            obs, _, _, _, info = env.step({a: pols[a].act(obs[a]) for a in env.agents})
+        out = info[env.possible_agents[0]]["outcome"]
+        assert out["turns"] == conceder_end_turn(sal), seed
+        early += out["turns"] < 15
+        env = negotiation_env.parallel_env(game="rulemaking", environment=environment)
+        obs, _ = env.reset(seed=seed)
+        while env.agents:
+            obs, _, _, _, info = env.step({a: Hardliner().act(obs[a]) for a in env.agents})
+        out = info[env.possible_agents[0]]["outcome"]
+        assert out["turns"] == 15 and out["end_reason"] == "horizon" and out["horizon_exhausted"]
+    assert early >= 10  # most conceder runs end before the horizon
 
 
 def test_no_reward_mode_and_hardliners_get_nothing():
@@ -282,6 +364,7 @@ def test_parallel_whole_run_determinism():
     ({"consensus_share": 0}, "consensus_share"),
     ({"reward": "money"}, "reward"),
     ({"compromise_parties": 6}, "compromise_parties"),
+    ({"early_end": "sometimes"}, "early_end"),
     ({"colour": "red"}, "unknown config field"),
 ])
 def test_bad_config_names_the_field(bad, message):
@@ -291,7 +374,9 @@ def test_bad_config_names_the_field(bad, message):
 
 @pytest.mark.parametrize("condition", ["none", "ledger", "digest", "notes"])
 def test_golden_prompts(condition):
-    env = aec(condition=condition)
+    # early_end="never": turn 6 closes a compromise (two sustained concessions) and the
+    # golden files show the prompt of turn 7
+    env = aec(condition=condition, early_end="never")
     private = {"ledger": ledger_of("Held firm.")} if condition == "ledger" else \
         {"notes": "watch the bank"} if condition == "notes" else {}
     for i in range(6):
