@@ -38,6 +38,7 @@ it. :class:`APIPolicy` refuses a key given as an option (config files must not h
 from __future__ import annotations
 
 import email.utils
+import inspect
 import json
 import logging
 import math
@@ -50,7 +51,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Mapping, Sequence
 
-from .policy import LLMPolicy, reasoning_requested
+from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested
 from .prompting import ActionProbs, Completion, Usage, conversation_of, call_seed, renormalise, split_reasoning
 
 try:
@@ -409,6 +410,71 @@ class APIClient:
                                 thread_name_prefix="llm-api") as ex:
             return [c for c, _ in ex.map(lambda kw: self.complete(**kw), items)]
 
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to (the client's default when none was given)."""
+        return str(self._client.base_url).rstrip("/")
+
+    def probe(self, *, connect_timeout: float = 5.0, attempts: int = 2) -> dict[str, Any]:
+        """One minimal request (:data:`~.policy.PROBE_CONVERSATION`, a token limit of 1,
+        through :meth:`request`, so the same model, parameters and key as play): does the
+        endpoint answer this model? Run once before the first game so that a dead server
+        stops the run at once instead of after every retry of every call.
+
+        Connecting may take at most ``connect_timeout`` seconds (less if ``timeout`` is
+        less); an answer may take ``timeout``, as in play. Not the retry loop of
+        :meth:`complete`: a refused or timed-out connection, a read timeout, a 401/403/404
+        or a reply that is not a chat completion fail at once; a 5xx is tried
+        ``attempts`` times in all; a 400 that :meth:`_adapt` answers (token parameter,
+        temperature) is sent again adapted, as play would; a 429 means the server is there
+        (the run's retries honour its waits). Returns ``{"url", "model", "status",
+        "attempts", "seconds"}`` (``note`` on a 429); raises :class:`~.policy.ProbeFailed`
+        naming the URL, never the key."""
+        url = self.endpoint
+        timeout = openai.Timeout(self.timeout, connect=min(float(connect_timeout), self.timeout))
+        t0 = time.perf_counter()
+        attempt, adapted = 0, 0
+        while True:
+            attempt += 1
+            kw = self.request([dict(m) for m in PROBE_CONVERSATION], max_tokens=1)
+            try:
+                with self._slots:
+                    response = self._client.chat.completions.create(**kw, timeout=timeout)
+            except openai.APITimeoutError as e:
+                cause = e.__cause__ or e.__context__
+                what = type(cause).__name__ if cause is not None else type(e).__name__
+                limit = timeout.connect if "Connect" in what else self.timeout
+                self._probe_failed(url, f"no answer within {limit:g} s ({what})")
+            except openai.APIConnectionError as e:
+                cause = e.__cause__ or e.__context__
+                self._probe_failed(url, f"cannot connect ({type(cause).__name__}: {cause})" if cause else str(e))
+            except openai.APIStatusError as e:
+                status = int(e.status_code)
+                if status == 429:
+                    return {"url": url, "model": self.model, "status": 429, "attempts": attempt,
+                            "seconds": round(time.perf_counter() - t0, 3),
+                            "note": "rate limited (429): the server is there; the run's retries wait as told"}
+                if status == 400 and adapted < 2 and self._adapt(str(e), {}):
+                    adapted += 1
+                    continue
+                if status >= 500 and attempt < attempts:
+                    self._sleep(min(1.0, self.backoff))
+                    continue
+                hint = {401: " (is the key in the variable named by api_key_env right?)",
+                        403: " (is the key in the variable named by api_key_env right?)",
+                        404: " (is the URL right, and does the server serve this model?)"}.get(status, "")
+                self._probe_failed(url, f"HTTP {status}: {e}{hint}")
+            except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as e:
+                self._probe_failed(url, f"the answer is not a chat completion (not valid JSON: {e})")
+            else:
+                if not getattr(response, "choices", None):
+                    self._probe_failed(url, "the answer is not a chat completion (no choices)")
+                return {"url": url, "model": self.model, "status": 200, "attempts": attempt,
+                        "seconds": round(time.perf_counter() - t0, 3)}
+
+    def _probe_failed(self, url: str, why: str) -> None:
+        raise ProbeFailed(self.scrub(f"model {self.model!r} at {url}: {why}")) from None
+
     def close(self) -> None:
         self._client.close()
 
@@ -437,9 +503,24 @@ class APIPolicy(LLMPolicy):
         except TypeError as e:
             raise ValueError(f"APIPolicy: {e}") from None
 
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The options a run config may give this policy: its own and :class:`APIClient`'s
+        (the model and URL come from the spec; keys never come from a file)."""
+        names = []
+        for fn in (cls.__init__, APIClient.__init__):
+            for p in inspect.signature(fn).parameters.values():
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in names:
+                    names.append(p.name)
+        return [n for n in names if n not in ("self", "model", "base_url", "api_key", "sleep")]
+
     @property
     def model(self) -> str:
         return self.client.model
+
+    def probe(self) -> dict[str, Any]:
+        """:meth:`APIClient.probe`: one request of a token before play."""
+        return self.client.probe()
 
     def settings(self) -> dict[str, Any]:
         return {**self.client.settings(), "reasoning": self.reasoning, "top_logprobs": self.top_logprobs}

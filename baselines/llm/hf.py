@@ -37,7 +37,7 @@ import secrets
 import time
 from typing import Any, Callable, Iterator, Sequence
 
-from .policy import LLMPolicy, reasoning_requested
+from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested
 from .prompting import ActionProbs, Completion, Usage, conversation_of, renormalise, split_reasoning
 
 try:
@@ -283,6 +283,28 @@ class HFPolicy(LLMPolicy):
                                   usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(gen),
                                               reasoning_tokens=reasoning_tokens), faults=faults))
         return out
+
+    @torch.no_grad()
+    def probe(self) -> dict[str, Any]:
+        """One greedy token on a tiny prompt (:data:`~.policy.PROBE_CONVERSATION`) through
+        the chat template, tokenizer and ``generate``, as play will: the runner calls it
+        once before the first game so that a model that cannot generate here (device,
+        dtype, template, memory) stops the run instead of erroring every game. Touches no
+        seed or call counter. Returns ``{"model", "device", "dtype", "seconds"}``; raises
+        :class:`~.policy.ProbeFailed`."""
+        t0 = time.perf_counter()
+        try:
+            ids, mask = self._encode([self.render([dict(m) for m in PROBE_CONVERSATION])])
+            cfg = GenerationConfig(max_new_tokens=1, do_sample=False, num_beams=1,
+                                   pad_token_id=self.tokenizer.pad_token_id, eos_token_id=sorted(self._eos))
+            seq = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg)
+        except Exception as e:  # noqa: BLE001 - whatever stops generation stops the run
+            raise ProbeFailed(f"{self.model_name} on {self.device} ({self.dtype}): a one-token generation failed: "
+                              f"{type(e).__name__}: {e}") from e
+        if seq.shape[1] <= ids.shape[1]:
+            raise ProbeFailed(f"{self.model_name} on {self.device}: a one-token generation returned no token")
+        return {"model": self.model_name, "device": self.device, "dtype": self.dtype,
+                "seconds": round(time.perf_counter() - t0, 3)}
 
     # ------------------------------------------------------------------ log-probabilities
 

@@ -30,7 +30,15 @@ from negotiation_env.core.policy import BasePolicy
 
 from .prompting import Completion, conversation_of, call_seed
 
-__all__ = ["LLMPolicy", "REASONING_MODES", "reasoning_requested"]
+__all__ = ["LLMPolicy", "REASONING_MODES", "reasoning_requested", "ProbeFailed", "PROBE_CONVERSATION"]
+
+#: what :meth:`probe` sends: one short user turn (the answer is not read, only that one comes)
+PROBE_CONVERSATION = ({"role": "user", "content": "Reply with OK."},)
+
+
+class ProbeFailed(RuntimeError):
+    """The model did not answer the one short call made before play (``probe()``); the
+    message names the model and where it was asked (never a key)."""
 
 #: ``auto``: follow the observation's ``"reasoning"`` flag (the rulemaking game's
 #: ``native`` condition sets it to 1, the other conditions to 0) and leave the model's
@@ -110,6 +118,12 @@ class LLMPolicy(BasePolicy):
         out = self._complete(obs, convs, think, list(seeds)) if obs else []
         self.last_completions = out
         return out
+
+    def probe(self) -> dict[str, Any]:  # pragma: no cover - every back end has its own
+        """One minimal call (a token or so) to check that the model answers before any game
+        is played; returns what it learnt (``seconds``, ...), raises :class:`ProbeFailed`.
+        It changes nothing a game sees (no seed, no call counter, no ``last_*``)."""
+        raise NotImplementedError
 
     def _complete(self, observations: list[Any], conversations: list[list[dict[str, str]]],
                   think: list[bool | None], seeds: list[int | None]) -> list[Completion]:  # pragma: no cover
