@@ -45,9 +45,15 @@ class _GameEnvBase:
     """What both adapters share: seeding and rendering.
 
     Seeding: a new Generator when a seed is given, otherwise the env's own stream
-    continues (never Python's or numpy's global state)."""
+    continues (never Python's or numpy's global state).
+
+    Rendering: ``"ansi"`` returns the whole transcript so far; ``"human"`` prints only
+    the lines added since the last print (at reset and after every step), so a game's
+    printed output is its final transcript once, not the transcript again at every step."""
 
     _rng: np.random.Generator | None = None
+    #: the transcript as last printed in "human" mode ("" before the first print of a game)
+    _shown: str = ""
     game: Game
     render_mode: str | None
 
@@ -71,8 +77,21 @@ class _GameEnvBase:
         text = self.game.render_text()
         if self.render_mode == "ansi":
             return text
-        sys.stdout.write(text + "\n")
+        # the games' transcripts only grow (lines appended); one that does not start with
+        # what was printed (another game) is printed whole
+        if self._shown and text.startswith(self._shown):
+            new = text[len(self._shown):].removeprefix("\n")
+        else:
+            new = text
+        self._shown = text
+        if new:
+            sys.stdout.write(new + "\n")
         return None
+
+    def _render_reset(self) -> None:
+        self._shown = ""
+        if self.render_mode == "human":
+            self.render()
 
     def close(self) -> None:
         pass
@@ -101,6 +120,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: _full_info(self.game, a) for a in self.agents}
         self.agent_selection = self.game.acting()[0]
+        self._render_reset()
 
     def observe(self, agent):
         return self.game.observe(agent)
@@ -130,6 +150,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.game.reset(self._next_rng(seed))
         self.agents = list(self.possible_agents)
+        self._render_reset()
         return (
             {a: self.game.observe(a) for a in self.agents},
             {a: _full_info(self.game, a) for a in self.agents},
