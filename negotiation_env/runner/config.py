@@ -33,6 +33,15 @@ left out) and ``python:MODULE:FACTORY`` (your own ``FACTORY(seed=..., **options)
 Secrets never go in the file: name the environment variable that holds them.
 
 Errors name the field: ``run config: games[0].games_per_cell: must be >= 1 (got 0)``.
+
+Bounds (a hostile file is refused with :class:`RunConfigError`, so the CLI exits 2): a
+file of at most :data:`MAX_CONFIG_BYTES`; at most :data:`MAX_CONFIG_DEPTH` levels of
+nesting and :data:`MAX_CONFIG_VALUES` values once YAML aliases are expanded (a 1 KB
+file of nested aliases can stand for ten million values); a YAML or TOML number of at
+most :data:`MAX_NUMBER_CHARS` characters (Python's int-string limit would otherwise
+raise a bare ``ValueError``, and a long YAML ``1:2:3`` number costs quadratic time);
+seeds below 2**63, ``games_per_cell`` and ``max_steps`` at most 1,000,000. The plan's
+size has its bound in :mod:`.plan`.
 """
 
 from __future__ import annotations
@@ -46,10 +55,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..core.config import ConfigError
+from ..core.jsontext import MAX_NUMBER_CHARS
 from ..traces.schema import redact
 
 __all__ = ["RunConfig", "GameBlock", "PolicyEntry", "ConditionEntry", "RunConfigError", "load_config",
-           "parse_config", "POLICY_KINDS", "DEFAULT_CONFIG"]
+           "parse_config", "POLICY_KINDS", "DEFAULT_CONFIG", "MAX_CONFIG_BYTES", "MAX_CONFIG_DEPTH",
+           "MAX_CONFIG_VALUES"]
+
+#: the largest config file read (the shipped ones are under 2 KB)
+MAX_CONFIG_BYTES = 1_000_000
+#: nesting levels of the config's tables and lists (the shipped ones use 5)
+MAX_CONFIG_DEPTH = 32
+#: values (tables, lists and scalars) in the config, counted with YAML aliases expanded
+MAX_CONFIG_VALUES = 100_000
 
 POLICY_KINDS = ("scripted", "hf", "openai", "python")
 PAIRINGS = ("self", "cross", "all", "ordered")
@@ -114,7 +132,7 @@ class GameBlock(_Strict):
     pairings: Literal["self", "cross", "all", "ordered"] | list[list[str]] = "all"
     games_per_cell: int = Field(1, ge=1, le=1_000_000)
     swap_first_speaker: bool = False
-    max_steps: int = Field(10_000, ge=1)
+    max_steps: int = Field(10_000, ge=1, le=1_000_000)
     config: dict[str, Any] = Field(default_factory=dict)
     scenario_field: str = "scenario"
     scenario_sets: dict[str, list[str]] | None = None
@@ -204,6 +222,12 @@ def _fields_at(loc: tuple) -> list[str]:
     return list(model.model_fields) if model is not None else []
 
 
+def _shown(value: Any) -> str:
+    """``repr`` of an offending value, cut short: a 4,000-digit seed is not a message."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
+
+
 def _format(err: ValidationError) -> str:
     lines = []
     for e in err.errors():
@@ -220,8 +244,26 @@ def _format(err: ValidationError) -> str:
         if e["type"] == "missing":
             lines.append(f"{where}: required field is missing")
         else:
-            lines.append(f"{where}: {msg} (got {got!r})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
+            lines.append(f"{where}: {msg} (got {_shown(got)})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
     return "run config: " + "; ".join(lines)
+
+
+def _check_size(data: Any) -> None:
+    """At most MAX_CONFIG_DEPTH levels and MAX_CONFIG_VALUES values, shared values counted
+    each time they occur (what YAML aliases expand to). Stops at the first bound passed, so
+    its cost is bounded too (a cyclic alias is an endless expansion: refused the same way)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen = 0
+    while stack:
+        value, level = stack.pop()
+        seen += 1
+        if seen > MAX_CONFIG_VALUES:
+            raise RunConfigError(f"run config: more than {MAX_CONFIG_VALUES:,} values once YAML aliases are expanded; "
+                                 "a run config is a few hundred (write the values out, or split the run)")
+        if isinstance(value, (dict, list)):
+            if level > MAX_CONFIG_DEPTH:
+                raise RunConfigError(f"run config: nested more than {MAX_CONFIG_DEPTH} levels deep")
+            stack.extend((v, level + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
 def parse_config(data: Any) -> RunConfig:
@@ -230,6 +272,7 @@ def parse_config(data: Any) -> RunConfig:
         return data
     if not isinstance(data, dict):
         raise RunConfigError(f"run config: the top level must be a table/mapping; got {type(data).__name__}")
+    _check_size(data)
     try:
         return RunConfig.model_validate(data)
     except ValidationError as e:
@@ -243,7 +286,14 @@ def load_config(path: str | Path | None = None) -> RunConfig:
     if not p.is_file():
         raise RunConfigError(f"run config: no such file {str(p)!r}")
     suffix = p.suffix.lower()
-    text = p.read_text(encoding="utf-8")
+    try:
+        with open(p, "rb") as fh:  # at most one byte past the limit, whatever the file claims
+            raw = fh.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise RunConfigError(f"run config {p}: the file is larger than {MAX_CONFIG_BYTES:,} bytes, the limit")
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunConfigError(f"run config {p}: cannot read the file: {e}") from None
     if suffix == ".toml":
         try:
             import tomllib
@@ -253,18 +303,63 @@ def load_config(path: str | Path | None = None) -> RunConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise RunConfigError(f"run config {p}: invalid TOML: {e}") from None
+        except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+            raise RunConfigError(f"run config {p}: nested more than {MAX_CONFIG_DEPTH} levels deep") from None
+        except ValueError as e:  # int() past Python's int-string limit (4,300 digits)
+            if "integer string conversion" not in str(e):
+                raise RunConfigError(f"run config {p}: invalid TOML: {e}") from None
+            raise RunConfigError(f"run config {p}: a number of more than 4,300 digits is too long; numbers have "
+                                 f"at most {MAX_NUMBER_CHARS} characters") from None
     elif suffix in (".yaml", ".yml"):
         try:
-            import yaml
+            import yaml  # noqa: F401
         except ModuleNotFoundError:
             raise RunConfigError("run config: YAML needs PyYAML (pip install pyyaml), or write the config as TOML") from None
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            raise RunConfigError(f"run config {p}: invalid YAML: {e}") from None
+        data = _load_yaml(text, p)
     else:
         raise RunConfigError(f"run config {p}: unknown format {suffix!r}; use .toml, .yaml or .yml")
     try:
         return parse_config(data)
     except RunConfigError as e:
         raise RunConfigError(str(e).replace("run config:", f"run config {p}:", 1)) from None
+
+
+def _load_yaml(text: str, p: Path) -> Any:
+    """``yaml.safe_load`` with bounds that hold while the file is read: nesting at most
+    MAX_CONFIG_DEPTH levels (PyYAML composes recursively: 5,000 levels raised
+    RecursionError) and numbers of at most MAX_NUMBER_CHARS characters, checked before
+    conversion. Aliases are cheap to compose (each names one node); what they expand to is
+    bounded by :func:`parse_config`'s walk."""
+    import yaml
+
+    class Refused(Exception):
+        pass
+
+    class BoundedLoader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent, index):
+            self.depth += 1
+            try:
+                if self.depth > MAX_CONFIG_DEPTH:
+                    raise Refused(f"nested more than {MAX_CONFIG_DEPTH} levels deep")
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    def number(base):
+        def construct(loader, node):
+            if len(node.value) > MAX_NUMBER_CHARS:
+                raise Refused(f"a number of {len(node.value)} characters ({node.value[:12]}...) is too long; "
+                              f"numbers have at most {MAX_NUMBER_CHARS} characters (line {node.start_mark.line + 1})")
+            return base(loader, node)
+        return construct
+
+    BoundedLoader.add_constructor("tag:yaml.org,2002:int", number(yaml.SafeLoader.construct_yaml_int))
+    BoundedLoader.add_constructor("tag:yaml.org,2002:float", number(yaml.SafeLoader.construct_yaml_float))
+    try:
+        return yaml.load(text, Loader=BoundedLoader)  # noqa: S506 - a SafeLoader subclass
+    except Refused as e:
+        raise RunConfigError(f"run config {p}: {e}") from None
+    except yaml.YAMLError as e:
+        raise RunConfigError(f"run config {p}: invalid YAML: {e}") from None

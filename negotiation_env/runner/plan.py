@@ -19,6 +19,11 @@ pairings are compared on equal terms and a state reached by two pairings is the 
 state. The policy in seat ``s`` gets a seed from the same part of the key, the seat and
 the policy's label. The same config gives the same seeds in any order, on any back end,
 in a resumed or a split run.
+
+Size. A plan holds at most :data:`MAX_PLAN_GAMES` games. The count is computed from the
+config (conditions x scenario sets x lineups x ``games_per_cell``, block by block) before
+anything is expanded, so a config asking for millions of games is refused at once (nine
+million kept ``--plan`` busy past 90 s) with a message naming each factor.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import hashlib
 import importlib
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +44,11 @@ from ..core.config import ConfigError, build_config
 from ..traces.schema import RunInfo
 from .config import GameBlock, PolicyEntry, RunConfig, RunConfigError
 
-__all__ = ["GameSpec", "Plan", "make_plan", "derive_seed"]
+__all__ = ["GameSpec", "Plan", "make_plan", "derive_seed", "MAX_PLAN_GAMES"]
+
+#: the most games one run plans (a spec costs 40-130 microseconds, mostly its three seeds:
+#: a plan of a million games takes one to two minutes to build)
+MAX_PLAN_GAMES = 1_000_000
 
 
 def derive_seed(cohort_seed: int, *parts: Any) -> int:
@@ -181,6 +191,30 @@ def _lineups(block: GameBlock, labels: list[str], n: int, where: str) -> list[tu
     return combos
 
 
+def _lineup_count(block: GameBlock, n_labels: int, seats: int) -> int:
+    """How many lineups :func:`_lineups` lists, by arithmetic."""
+    p = block.pairings
+    if isinstance(p, list):
+        return len(p)
+    if p == "self":
+        return n_labels
+    if p == "ordered":
+        return n_labels ** seats
+    combos = math.comb(n_labels + seats - 1, seats)
+    return combos - n_labels if p == "cross" else combos
+
+
+def _check_size(where: str, before: int, n_cond: int, n_sets: int, lineups: int | None, per_cell: int) -> None:
+    games = n_cond * n_sets * (lineups or 1) * per_cell
+    if before + games > MAX_PLAN_GAMES:
+        what = (f"{n_cond:,} conditions x {n_sets:,} scenario sets x "
+                + (f"{lineups:,} lineups" if lineups is not None else "its lineups")
+                + f" x {per_cell:,} games per cell = {'at least ' if lineups is None else ''}{games:,} games")
+        earlier = f", after {before:,} games of earlier blocks" if before else ""
+        raise RunConfigError(f"run config: {where}: {what}{earlier}; a run plans at most {MAX_PLAN_GAMES:,} games "
+                             "(split it into several runs)")
+
+
 def make_plan(config: RunConfig) -> Plan:
     """Validate ``config`` against the games (config fields, scenarios, seats) and list
     every game it asks for. Raises :class:`RunConfigError` naming the field."""
@@ -208,6 +242,11 @@ def make_plan(config: RunConfig) -> Plan:
             raise RunConfigError(f"run config: {where}.policies: {dup[0]!r} is listed twice; give one a label")
         by_label = dict(zip(labels, block.policies))
         sets = _scenario_sets(block, where)
+        # the plan's size, counted before anything is expanded (the lineups once the seats are known)
+        n_cond = (len(block.conditions) if block.conditions else 1) * math.prod(
+            len(levels) for levels in (block.factors or {}).values())
+        _check_size(where, len(specs), n_cond, len(sets), None, block.games_per_cell)
+        counted = False
         if block.scenario_sets is not None:
             if block.scenario_field not in fields:
                 raise RunConfigError(f"run config: {where}.scenario_field: {block.game!r} config has no field "
@@ -247,7 +286,14 @@ def make_plan(config: RunConfig) -> Plan:
                     agents = a
                 assert agents is not None
                 n = len(agents)
-                for lineup in _lineups(block, labels, n, where):
+                if not counted:
+                    _check_size(where, len(specs), n_cond, len(sets), _lineup_count(block, len(labels), n),
+                                block.games_per_cell)
+                    counted = True
+                lineups = _lineups(block, labels, n, where)
+                if len(specs) + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
+                    _check_size(where, len(specs), 1, 1, len(lineups), block.games_per_cell)
+                for lineup in lineups:
                     cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
                     cells.append(cell)
                     for rep in range(block.games_per_cell):
