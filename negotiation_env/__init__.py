@@ -3,6 +3,8 @@
     import negotiation_env
     env = negotiation_env.env(game="resource")             # AEC
     penv = negotiation_env.parallel_env(game="resource")   # parallel
+    env = negotiation_env.make("resource_v0")              # by versioned id, as PettingZoo names envs
+    penv = negotiation_env.make("resource_v0", parallel=True)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .games.rulemaking.game import RulemakingConfig, RulemakingGame
 
 __version__ = "0.1.0"
 
-__all__ = ["env", "raw_env", "parallel_env", "GAMES", "ConfigError", "make_game", "__version__"]
+__all__ = ["env", "raw_env", "parallel_env", "make", "ENV_IDS", "GAMES", "ConfigError", "make_game", "__version__"]
 
 #: game id -> (config dataclass, game class)
 GAMES: dict[str, tuple[type, type[Game]]] = {
@@ -28,6 +30,11 @@ GAMES: dict[str, tuple[type, type[Game]]] = {
     "rulemaking": (RulemakingConfig, RulemakingGame),
     "matrix": (MatrixConfig, MatrixGame),
 }
+
+#: versioned env id (each game's ``metadata["name"]``, e.g. ``"resource_v0"``) -> game id.
+#: An id's version goes up whenever the game's rules or prompts change, so a result
+#: recorded under an id is reproducible with that id (docs: Command line, Versions).
+ENV_IDS: dict[str, str] = {game_cls.metadata["name"]: game for game, (_, game_cls) in GAMES.items()}
 
 
 def _factory(game: str, config: dict[str, Any]) -> Callable[[], Game]:
@@ -57,3 +64,20 @@ def parallel_env(game: str = "resource", render_mode: str | None = None, **confi
     """The parallel env: each step takes an action for every live agent and applies the
     ones whose turn it is (``infos[agent]["active_agents"]``)."""
     return GameParallelEnv(_factory(game, config), render_mode=render_mode)
+
+
+def make(env_id: str, *, parallel: bool = False, render_mode: str | None = None, **config: Any):
+    """The env of the versioned id ``env_id`` (a key of :data:`ENV_IDS`, the env's
+    ``metadata["name"]``: ``"resource_v0"``, ``"rulemaking_v0"``, ``"matrix_v0"``), as
+    PettingZoo and TextArena name their envs: the AEC env of :func:`env`, or with
+    ``parallel=True`` the env of :func:`parallel_env`. ``config`` are the game's config
+    fields. An unknown id raises :class:`ConfigError` listing the known ids."""
+    if env_id not in ENV_IDS:
+        hint = ""
+        if env_id in GAMES:
+            hint = f" (the game {env_id!r} is the env id {next(i for i, g in ENV_IDS.items() if g == env_id)!r})"
+        raise ConfigError(f"unknown env id {env_id!r}{hint}; known ids: {', '.join(ENV_IDS)}")
+    game = ENV_IDS[env_id]
+    if parallel:
+        return parallel_env(game, render_mode=render_mode, **config)
+    return env(game, render_mode=render_mode, **config)
