@@ -9,6 +9,7 @@ part of the runner that draws on the terminal, with rich).
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import Any
 
 from rich.console import Console
@@ -22,6 +23,7 @@ from .engine import BACKENDS, CellStats, RunnerError, RunObserver, RunSummary, r
 from .plan import make_plan
 from .summary import COLUMNS as MEASURE_COLUMNS
 from .summary import KEPT, add_measures, figures
+from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, preflight
 
 __all__ = ["add_subcommands"]
 
@@ -201,6 +203,41 @@ def print_summary(summary: RunSummary, console: Console) -> None:
                       "of `negotiation-env report`)", highlight=False, markup=False)
 
 
+#: ``negotiation-env run`` exit codes (the run subcommand's --help lists them)
+RUN_EXIT_CODES = (
+    (0, "every planned game is in the trace file and none ended in error"),
+    (1, "the run finished, but some games ended in error or are missing"),
+    (2, "bad config or usage, or an output folder that cannot be used (the message says which)"),
+    (EXIT_PREFLIGHT, "preflight failed: a policy could not be built (unknown name or option, missing extra, "
+                     "unreadable model path) or its model did not answer the probe; nothing was played"),
+    (130, "interrupted; every finished game is saved (rerun with --resume)"),
+)
+RUN_EPILOG = "exit codes:\n" + "\n".join(
+    textwrap.fill(text, 88, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+    for code, text in RUN_EXIT_CODES)
+
+
+def _fail(msg: str, code: int) -> int:
+    """``_err`` with an exit code, each line of a many-line message printed whole (one
+    problem a line, not wrapped at the terminal's width)."""
+    Console(stderr=True).print("[red]error:[/] " + escape(msg), highlight=False, markup=True, soft_wrap=True)
+    return code
+
+
+def _print_preflight(report: PreflightReport, console: Console, every: bool = False) -> None:
+    """What preflight did: a line per model-backed policy (``every``: per policy) and, with
+    ``every``, a closing count."""
+    for c, line in zip(report.checks, report.lines()):
+        if every or c.probe is not None or c.note or c.entry.kind in ("hf", "openai"):
+            console.print(f"preflight: {line}", highlight=False, markup=False)
+    if every:
+        n, probed = len(report.checks), len(report.probed)
+        end = (f"{probed} models answered the probe" if report.probe
+               else "no model was called (--probe calls each once)")
+        console.print(f"preflight: {n} {'policy' if n == 1 else 'policies'} built; {end}", highlight=False,
+                      markup=False)
+
+
 def _run(args: argparse.Namespace, console: Console) -> int:
     try:
         config = load_config(args.config)
@@ -217,13 +254,18 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             for cell, n in counts.items():
                 t.add_row(cell, str(n))
             console.print(t)
+            # the run's checks: build every policy (load its model); call it only with --probe
+            _print_preflight(preflight(plan, probe=bool(args.probe)), console, every=True)
             return 0
         bars = _Bars(console)
+        bars.on_preflight = lambda report: _print_preflight(report, console)  # type: ignore[attr-defined]
         try:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
-                          observer=bars, batch_games=args.batch_games)
+                          observer=bars, batch_games=args.batch_games, probe=args.probe is not False)
         finally:
             bars.on_finish(None)  # type: ignore[arg-type]
+    except PreflightError as e:  # before RunnerError, its base
+        return _fail(str(e), EXIT_PREFLIGHT)
     except RunConfigError as e:
         return _err(str(e))
     except RunnerError as e:
@@ -329,9 +371,13 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Register ``run`` and ``export`` on the ``negotiation-env`` parser."""
     r = sub.add_parser("run", help="play a tournament from a run config into append-only traces",
-                       description="Play every planned game of CONFIG (TOML or YAML; default: the shipped scripted "
-                                   "resource cohort, 720 games) and append each finished game to DIR/traces.jsonl. "
-                                   "With --resume, rerunning into the same DIR plays only the missing games.")
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG,
+                       description=textwrap.fill(
+                           "Play every planned game of CONFIG (TOML or YAML; default: the shipped scripted resource "
+                           "cohort, 720 games) and append each finished game to DIR/traces.jsonl. With --resume, "
+                           "rerunning into the same DIR plays only the missing games. Before the first game every "
+                           "policy is built once and every model (hf:, openai:) makes one short call; if one "
+                           "cannot be built or does not answer, nothing is played (exit code 3).", 88))
     r.add_argument("config", nargs="?", default=None, help="run config file (.toml, .yaml); default: built-in")
     r.add_argument("--out", required=False, help="output folder (run.json, traces.jsonl)")
     r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
@@ -340,7 +386,13 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--batch-games", type=int, default=1, metavar="N",
                    help="play N games in lock-step in one process, batching model calls across them "
                         "(hf:/openai: policies); needs --workers 1; default 1")
-    r.add_argument("--plan", action="store_true", help="validate the config and list its cells; play nothing")
+    r.add_argument("--plan", action="store_true",
+                   help="validate the config, list its cells and build every policy (unknown names, options, "
+                        "extras, model paths fail with exit code 3); play nothing and call no model unless --probe")
+    r.add_argument("--probe", action=argparse.BooleanOptionalAction, default=None,
+                   help="before the first game, make one short call to every model (one token for hf:, one "
+                        "request with a short connect timeout for openai:) and stop with exit code 3 if one does "
+                        "not answer; default: on for a run, off with --plan")
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "

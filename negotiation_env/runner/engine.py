@@ -407,19 +407,25 @@ def _check_backend(plan: Plan, backend: str, workers: int) -> None:
         raise RunnerError(f"--workers must be an integer >= 1; got {workers!r}")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise RunnerError("--backend ray needs Ray: pip install 'negotiation_env[ray]' (or pip install ray)")
-    seen = set()
-    for s in plan.specs:  # fail before playing if a policy back end is missing
-        for entry in s.policies:
-            k = (s.game, entry.model_dump_json())
-            if k not in seen:
-                seen.add(k)
-                resolve_factory(entry, s.game)
+    from .preflight import check_specs
+
+    check_specs(plan)  # back ends import, names exist, options are known, model paths exist: all at once
 
 
 def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, resume: bool = False,
         backend: str = "local", workers: int = 1, observer: RunObserver | None = None,
-        batch_games: int = 1) -> RunSummary:
+        batch_games: int = 1, preflight: bool = True, probe: bool = True) -> RunSummary:
     """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
+
+    ``preflight=True`` (default): before any game, and before ``out_dir`` is touched,
+    every distinct policy of the plan is built once and (``probe=True``) each model makes
+    one short call (one token for ``hf:``, one request of a token with a short connect
+    timeout for ``openai:``); a policy that cannot be built or a model that does not
+    answer raises :class:`~.preflight.PreflightError` listing every problem (the CLI
+    exits 3). In the local back end with one worker the models built then are the ones
+    the games use (loaded once). ``preflight=False`` still checks, without building
+    anything, that every back end imports, every name exists, every option is known and
+    every ``hf:`` path exists; ``probe=False`` builds without calling any model.
 
     ``batch_games=N > 1`` plays up to N games in lock-step in this process
     (:mod:`.lockstep`): every pending turn of a model-backed policy across those games is
@@ -444,6 +450,11 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     if batch_games > 1 and (backend != "local" or workers != 1):
         raise RunnerError(f"--batch-games {batch_games} batches model calls inside one process: it needs "
                           f"--backend local and --workers 1 (got --backend {backend} --workers {workers})")
+    if preflight:  # build each policy, probe each model: stop before any game if one fails
+        from .preflight import preflight as check_policies
+
+        check_policies(plan, probe=probe, pool=_pool() if backend == "local" and workers == 1 else None,
+                       observer=observer)
     out = Path(out_dir)
     _prepare_dir(plan, out, resume)
     summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan))

@@ -23,11 +23,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .config import PolicyEntry, RunConfigError
 
-__all__ = ["PolicyUnavailable", "resolve_factory", "PolicyPool", "split_openai"]
+__all__ = ["PolicyUnavailable", "PolicyFactory", "resolve_factory", "PolicyPool", "split_openai"]
 
 HEAVY_KINDS = ("hf", "openai")
 _OPENAI = re.compile(r"^(?P<model>[^@]+?)(?:@(?P<url>[a-z][a-z0-9+.\-]*://.+))?$", re.I)
@@ -80,10 +81,38 @@ def _scripted_make(game: str, what: str) -> tuple[Callable, Any]:
     return mod.make, mod.POLICIES
 
 
-def resolve_factory(entry: PolicyEntry, game: str) -> Callable[[int | None], Any]:
-    """A function ``seed -> policy`` for ``entry`` in ``game``; raises
+@dataclass(frozen=True)
+class PolicyFactory:
+    """``seed -> policy`` for one spec: calls ``target(*args, **kwargs)`` (plus ``seed``
+    where ``target`` takes one). ``given`` names the parameters the spec itself fills
+    (the scripted name, the model path, the model and URL of an ``openai:`` spec), so that
+    an option of that name is a mistake; ``option_target`` is the callable whose
+    signature says which options are valid (the preset's class when a scripted ``make``
+    forwards ``**options`` to it). :mod:`.preflight` reads them; the pool just calls."""
+
+    spec: str
+    kind: str
+    target: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    given: tuple[str, ...] = ()
+    option_target: Callable[..., Any] | None = None
+
+    def __call__(self, seed: int | None) -> Any:
+        return self.target(*self.args, **_with_seed(self.target, self.kwargs, seed))
+
+
+def _forwards_options(factory: Callable) -> bool:
+    try:
+        return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return False
+
+
+def resolve_factory(entry: PolicyEntry, game: str) -> PolicyFactory:
+    """A :class:`PolicyFactory` (``seed -> policy``) for ``entry`` in ``game``; raises
     :class:`PolicyUnavailable` (naming the spec) if its back end cannot be imported or the
-    name is unknown. Nothing heavy is loaded until the function is called."""
+    name is unknown. Nothing heavy is loaded until the factory is called."""
     kind, _, rest = entry.spec.partition(":")
     opts = dict(entry.options)
     if kind == "scripted":
@@ -93,20 +122,22 @@ def resolve_factory(entry: PolicyEntry, game: str) -> Callable[[int | None], Any
                                     f"{game!r}; available: {', '.join(registry)}")
         if _accepts(make, "output"):  # scripted policies answer in text, like a model
             opts.setdefault("output", "text")
-        return lambda seed: make(rest, **_with_seed(make, opts, seed))
+        first = next(iter(inspect.signature(make).parameters), "name")
+        target = registry[rest] if registry is not None and _forwards_options(make) else make
+        return PolicyFactory(entry.spec, kind, make, (rest,), opts, (first,), target)
     if kind == "python":
         mod_name, attr = rest.split(":")
         mod = _import(mod_name, entry.spec, None)
         factory = getattr(mod, attr, None)
         if not callable(factory):
             raise PolicyUnavailable(f"policy spec {entry.spec!r}: {mod_name} has no callable {attr!r}")
-        return lambda seed: factory(**_with_seed(factory, opts, seed))
+        return PolicyFactory(entry.spec, kind, factory, (), opts, (), factory)
     if kind == "hf":
         mod = _import("baselines.llm.hf", entry.spec, "llm")
         cls = getattr(mod, "HFPolicy", None)
         if cls is None:
             raise PolicyUnavailable(f"policy spec {entry.spec!r}: baselines.llm.hf has no HFPolicy")
-        return lambda seed: cls(rest, **_with_seed(cls, opts, seed))
+        return PolicyFactory(entry.spec, kind, cls, (rest,), opts, ("model",), cls)
     if kind == "openai":
         model, url = split_openai(rest)
         mod = _import("baselines.llm.api", entry.spec, "api")
@@ -114,7 +145,7 @@ def resolve_factory(entry: PolicyEntry, game: str) -> Callable[[int | None], Any
         if cls is None:
             raise PolicyUnavailable(f"policy spec {entry.spec!r}: baselines.llm.api has no APIPolicy")
         kw = {"model": model, **({"base_url": url} if url else {}), **opts}
-        return lambda seed: cls(**_with_seed(cls, kw, seed))
+        return PolicyFactory(entry.spec, kind, cls, (), kw, ("model", "base_url") if url else ("model",), cls)
     raise PolicyUnavailable(f"unknown policy kind {kind!r}")  # pragma: no cover - validated earlier
 
 
@@ -125,8 +156,25 @@ class PolicyPool:
         self._factories: dict[tuple[str, str], Callable[[int | None], Any]] = {}
         self._heavy: dict[tuple[str, str], Any] = {}
 
-    def get(self, entry: PolicyEntry, game: str, seed: int | None) -> Any:
-        key = (game, entry.model_dump_json())
+    @staticmethod
+    def key(entry: PolicyEntry, game: str) -> tuple[str, str]:
+        """What makes two policies the same one here: the game and the whole entry."""
+        return (game, entry.model_dump_json())
+
+    def holds(self, entry: PolicyEntry, game: str) -> bool:
+        """Whether a model-backed policy for ``entry`` in ``game`` is already built."""
+        return self.key(entry, game) in self._heavy
+
+    def discard(self, entry: PolicyEntry, game: str) -> None:
+        """Forget the model-backed policy of ``entry`` in ``game`` (its memory goes with
+        the last reference)."""
+        self._heavy.pop(self.key(entry, game), None)
+
+    def get(self, entry: PolicyEntry, game: str, seed: int | None, *, reset: bool = True) -> Any:
+        """The policy of ``entry`` for a game with ``seed``: a fresh one for scripted and
+        python specs; the kept one for model-backed specs, built on first use and reset
+        with ``seed`` (``reset=False``: built and kept, not reset; the runner's preflight)."""
+        key = self.key(entry, game)
         if key not in self._factories:
             self._factories[key] = resolve_factory(entry, game)
         if entry.kind not in HEAVY_KINDS:
@@ -134,6 +182,6 @@ class PolicyPool:
         if key not in self._heavy:
             self._heavy[key] = self._factories[key](seed)
         policy = self._heavy[key]
-        if callable(getattr(policy, "reset", None)):
+        if reset and callable(getattr(policy, "reset", None)):
             policy.reset(**({"seed": seed} if _accepts(policy.reset, "seed") else {}))
         return policy

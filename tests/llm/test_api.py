@@ -258,11 +258,13 @@ def test_a_full_game_completes_through_every_fault_and_records_them(server, key_
     server.reply = lambda req: {"content": TALK, "reasoning_content": "server-side chain of thought"}
     server.slow_seconds = 0.8
     server.retry_after = "0"
-    # every fault kind (3 attempts a call: the first call fails for good, the second
-    # succeeds at its third attempt), then another call whose retries all fail
-    server.faults = ["slow", "429", "500", "malformed", "cutoff", "ok", "500", "500", "500"]
+    # the preflight probe first (one request of one token), then every fault kind (3
+    # attempts a call: the first call fails for good, the second succeeds at its third
+    # attempt), then another call whose retries all fail
+    server.faults = ["ok", "slow", "429", "500", "malformed", "cutoff", "ok", "500", "500", "500"]
     summary = run(api_config(server, key_env), tmp_path / "run", batch_games=2)
     assert summary.complete and summary.errors == 0
+    assert server.requests[0]["max_tokens"] == 1 and server.served[0] == "ok"  # the probe, not a game's call
     trace = json.loads((tmp_path / "run" / "traces.jsonl").read_text())
     assert trace["status"] == "complete"
     faults = [f for s in trace["steps"] for f in (s["tokens"] or {}).get("faults", [])]

@@ -64,10 +64,12 @@ def test_semantic_errors_name_the_field(change, message):
 
 def test_unknown_scripted_policy_is_refused_before_playing(tmp_path):
     from negotiation_env.runner import run
+    from negotiation_env.runner.preflight import PreflightError
 
-    with pytest.raises(RunConfigError, match=r"unknown scripted policy 'nobody'.*available: random"):
+    with pytest.raises(PreflightError, match=r"scripted:nobody \(game resource\): unknown scripted policy 'nobody'"
+                                             r".*available: random"):
         run(block(policies=["scripted:oracle", "scripted:nobody"]), tmp_path / "out")
-    assert not (tmp_path / "out" / "traces.jsonl").exists()
+    assert not (tmp_path / "out").exists()  # refused before the output folder is made
 
 
 def test_files_toml_yaml_and_errors(tmp_path):

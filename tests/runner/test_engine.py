@@ -6,7 +6,8 @@ import types
 import pytest
 
 from negotiation_env.runner import RunnerError, RunObserver, make_plan, parse_config, play_game, run
-from negotiation_env.runner.policies import PolicyUnavailable
+from negotiation_env.runner.policies import PolicyUnavailable, resolve_factory
+from negotiation_env.runner.preflight import PreflightError
 from negotiation_env.traces import read_traces
 
 from .helpers import small_config
@@ -111,8 +112,11 @@ def test_llm_specs_are_lazy_and_fail_clearly(tmp_path, monkeypatch):
     cfg = small_config(policies=["hf:/models/tiny", "scripted:oracle"])
     make_plan(parse_config(cfg))  # planning never imports a back end
     monkeypatch.setitem(sys.modules, "baselines.llm.hf", None)  # as if torch/transformers were missing
-    with pytest.raises(PolicyUnavailable, match=r"'hf:/models/tiny' needs baselines\.llm\.hf.*'llm' extra"):
+    with pytest.raises(PreflightError, match=r"hf:/models/tiny \(game resource\): needs baselines\.llm\.hf.*"
+                                             r"pip install 'negotiation_env\[llm\]'"):
         run(cfg, tmp_path / "hf")
+    with pytest.raises(PolicyUnavailable, match=r"'hf:/models/tiny' needs baselines\.llm\.hf.*'llm' extra"):
+        resolve_factory(parse_config(cfg).games[0].policies[0], "resource")
 
 
 def test_openai_spec_builds_the_api_policy_once_per_worker(tmp_path, monkeypatch):

@@ -43,7 +43,7 @@ def test_a_cohort_completes_through_mixed_faults(server, monkeypatch, tmp_path, 
     # exhaust one call's retries (3 attempts), so at least one game is degraded
     kinds = list(RETRIED)
     plan = [str(rng.choice(kinds)) if rng.random() < 0.35 else "ok" for _ in range(60)] + ["500"] * 3
-    server.faults = list(plan)
+    server.faults = ["ok"] + plan  # the first request is the run's preflight probe
     cfg = tmp_path / "cohort.yaml"
     cfg.write_text(json.dumps({"name": "faults", "seed": 5, "games": [{
         "game": "resource",
