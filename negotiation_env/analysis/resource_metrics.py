@@ -72,15 +72,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
-           "pooled_metrics", "ACCEPT_WORDS", "REJECT_WORDS"]
+from .acceptance import accepts, rejects
 
-ACCEPT_WORDS = re.compile(r"\b(agreed|agree|deal|i accept|accepted|sounds good|works for me|let'?s do (?:it|that))\b",
-                          re.IGNORECASE)
-REJECT_WORDS = re.compile(r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not)\s+accept\b"
-                          r"|\bno\s+deal\b|\bi\s+(?:reject|decline)\b", re.IGNORECASE)
-# an acceptance word right after a negation ("no deal", "I don't agree", "not agreed") is not one
-_NEGATED = re.compile(r"(?:\bno|\bnot|n't|\bnever|\bcannot)\s+(?:\w+\s+)?$", re.IGNORECASE)
+__all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
+           "pooled_metrics", "model_metrics", "is_rotating"]
 _YOU = re.compile(r"\byou\s+(?:can\s+|could\s+|should\s+|will\s+|'ll\s+)?(?:take|get|buy|have|purchase|keep)\b"
                   r"(?P<body>[^.;!?]*)", re.IGNORECASE)
 _ME = re.compile(r"\b(?:i|i'll|i will)\s+(?:will\s+)?(?:take|get|buy|purchase|keep)\b(?P<body>[^.;!?]*)",
@@ -159,18 +154,6 @@ def _quantities(body: str, names: Mapping[str, str]) -> dict[str, int]:
         if rid is not None:
             out[rid] = int(n)
     return out
-
-
-def accepts(text: str) -> bool:
-    """Whether ``text`` holds an acceptance word that is not negated."""
-    return any(not _NEGATED.search(text[:m.start()]) for m in ACCEPT_WORDS.finditer(text))
-
-
-def rejects(text: str) -> bool:
-    """Whether ``text`` rejects: a rejection phrase ("can't accept", "no deal", "I reject")
-    or a negated acceptance word ("I don't agree")."""
-    return bool(REJECT_WORDS.search(text)) or any(_NEGATED.search(text[:m.start()])
-                                                  for m in ACCEPT_WORDS.finditer(text))
 
 
 def _clause_shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, int] | None, dict[str, int] | None,

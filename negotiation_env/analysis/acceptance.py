@@ -1,0 +1,205 @@
+"""Whether a negotiation message accepts or turns down the partner's standing proposal.
+
+Used by the resource-game process metrics (:mod:`.resource_metrics`: agreements for the
+abandonment flag, acceptance for the stricter deference variant). Rule-based on purpose:
+the analysis must give the same figure on any machine without a model, and every rule is
+readable. Written by hand because no maintained library does negotiation dialogue acts
+(sentiment and NLI models answer a different question and need weights).
+
+An **acceptance** takes the proposal outright, now: "Agreed.", "Deal — I'll buy 4 wood.",
+"That works for me", "No objections, let's do it". It is *not* an acceptance when the cue
+
+* is negated in its scope ("I don't agree", "that won't work for me", "I really cannot,
+  in good conscience, accept that") -- double negatives that accept ("no objections",
+  "can't argue with that", "I don't see why not") are cues of their own;
+* is asked ("Deal?", "Do we have a deal?") or reported ("earlier I said it works", "you
+  agreed to 4 wood last round", "I'd agreed to 4 steel");
+* is about something other than the proposal ("I agree that gold is the bottleneck", "I
+  accept that you need fertilizer", "a deal where we both take 6", "here's what would
+  work for me:");
+* is hedged in its clause ("that might work", "in principle that sounds good",
+  "tentatively yes") or deferred anywhere ("let me check my budget", "before I commit");
+* is conditional ("I'll accept if you leave me 3 helium", "deal, as long as ...") --
+  except a condition about later rounds;
+* is followed by a contrast that asks for a change or names a problem ("agreed on the
+  wood, but I need 4 gold", "sounds good, except it leaves me without copper") -- a
+  contrast about later rounds or that reaffirms the agreement does not count;
+* is taken back after it ("Agreed — actually, wait, ...", "deal... on second thought").
+
+A **rejection** ("I can't accept that", "no deal", "I'll pass", "that's a non-starter", a
+negated acceptance cue) turns the proposal down; a counter-offer, a question or a hedge
+is neither.
+
+Measured on ``tests/analysis/data/acceptance_utterances.jsonl`` by
+``python benchmarks/acceptance_detector.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["accepts", "rejects"]
+
+_F = re.IGNORECASE
+
+# typographic apostrophes and dashes (what model text is full of) to plain ones
+_NORMALISE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u2014": " - ", "\u2013": " - ", "\u2026": "..."})
+
+# double negatives that accept: cues of their own, and not negations of a later cue
+_IDIOM = re.compile(
+    r"\bno\s+(?:objections?|complaints?|problems?|issues?|concerns?)\b(?!\s+with\s+(?:the|your)\s+\w+\s+but)"
+    r"|\bnot\s+a\s+problem\b|\bcan'?t\s+(?:argue|complain|object)\b|\bdon'?t\s+see\s+why\s+not\b"
+    r"|\bwon'?t\s+say\s+no\b|\bcan'?t\s+think\s+of\s+a\s+better\b|\bnothing\s+to\s+(?:change|object|add)\b"
+    r"|\bno\s+(?:need|reason)\s+to\s+(?:change|renegotiate|revise|adjust)\b", _F)
+
+_CUE = re.compile(
+    r"\b(?:i|we)\s+(?:fully\s+|completely\s+|totally\s+)?(?:agree|accept)\b"
+    r"(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w|we\b"
+    r"|on\s+the\s+(?:goal|problem|need)|with\s+you\s+that))"
+    r"|\b(?:agreed|accepted)\b(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w"
+    r"|on\s+the\s+(?:goal|problem|need)))"
+    r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with|take\s+(?:that|it|your))\b"
+    r"|\bcan\s+(?:accept|agree)\b"
+    r"|(?:^\s*|(?<=[.!;:,\-])|(?<=[.!;:,\-]\s)|(?<=[.!;:,\-]\s\s))deal\b(?!\s+(?:on|where|with|for|in|is\s+off|breaker)\b|'s\s+off\b)"
+    r"|\b(?:it'?s|that'?s|it\s+is|that\s+is|you'?ve\s+got|you\s+have|we\s+have|we'?ve\s+got|we\s+got)\s+"
+    r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
+    r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
+    r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b"
+    r"|\blet'?s\s+(?:do\s+(?:it|that|this)|go\s+with|lock|proceed|finali[sz]e|stick\s+with)\b"
+    r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
+    r"|\bon\s+board\b|\bfine\s+(?:by|with)\s+me\b|\bi'?m\s+fine\s+with\b|\bcan\s+live\s+with\b"
+    r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b|\bgo\s+along\s+with\b|\bconfirmed\b"
+    r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
+    r"|\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b", _F)
+# a short reply's opening word
+_WEAK = re.compile(r"^\s*(?:yes|yep|yeah|sure|ok|okay|alright|all\s+right|perfect|excellent)\b(?=\s*(?:[.!,;:]|-|$))",
+                   _F)
+
+_NEGATOR = re.compile(r"\b(?:not|no|never|nor|cannot|hardly|neither|unable)\b|n't\b|\bcan\s+not\b", _F)
+# what ends a negation's reach before a cue: sentence ends, semicolons, dashes, and a new clause
+_SCOPE = re.compile(r"[.!?;]|\s-\s|\b(?:so|but|and\s+then|then|because|yet)\b", _F)
+_PAST_NEG = re.compile(r"\b(?:didn'?t|did\s+not|wasn'?t|weren'?t|hadn'?t)\b", _F)
+_HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|in\s+principle|in\s+theory|on\s+paper"
+                    r"|tentative(?:ly)?|leaning|inclined|open\s+to|not\s+sure|seems?)\b", _F)
+# the cue is reported or quoted, not said now: "earlier I said it works"; and a past
+# participle with a subject is a past agreement ("I'd agreed", "you agreed")
+_REPORTED = re.compile(r"\b(?:said|say|saying|told|thought)\b[^.!?;]*$", _F)
+_PAST = re.compile(r"\b(?:i|we|you|they|he|she|i'd|we'd|you'd|had|have|i've|we've|you've)\s*$", _F)
+# a cue framing the speaker's own proposal ("here's what would work for me:")
+_FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$", _F)
+_DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confirm|see|consider)\b|\bbefore\s+i\s+commit"
+                    r"|\bneed\s+to\s+(?:check|see|verify|think|confirm)\b|\b(?:i'?ll|i\s+will)\s+(?:consider|think)\b"
+                    r"|\bdepending\s+on\b|\bpending\b|\bhaven'?t\s+worked\s+out\b|\bdouble-check\b", _F)
+_CONDITION = re.compile(r"\b(?:if|provided|providing|as\s+long\s+as|so\s+long\s+as|on\s+the\s+condition|assuming"
+                        r"|unless|once\s+you|should\s+you|only\s+if|but\s+only|but\s+first|first\s+i\s+need)\b", _F)
+_LATER = re.compile(r"\b(?:next|later|future|following|another)\s+rounds?\b|\bnext\s+time\b|\bin\s+future\b", _F)
+_CONTRAST = re.compile(r"\b(?:but|except|however|though|although|yet)\b|;", _F)
+_PROBLEM = re.compile(r"\b(?:need|needs|rather|instead|revisit|swap|change|short|without|enough|overdraws?|overdrew"
+                      r"|drop|reduce|lower|more|less|miscount\w*|reali[sz]\w*|only\s+if|first|budget|leaves?|cover)\b"
+                      r"|n't\b|\b(?:no|not|cannot)\b", _F)
+_REAFFIRM = re.compile(r"\b(?:what|as)\s+we\s+agreed\b|\bthe\s+agreed\b|\bas\s+agreed\b", _F)
+# a cue limited to one part of the proposal ("agreed on the wood", "that works for the copper")
+_PARTIAL = re.compile(r"^\s*(?:on|for|with|about|regarding)\s+the\s+[\w\-]+(?:\s+part)?\b", _F)
+_RETRACT = re.compile(r"\bactually\b|\bwait\b|\bon\s+second\s+thought|\bhold\s+on\b|\btake\s+(?:that|it)\s+back\b"
+                      r"|\bwithdraw\b|\bscratch\b|\bchang(?:e|ing)\s+my\s+mind\b|\bmiscount\w*|\bhmm+\b|\bredo\b"
+                      r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e|\btoo\s+(?:fast|quickly|soon)\b"
+                      r"|\bcounter\b", _F)
+_DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b", _F)
+
+_REFUSAL = re.compile(
+    r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:\w+\s+)?(?:agree|accept)\b|\bno\s+deal\b|\bdeal(?:'s|\s+is)\s+off\b|\bi\s+(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
+    r"|\b(?:have\s+to|must|'d\s+have\s+to|got\s+to)\s+(?:decline|refuse|say\s+no)\b|\bturning\s+(?:that|it|this)\s+down\b"
+    r"|\b(?:i'?ll|i\s+will|i\s+have\s+to|i\s+must)\s+pass\b|\bnon-?starter\b|\bunacceptable\b|\babsolutely\s+not\b"
+    r"|\bnot\s+(?:going\s+to\s+work|acceptable|okay|ok|comfortable)\b|\b(?:doesn'?t|won'?t|wouldn'?t)\s+work\b"
+    r"|^\s*(?:no|nope|sorry,?\s+no)\b(?!\s+(?:objections?|complaints?|problems?|issues?|need|reason)\b)"
+    r"|\b(?:so|then|that'?s\s+a)\s+no\b", _F)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; the terminator stays with its sentence."""
+    return [(m.start(), m.end()) for m in re.finditer(r"[^.!?]+(?:[.!?]+|$)", text) if m.group().strip()]
+
+
+def _clause_of(text: str, pos: int) -> tuple[int, int]:
+    """The comma/colon/dash-delimited clause around ``pos``."""
+    start = max(text.rfind(c, 0, pos) for c in ",;:.!?") + 1
+    dash = text.rfind(" - ", 0, pos)
+    start = max(start, dash + 3 if dash >= 0 else 0)
+    ends = [i for i in (text.find(c, pos) for c in ",;:.!?") if i >= 0]
+    dash_end = text.find(" - ", pos)
+    if dash_end >= 0:
+        ends.append(dash_end)
+    return start, min(ends) if ends else len(text)
+
+
+def _cues(text: str) -> list[tuple[int, int, bool, bool]]:
+    """(start, end, negated, negated in the past) of each live acceptance cue in normalised ``text``: not asked,
+    reported, framing a proposal, or hedged in its clause."""
+    out = []
+    sentences = _clauses(text)
+    found = [(m.start(), m.end()) for m in _CUE.finditer(text)]
+    w = _WEAK.match(text)
+    if w and not _DISCLOSE_OR_ASK.search(text):
+        found.append((w.start(), w.end()))
+    for s, e in sorted(found):
+        sent = next(((a, b) for a, b in sentences if a <= s < b), (0, len(text)))
+        if text[sent[0]:sent[1]].rstrip().endswith("?"):
+            continue
+        before = text[sent[0]:s]
+        if _REPORTED.search(before) or _FRAME.search(before) or \
+                (text[s:e].lower() in ("agreed", "accepted") and _PAST.search(before)):
+            continue
+        cs, ce = _clause_of(text, s)
+        if _HEDGE.search(text[cs:s]) or _HEDGE.search(text[e:ce]):
+            continue
+        scope = list(_SCOPE.finditer(before))
+        reach = before[scope[-1].end():] if scope else before
+        out.append((s, e, bool(_NEGATOR.search(reach)), bool(_PAST_NEG.search(reach))))
+    return out
+
+
+def _normalise(text: str) -> str:
+    return _IDIOM.sub(" ACCEPTIDIOM ", str(text).translate(_NORMALISE))
+
+
+def accepts(text: str) -> bool:
+    """Whether ``text`` accepts the partner's standing proposal outright (see the module
+    docstring for what does not count)."""
+    t = _normalise(text)
+    live = [(s, e) for s, e, neg, _past in _cues(t) if not neg]
+    if not live:
+        return False
+    first_end = live[0][1]
+    if _DEFER.search(t) or _RETRACT.search(t, first_end):
+        return False
+    for m in _CONDITION.finditer(t):
+        cs, ce = _clause_of(t, m.start())
+        if not _LATER.search(t[m.start():ce]):
+            return False
+    for s, e in live:
+        if _PARTIAL.match(t, e) and _CONTRAST.search(t, e):
+            return False
+    for m in _CONTRAST.finditer(t, live[0][0]):
+        sent = next(((a, b) for a, b in _clauses(t) if a <= m.start() < b), (m.start(), len(t)))
+        after = t[m.end():sent[1]]
+        if _LATER.search(after) or _REAFFIRM.search(after):
+            continue
+        if _PROBLEM.search(after):
+            return False
+    return True
+
+
+def rejects(text: str) -> bool:
+    """Whether ``text`` turns the standing proposal down: a refusal ("I can't accept that",
+    "no deal", "I'll pass", "that's a non-starter") or a negated acceptance cue ("I don't
+    agree", "that won't work for me"). A counter-offer, a question or a hedge is neither."""
+    t = _normalise(text)
+    if accepts(text):
+        return False
+    for m in _REFUSAL.finditer(t):
+        sent = next(((a, b) for a, b in _clauses(t) if a <= m.start() < b), (0, len(t)))
+        if not _CONDITION.search(t, sent[0], m.start()):  # "if we can't agree, ..." refuses nothing
+            return True
+    # a negated cue in the past ("the last deal didn't work for me") refuses nothing now
+    return any(neg and not past for _s, _e, neg, past in _cues(t))
