@@ -36,6 +36,7 @@ are built at the first reset, not at construction.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping, Sequence
 
 import gymnasium as gym
@@ -168,8 +169,9 @@ class TextSeatEnv(gym.Env):
         return reward
 
     def _info(self) -> dict[str, Any]:
+        # a copy: Gymnasium envs hand out fresh data, and the game's info shares its records
         return {"variant": self.variant, "agent": self.learner,
-                "game_info": dict(self.env.infos.get(self.learner, {}) or {})}
+                "game_info": copy.deepcopy(dict(self.env.infos.get(self.learner, {}) or {}))}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
