@@ -39,6 +39,7 @@ import numpy as np
 
 from negotiation_env.core.policy import BasePolicy
 from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
+from negotiation_env.games.rulemaking.parser import private_key
 from negotiation_env.games.rulemaking.prompts import NOTEBOOK_FIELDS
 from negotiation_env.games.rulemaking.rules import MOVES
 
@@ -99,7 +100,7 @@ class RulemakingNegotiator(BasePolicy):
         if self.output == "text":
             obj: dict[str, Any] = {}
             if private is not None:
-                key = "notes" if condition == "notes" else "ledger" if condition == "ledger" else "notebook"
+                key = private_key(condition)
                 obj[key] = private
             obj.update({"move": name, "issue": None, "rationale": RATIONALES[name]})
             return json.dumps(obj)

@@ -24,7 +24,7 @@ learner or a scripted policy never hard-codes an offset.
 | others_recent_concessions | 1 | Concede by other parties in the window |
 | own_moves | 5 | counts of each of this party's own moves |
 | own_last_move | 5 | one-hot of this party's last move (zeros before its first) |
-| condition | 8 | one-hot of the run's condition |
+| condition | 9 | one-hot of the run's condition |
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from .rules import MOVES
 
 __all__ = ["CONDITIONS", "FeatureLayout", "LAYOUT"]
 
-CONDITIONS = ("none", "ledger", "native", "notes", "notebook_state", "notebook_process", "notebook_message", "digest")
+CONDITIONS = ("none", "ledger", "native", "notes", "notebook_state", "notebook_process", "notebook_message", "digest",
+              "ledger_relabelled")
 
 FEATURE_HIGH = 1e6
 

@@ -28,9 +28,9 @@ sensitivity relabelling and the process measures.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
@@ -53,6 +53,17 @@ __all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
 REWARDS = ("agreement", "none")
 AGREEMENT = ("compromise", "consensus")
 
+#: per-turn output-token budget of each condition: seed 001 Table 1 (None 384, Ledger 1024,
+#: Native 1024: Gemini and GPT-5.2; DeepSeek's deployed floor is 768) and §7's controls,
+#: which the paper runs "at the same budget" as the Ledger (free-form notes, the three
+#: generic notebooks, the relabelled ledger: 1024) or as None (the read-only digest is
+#: injected into None and writes None's output: 384)
+TOKEN_BUDGETS: dict[str, int] = {
+    "none": 384, "ledger": 1024, "native": 1024, "notes": 1024, "notebook_state": 1024,
+    "notebook_process": 1024, "notebook_message": 1024, "digest": 384, "ledger_relabelled": 1024,
+}
+MAX_TOKEN_BUDGET = 1_000_000
+
 
 @dataclass(frozen=True)
 class RulemakingConfig:
@@ -68,6 +79,13 @@ class RulemakingConfig:
         full closing stretch of ``max(closing_turns, min_turns)`` turns is played; seed
         001 §3, §5, §6.1: runs last "at most 15 turns" and only agreeing runs end short),
         ``"consensus"`` (only consensus) or ``"never"`` (every run to the horizon).
+    output_budgets: the per-turn output-token budget of each condition, a mapping merged
+        over :data:`TOKEN_BUDGETS` (seed 001 Table 1: None 384, Ledger 1024, Native 1024;
+        the §7 controls at the budget of the condition they control). The run's budget,
+        ``output_budgets[condition]``, reaches the acting party as ``max_tokens`` in its
+        observation and info and is recorded in the outcome: a model policy should cap
+        its answer there; the game cannot count a scripted policy's tokens and never
+        cuts an answer by it (the field name avoids "token", which traces redact).
     notes_max_chars: the cap of the ``notes`` condition's free-form notes (a non-default
         value in another condition is warned about, ``UserWarning``: it cannot count).
     max_sentences, max_field_chars: the caps of each field of a five-field notebook
@@ -86,6 +104,7 @@ class RulemakingConfig:
     consensus_share: float = 0.8
     min_turns: int = 5
     early_end: str = "agreement"
+    output_budgets: Mapping[str, int] = field(default_factory=lambda: dict(TOKEN_BUDGETS))
     max_rationale_chars: int = 1000
     max_sentences: int = 5
     notes_max_chars: int = 600
@@ -105,6 +124,7 @@ class RulemakingConfig:
             raise ConfigError(f"config field 'consensus_share' must be a number in (0, 1]; got {share!r}")
         check_int("min_turns", self.min_turns, 0, 1000)
         check_choice("early_end", self.early_end, tuple(EARLY_ENDS))
+        object.__setattr__(self, "output_budgets", _budgets(self.output_budgets))
         check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
@@ -123,8 +143,27 @@ class RulemakingConfig:
         return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns)
 
     @property
+    def max_tokens(self) -> int:
+        """This run's per-turn output-token budget (``output_budgets[condition]``)."""
+        return self.output_budgets[self.condition]
+
+    @property
     def limits(self) -> ParseLimits:
         return ParseLimits(self.max_rationale_chars, self.max_sentences, self.notes_max_chars, self.max_field_chars)
+
+
+def _budgets(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"config field 'output_budgets' must be a mapping of condition to tokens; "
+                          f"got {type(value).__name__}")
+    out = dict(TOKEN_BUDGETS)
+    for k, v in value.items():
+        if k not in CONDITIONS:
+            raise ConfigError(f"config field 'output_budgets' has unknown condition {k!r}; conditions: "
+                              f"{', '.join(CONDITIONS)}")
+        check_int(f"output_budgets.{k}", v, 1, MAX_TOKEN_BUDGET)
+        out[k] = int(v)
+    return out
 
 
 def _as_scenario(sc: Any) -> RulemakingScenario:
@@ -149,7 +188,8 @@ class RulemakingGame(Game):
         self.authority = self.scenario.authority
         self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
                         for p in self.possible_agents}
-        self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2))
+        self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2),
+                                                 max_tokens=spaces.Discrete(MAX_TOKEN_BUDGET + 1))
         n = config.max_rationale_chars
         self._act_space = spaces.Dict({
             "move": spaces.Discrete(len(MOVES)),
@@ -195,7 +235,8 @@ class RulemakingGame(Game):
         pr = self.params
         self.transcript = [
             f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
-            f"(condition {self.config.condition}; attention {pr['external_attention']}; "
+            f"(condition {self.config.condition}; budget {self.config.max_tokens} tokens; "
+            f"attention {pr['external_attention']}; "
             f"opposition {'coordinated' if pr['opposition_coordinated'] else 'separate'}) ==="
         ]
 
@@ -302,6 +343,7 @@ class RulemakingGame(Game):
             "sensitivity": {f"{k}x{s:g}": v for (k, s), v in sensitivity(turns, self.authority, cfg.classifier).items()},
             "turns": len(turns),
             "end_reason": self.run.end_reason,
+            "max_tokens": cfg.max_tokens,
             "entropy": normalized_entropy(turns),
             "horizon_exhausted": horizon_exhausted(turns, cfg.max_turns),
             "concession_arc": concession_arc(turns),
@@ -335,6 +377,7 @@ class RulemakingGame(Game):
             "features": self._features(agent),
             "active": int(agent in self.acting()),
             "reasoning": int(self.config.condition == "native"),
+            "max_tokens": self.config.max_tokens,
         }
 
     def _features(self, agent: str) -> np.ndarray:
@@ -382,6 +425,7 @@ class RulemakingGame(Game):
         return {
             "turn": self.run.turn_index + (0 if self.run.done else 1),
             "condition": self.config.condition,
+            "max_tokens": self.config.max_tokens,
             "environment": self.scenario.id,
             "params": self.params,
             "events": list(self._agent_events.get(agent, [])),

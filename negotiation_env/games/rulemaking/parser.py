@@ -17,8 +17,8 @@ Rules (ours; the paper's Appendix with the exact format is not in the seed text)
   a warning recorded (the public record stays bounded).
 * the private state of the condition is required where the condition has one: a
   notebook object with exactly its five fields, each a string of at most
-  ``max_sentences`` sentences and ``max_field_chars`` characters (``ledger`` and the
-  three generic notebooks), or a
+  ``max_sentences`` sentences and ``max_field_chars`` characters (``ledger``, its
+  relabelled control ``ledger_relabelled`` and the three generic notebooks), or a
   free-form ``notes`` string of at most ``notes_max_chars`` characters (``notes``). In
   conditions without private state a private field is ignored.
 """
@@ -34,7 +34,7 @@ import numpy as np
 from ...core.jsontext import MAX_JSON_DEPTH, JSONTextError, ParseError, extract_json_object, loads_document
 from ...core.thinking import split_think
 from ...core.visible import is_blank
-from .prompts import NOTEBOOK_FIELDS
+from .prompts import LEDGERS, NOTEBOOK_FIELDS
 from .rules import MOVES
 
 __all__ = ["Move", "ParseLimits", "parse_text", "parse_structured", "validate", "count_sentences",
@@ -66,7 +66,7 @@ class Move:
 
 def private_key(condition: str) -> str | None:
     """The JSON key of the condition's private state (None: the condition has none)."""
-    if condition == "ledger":
+    if condition in LEDGERS:
         return "ledger"
     if condition in NOTEBOOK_FIELDS:
         return "notebook"

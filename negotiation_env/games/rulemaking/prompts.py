@@ -22,7 +22,14 @@ NOTEBOOK_FIELDS: dict[str, tuple[str, ...]] = {
     "notebook_state": ("situation", "positions", "trend", "risks", "next_step"),
     "notebook_process": ("what_happened", "who_moved", "pace", "tone", "plan"),
     "notebook_message": ("audience", "key_message", "framing", "tone", "call_to_action"),
+    # §7's relabelled-ledger control: the same notebook (same key, same five slots, same
+    # content to track) with the concession vocabulary removed from its labels (names ours)
+    "ledger_relabelled": ("my_position_changes", "their_position_changes", "current_state", "opponent_assessment",
+                          "open_issues"),
 }
+
+#: the conditions whose notebook is the ledger (JSON key "ledger"); the others' is "notebook"
+LEDGERS = ("ledger", "ledger_relabelled")
 
 MOVE_GLOSS = {
     "Support": "endorse the direction the negotiation is taking",
@@ -102,7 +109,7 @@ def render_system(scenario, party_id: str, condition: str, max_turns: int) -> st
     red_lines = "\n".join(f"- {r}" for r in party.brief.red_lines)
     moves = "\n".join(f"  - {m}: {MOVE_GLOSS[m]}" for m in MOVES)
     if condition in NOTEBOOK_FIELDS:
-        key = "ledger" if condition == "ledger" else "notebook"
+        key = "ledger" if condition in LEDGERS else "notebook"
         fields = ", ".join(f'"{f}": "..."' for f in NOTEBOOK_FIELDS[condition])
         fmt = FORMAT_NOTEBOOK.format(notebook_key=key, fields=fields, move_example=MOVE_EXAMPLE)
     elif condition == "notes":

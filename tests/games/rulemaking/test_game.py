@@ -19,6 +19,7 @@ import negotiation_env
 from baselines.scripted.rulemaking import Conceder, Hardliner
 from negotiation_env import ConfigError
 from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
+from negotiation_env.games.rulemaking.game import TOKEN_BUDGETS
 from negotiation_env.games.rulemaking.prompts import NOTEBOOK_FIELDS
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -178,6 +179,59 @@ def test_notes_and_digest_and_native():
     assert aec().observe("authority")["reasoning"] == 0
 
 
+def test_relabelled_ledger_is_the_ledger_with_only_its_concession_labels_changed():
+    led, rel = NOTEBOOK_FIELDS["ledger"], NOTEBOOK_FIELDS["ledger_relabelled"]
+    assert len(rel) == len(led) == 5 and not any("conce" in f for f in rel)
+    renames = {r: l for r, l in zip(rel, led) if r != l}
+    assert set(renames.values()) == {"my_concessions", "their_concessions"}  # only those two change
+    envs = {c: aec(condition=c, early_end="never") for c in ("ledger", "ledger_relabelled")}
+    for c, env in envs.items():
+        for i in range(6):
+            fields = NOTEBOOK_FIELDS[c]
+            env.step(move("Concede" if i % 2 else "Counter", rationale=f"r{i}", ledger={f: f"{f} note." for f in fields}))
+    texts = {}
+    for c, env in envs.items():
+        conv = env.observe(env.agent_selection)["conversation"]
+        texts[c] = "\n".join(m["content"] for m in conv)
+    relabelled = texts["ledger_relabelled"]
+    for r, l in renames.items():
+        relabelled = relabelled.replace(r, l)
+    # system prompt, turn prompt and the party's own notebook: identical up to the labels
+    assert relabelled == texts["ledger"]
+    system = envs["ledger_relabelled"].observe("authority")["conversation"][0]["content"]
+    assert "concession" not in system.split("## Response format", 1)[1].lower()
+    assert '"ledger": {"my_position_changes": "..."' in system
+    # the ledger's own labels are refused in the relabelled condition, and the other way round
+    env = aec(condition="ledger_relabelled")
+    env.step(move("Counter", ledger=ledger_of("x.")))
+    assert env.infos["authority"]["events"][0]["type"] == "validation_error"
+    assert "my_position_changes" in env.infos["authority"]["events"][0]["message"]
+
+
+@pytest.mark.parametrize("condition", CONDITIONS)
+def test_the_token_budget_of_table_1_reaches_the_party_and_the_record(condition):
+    expected = {"none": 384, "ledger": 1024, "native": 1024, "digest": 384}.get(condition, 1024)
+    assert TOKEN_BUDGETS[condition] == expected
+    env = negotiation_env.parallel_env(game="rulemaking", condition=condition)
+    obs, infos = env.reset(seed=0)
+    assert all(o["max_tokens"] == expected for o in obs.values())
+    assert all(i["max_tokens"] == expected for i in infos.values())
+    assert env.observation_space("authority").contains(obs["authority"])
+    pol = Hardliner()
+    while env.agents:
+        obs, _, _, _, infos = env.step({a: pol.act(obs[a]) for a in env.agents})
+    assert infos["authority"]["outcome"]["max_tokens"] == expected
+
+
+def test_token_budget_overrides_merge_over_table_1():
+    # §7: None rerun at the Ledger's budget; DeepSeek's Native floor
+    env = aec(condition="none", output_budgets={"none": 1024, "native": 768})
+    g = game_of(env)
+    assert g.config.output_budgets == {**TOKEN_BUDGETS, "none": 1024, "native": 768}
+    assert env.observe("authority")["max_tokens"] == 1024
+    assert aec(condition="native", output_budgets={"native": 768}).observe("authority")["max_tokens"] == 768
+
+
 def test_run_parameters_come_from_the_seed_and_reach_the_prompt():
     def params(seed):
         env = negotiation_env.env(game="rulemaking")
@@ -317,7 +371,7 @@ def test_features_index_by_index():
     assert f[L.slice("others_recent_softening")][0] == 1  # continental's Support
     assert f[L.slice("others_recent_concessions")][0] == 0
     assert list(f[L.slice("own_last_move")]) == [0, 0, 1, 0, 0]
-    assert list(f[L.slice("condition")]) == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert list(f[L.slice("condition")]) == [1, 0, 0, 0, 0, 0, 0, 0, 0]
     g = game_of(env)
     assert f[L.slice("salience")][0] == pytest.approx(g.params["salience"]["authority"])
     fa = env.observe("apex_financial")["features"]
@@ -365,6 +419,10 @@ def test_parallel_whole_run_determinism():
     ({"reward": "money"}, "reward"),
     ({"compromise_parties": 6}, "compromise_parties"),
     ({"early_end": "sometimes"}, "early_end"),
+    ({"output_budgets": 512}, "output_budgets"),
+    ({"output_budgets": {"chatty": 512}}, "unknown condition 'chatty'"),
+    ({"output_budgets": {"none": 0}}, "output_budgets.none"),
+    ({"output_budgets": {"none": 1.5}}, "output_budgets.none"),
     ({"colour": "red"}, "unknown config field"),
 ])
 def test_bad_config_names_the_field(bad, message):
