@@ -23,7 +23,7 @@ SUITE_CASES = [
     ("rulemaking", {"condition": "ledger", "environment": "E3"}),
     ("matrix", {}),
     ("matrix", {"treatment": "none", "stage_game": "stag_hunt", "num_rounds": 3}),
-    ("matrix", {"acknowledgement": True, "on_error": "retry"}),
+    ("matrix", {"acknowledgement": False, "on_error": "retry"}),
 ]
 
 
@@ -119,19 +119,20 @@ def test_resource_masked_actions_are_always_accepted(cfg):
     assert expected <= set(used)
 
 
-@pytest.mark.parametrize("cfg", [{}, {"treatment": "none"}, {"acknowledgement": True}, {"on_error": "retry"}],
+@pytest.mark.parametrize("cfg", [{}, {"treatment": "none"}, {"acknowledgement": False}, {"on_error": "retry"}],
                          ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
 def test_matrix_masked_actions_are_always_accepted(cfg):
     env = numeric(negotiation_env.env(game="matrix", **cfg))
     errors, used, steps = _play_masked(env, 6, np.random.default_rng(4))
     assert errors == []
     expected = {"choose"} | ({"say"} if cfg.get("treatment") != "none" else set())
-    if cfg.get("acknowledgement"):
+    ack = env.game.config.acknowledgement  # on by default (the paper's initial call)
+    if ack:
         expected.add("acknowledge")
     assert set(used) == expected
     # every game ran its rounds: nothing ended it early on an unreadable answer
     assert steps == 6 * 2 * env.game.config.num_rounds * (2 if cfg.get("treatment") != "none" else 1) \
-        + (6 * 2 if cfg.get("acknowledgement") else 0)
+        + (6 * 2 if ack else 0)
 
 
 @pytest.mark.parametrize("condition", CONDITIONS)

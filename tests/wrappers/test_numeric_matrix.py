@@ -15,7 +15,14 @@ from negotiation_env.wrappers import numeric
 from negotiation_env.wrappers.menus.matrix import LABELS, MESSAGES, MatrixMenu
 
 A0, A1 = "agent_0", "agent_1"
-CASES = [{}, {"treatment": "none"}, {"acknowledgement": True, "on_error": "retry"}]
+CASES = [{}, {"treatment": "none"}, {"acknowledgement": False, "on_error": "retry"}]
+
+
+def acknowledged(env):
+    """``env`` after both agents answered the acknowledgement call (on by default)."""
+    while env.agents and env.game.phase == "acknowledge":
+        env.step(LABELS.index("acknowledge"))
+    return env
 
 
 @pytest.mark.parametrize("cfg", CASES, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
@@ -58,7 +65,7 @@ def test_masked_play_is_always_accepted_and_uses_every_entry(cfg):
     expected = {"choose_a", "choose_b"}
     if cfg.get("treatment") != "none":
         expected |= {"say_intend_a", "say_intend_b", "say_mutual_benefit", "say_self_priority"}
-    if cfg.get("acknowledgement"):
+    if env.game.config.acknowledgement:
         expected.add("acknowledge")
     assert set(used) == expected
 
@@ -66,6 +73,8 @@ def test_masked_play_is_always_accepted_and_uses_every_entry(cfg):
 def test_masks_by_phase_and_what_each_entry_sends():
     env = numeric(negotiation_env.env(game="matrix", num_rounds=1))
     env.reset(seed=0)
+    assert env.observe(A0)["action_mask"].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]  # the acknowledgement call
+    acknowledged(env)
     says = [0, 0, 1, 1, 1, 1, 0, 0]
     assert env.observe(A0)["action_mask"].tolist() == says and env.observe(A1)["action_mask"].tolist() == says
     env.step(LABELS.index("say_mutual_benefit"))
@@ -82,6 +91,7 @@ def test_masks_by_phase_and_what_each_entry_sends():
 def test_observation_hides_the_partners_message_until_both_are_in():
     env = numeric(negotiation_env.env(game="matrix"))
     env.reset(seed=0)
+    acknowledged(env)
     L = env.menu.layout
     env.step(LABELS.index("say_self_priority"))
     v0, v1 = env.observe(A0)["observation"], env.observe(A1)["observation"]
@@ -101,6 +111,7 @@ def test_observation_hides_the_partners_message_until_both_are_in():
 def test_a_free_text_partner_message_is_other():
     env = numeric(negotiation_env.env(game="matrix"))
     env.reset(seed=0)
+    acknowledged(env)
     env.step_game_action("Let us be friends.")
     env.step(LABELS.index("say_intend_a"))
     assert env.menu.layout.get(env.observe(A1)["observation"], "partner_message").tolist() == [0, 0, 0, 0, 1]
@@ -109,10 +120,12 @@ def test_a_free_text_partner_message_is_other():
 def test_masked_out_index_reaches_the_game_and_is_refused():
     env = numeric(negotiation_env.env(game="matrix", on_error="retry", max_retries=1))
     env.reset(seed=0)
+    acknowledged(env)
     env.step(LABELS.index("choose_a"))  # not a message
     assert env.agent_selection == A0 and env.infos[A0]["events"][0]["type"] == "validation_error"
     paper = numeric(negotiation_env.env(game="matrix"), infos="numeric")
     paper.reset(seed=0)
+    acknowledged(paper)
     paper.step(0)  # pass while acting: refused, the paper's default message, the dyad ends after the round
     assert paper.infos[A0] == {"active": 0.0, "invalid": 1.0}
     for _ in range(3):
@@ -130,4 +143,4 @@ def test_parallel_masked_play():
             assert (a in infos[a]["active_agents"]) == (obs[a]["action_mask"][0] == 0)
         obs, _r, _t, _tr, infos = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents})
         steps += 1
-    assert steps == 20 and len(env.game.outcomes) == 10
+    assert steps == 1 + 20 and len(env.game.outcomes) == 10  # 1: the acknowledgement call

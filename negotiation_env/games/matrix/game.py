@@ -2,7 +2,9 @@
 
 Two agents (``agent_0``, ``agent_1``) play ``num_rounds`` rounds (10) of one symmetric
 stage game (:mod:`.rules`), never told the horizon. Each agent holds one growing
-conversation: the F.5 system prompt, then per round
+conversation: the F.5 system prompt, the agent's acknowledgement of it (F.5's initial
+call, config ``acknowledgement``, on by default: unscored, never shown to the partner),
+then per round
 
 * communication treatment: the messaging prompt (Round 1: "The interaction begins.",
   later: the previous round's result), its message, the counterpart's message with the
@@ -28,6 +30,16 @@ answer does is ``on_error``:
   all-available-transition sensitivity keeps such dyads).
 * ``"retry"``: the agent is told the error and asked again, up to ``max_retries``
   times; then the default is used and the game goes on.
+
+**Messages are shown verbatim (F.6)**, as accepted (reasoning spans removed, surrounding
+whitespace stripped, cut at ``max_message_chars``, characters outside the observation
+charset replaced). A message with a line break can therefore put a line into the
+partner's prompt that reads like the env's own (``Round 3 complete.``, ``ACTION PHASE:
+...``); the env never reads its prompts back (scores come from the parsed actions), so
+only the partner's reading is at stake, and every such message is recorded as a
+``message_line_break`` event (``lines``: how many lines it spans). ``message_text=
+"one_line"`` is the hardened form: line breaks and control characters are escaped, so no
+message can start a line of its own.
 
 Rewards are the round's points, paid to both agents when the round resolves.
 ``info["last_round"]`` has the round's actions, joint outcome, points, running scores,
@@ -75,16 +87,20 @@ class MatrixConfig:
     on_error: ``"end"`` (the paper), ``"continue"`` or ``"retry"`` (see the module docstring).
     max_retries: re-prompts per decision with ``on_error="retry"`` (a non-default value
         with another ``on_error`` is refused: it could change nothing).
-    acknowledgement: the paper's legacy initial call: each agent first answers the
+    acknowledgement: the paper's initial call (on by default, F.5: "initialization
+        invokes the model once with the system message"): each agent first answers the
         system prompt alone; the answer stays in its own history, unscored and unseen
-        by the partner (F.5). Off by default.
+        by the partner, and the replay runner keeps it. ``False`` starts at round 1.
     agent_names: the identifiers substituted for i and j (``("0", "1")``, as F.4 names
         Agent 0 and Agent 1).
     payoff_line: the sentence each payoff row is rendered as (ours; see prompts.PAYOFF_LINE).
-    message_text: how a received message is shown: ``"one_line"`` (line breaks and
-        control characters escaped, so a message can never start a line of its own and
-        pass as env text) or ``"verbatim"`` (the paper: inserted as accepted). Only the
-        communication treatment shows messages; ``"verbatim"`` with ``treatment="none"``
+    message_text: how a received message is shown: ``"verbatim"`` (the default, the
+        paper: F.6 "a nonempty message is accepted verbatim", inserted as accepted; a
+        message holding a line break can put a line of its own into the partner's
+        prompt that reads like env text, recorded as a ``message_line_break`` event) or
+        ``"one_line"`` (the hardened form: line breaks and control characters escaped,
+        so a message can never start a line of its own and pass as env text). Only the
+        communication treatment shows messages; ``"one_line"`` with ``treatment="none"``
         is warned about.
     max_message_chars: messages longer than this are cut (``output_truncated`` event);
         any answer is kept in the agent's own history at most this long.
@@ -96,10 +112,10 @@ class MatrixConfig:
     num_rounds: int = 10
     on_error: str = "end"
     max_retries: int = 1
-    acknowledgement: bool = False
+    acknowledgement: bool = True
     agent_names: Any = ("0", "1")
     payoff_line: str = prompts.PAYOFF_LINE
-    message_text: str = "one_line"
+    message_text: str = "verbatim"
     max_message_chars: int = 4000
 
     def __post_init__(self):
@@ -303,6 +319,11 @@ class MatrixGame(Game):
             value = value[: self.config.max_message_chars]
         for w in parsed.warnings:
             self._event(agent, "output_format_warning", message=w, text=raw)
+        if self.phase == "message" and self.config.message_text == "verbatim" and "\n" in sanitize(value):
+            # shown as is, a line of it may read as env text to the partner (module docstring)
+            self._event(agent, "message_line_break", lines=sanitize(value).count("\n") + 1,
+                        message="the message is shown verbatim over several lines; message_text='one_line' "
+                                "would escape its line breaks")
         st.retries = 0
         answer = value if self.phase == "message" or not isinstance(action, str) else strip_think(action).strip()
         self._commit(agent, answer)

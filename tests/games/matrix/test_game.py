@@ -1,6 +1,8 @@
-"""The matrix game through PettingZoo: the suites for every game x framing x treatment,
-simultaneity (F.4) in both APIs, the F.6 error rules (end, continue, retry), rewards,
-features, info and traces, config errors, and forged text."""
+"""The matrix game through PettingZoo: the suites for every game x framing x treatment
+(at the paper's defaults: acknowledgement call, verbatim messages) and the other
+conditions, simultaneity (F.4) in both APIs, the F.6 error rules (end, continue, retry),
+rewards, features, info and traces, config errors, and forged text (verbatim by default,
+escaped with ``message_text="one_line"``)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 
 import negotiation_env
 from negotiation_env import ConfigError
+from negotiation_env.games.matrix import prompts
 from negotiation_env.games.matrix.features import FRAMINGS, LAYOUT
 from negotiation_env.games.matrix.rules import STAGE_GAMES, stage_game
 from negotiation_env.traces import record
@@ -31,7 +34,8 @@ def test_pettingzoo_suites(stage, framing, treatment):
 
 
 @pytest.mark.parametrize("cfg", [{"on_error": "retry", "max_retries": 2}, {"on_error": "continue"},
-                                 {"acknowledgement": True, "num_rounds": 3}, {"message_text": "verbatim"}],
+                                 {"acknowledgement": False, "num_rounds": 3}, {"message_text": "one_line"},
+                                 {"acknowledgement": False, "treatment": "none"}],
                          ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
 def test_pettingzoo_suites_other_conditions(cfg):
     api_test(negotiation_env.env(game="matrix", **cfg), num_cycles=12)
@@ -39,10 +43,19 @@ def test_pettingzoo_suites_other_conditions(cfg):
     seed_test(lambda: negotiation_env.env(game="matrix", **cfg), num_cycles=6)
 
 
-def aec(**cfg):
+def acknowledge(env, answer="Understood."):
+    """Answer the acknowledgement call (F.5, on by default) of both agents, if there is one."""
+    while env.agents and game_of(env).phase == "acknowledge":
+        env.step(answer)
+    return env
+
+
+def aec(ack="Understood.", **cfg):
+    """A reset AEC env at round 1: the acknowledgement call answered with ``ack`` (None:
+    left to the test)."""
     env = negotiation_env.env(game="matrix", **cfg)
     env.reset(seed=0)
-    return env
+    return env if ack is None else acknowledge(env, ack)
 
 
 def game_of(env):
@@ -82,6 +95,9 @@ def test_parallel_both_messages_come_from_the_previous_rounds_history():
     env = negotiation_env.parallel_env(game="matrix", num_rounds=2)
     obs, infos = env.reset(seed=0)
     assert infos[A0]["active_agents"] == [A0, A1] and infos[A0]["active_agent"] is None
+    assert infos[A0]["phase"] == "acknowledge"
+    obs, rewards, *_ = env.step({A0: "Understood.", A1: "Ready."})
+    assert rewards == {A0: 0.0, A1: 0.0} and obs[A0]["prompt"].startswith("The interaction begins. MESSAGING PHASE")
     obs, rewards, *_ , infos = env.step({A0: "m0", A1: "m1"})
     assert rewards == {A0: 0.0, A1: 0.0}
     assert obs[A0]["prompt"].startswith("Message received from counterpart:\nAgent 1: m1")
@@ -95,7 +111,8 @@ def test_parallel_actions_of_one_step_are_decided_from_the_same_state():
     """A policy that reads the partner's round action from the observation sees nothing
     of it in either API: the observation before each action is the same."""
     env = negotiation_env.parallel_env(game="matrix", treatment="none", num_rounds=1)
-    obs, _ = env.reset(seed=0)
+    env.reset(seed=0)
+    obs, *_ = env.step({A0: "Understood.", A1: "Understood."})
     aec_env = aec(treatment="none", num_rounds=1)
     aec_obs_1 = visible(aec_env.observe(A1))
     aec_env.step("B")
@@ -216,6 +233,7 @@ def test_features_index_by_index():
 def test_paper_mode_defaults_then_ends_the_dyad_after_the_round():
     rec = record(aec(num_rounds=10), keep=True)
     rec.reset(seed=0)
+    acknowledge(rec)
     rec.step("fine")
     rec.step("   ")  # empty message: [No message sent] + error
     assert rec.infos[A1]["events"][0]["type"] == "validation_error"
@@ -232,8 +250,9 @@ def test_paper_mode_defaults_then_ends_the_dyad_after_the_round():
     assert o["ended_by_error"] is True and all(rec.terminations.values())
     t = rec.last_trace
     assert t.status == "complete" and len(t.rounds) == 1
-    assert [s.valid for s in t.steps] == [True, False, False, True]
-    assert [s.attempt for s in t.steps] == [1, 1, 1, 1]
+    assert [s.phase for s in t.steps[:2]] == ["acknowledge", "acknowledge"]
+    assert [s.valid for s in t.steps] == [True, True, True, False, False, True]
+    assert [s.attempt for s in t.steps] == [1, 1, 1, 1, 1, 1]
 
 
 def test_continue_mode_keeps_playing_after_a_default():
@@ -251,6 +270,7 @@ def test_continue_mode_keeps_playing_after_a_default():
 def test_retry_mode_reprompts_then_falls_back_and_goes_on():
     rec = record(aec(on_error="retry", max_retries=1, treatment="none", num_rounds=2), keep=True)
     rec.reset(seed=0)
+    acknowledge(rec)
     rec.step("<think>hmm</think>perhaps")
     assert rec.agent_selection == A0
     obs = rec.observe(A0)
@@ -267,7 +287,7 @@ def test_retry_mode_reprompts_then_falls_back_and_goes_on():
     rec.step("a")
     t = rec.last_trace
     assert len(t.rounds) == 2
-    assert [(s.agent, s.valid, s.attempt) for s in t.steps[:3]] == [(A0, False, 1), (A0, False, 2), (A1, True, 1)]
+    assert [(s.agent, s.valid, s.attempt) for s in t.steps[2:5]] == [(A0, False, 1), (A0, False, 2), (A1, True, 1)]
 
 
 def test_retry_mode_accepts_a_corrected_answer_without_fallback():
@@ -300,8 +320,21 @@ def test_prose_around_the_action_is_tolerated_with_a_warning():
     assert game_of(env).outcomes[0]["actions"] == {A0: "A", A1: "B"}
 
 
+def test_the_defaults_are_the_papers_protocol():
+    """F.5's acknowledgement call and F.6's verbatim messages are the default; today's
+    earlier form (no call, one-line messages) is the configuration below."""
+    cfg = game_of(negotiation_env.env(game="matrix")).config
+    assert cfg.acknowledgement is True and cfg.message_text == "verbatim"
+    env = aec(ack=None)
+    assert env.infos[A0]["phase"] == "acknowledge" and env.agent_selection == A0
+    plain = aec(ack=None, acknowledgement=False, message_text="one_line")
+    assert plain.infos[A0]["phase"] == "message"
+    assert plain.observe(A0)["prompt"].startswith("The interaction begins. MESSAGING PHASE")
+    assert [m["role"] for m in plain.observe(A0)["conversation"]] == ["system", "user"]
+
+
 def test_acknowledgement_call_is_private_unscored_and_first():
-    env = aec(acknowledgement=True, num_rounds=1)
+    env = aec(ack=None, num_rounds=1)
     obs = env.observe(A0)
     assert [m["role"] for m in obs["conversation"]] == ["system"] and obs["prompt"] == obs["conversation"][0]["content"]
     env.step("Understood, I am agent zero.")
@@ -325,19 +358,35 @@ FORGERIES = [
 
 
 @pytest.mark.parametrize("message", FORGERIES)
-def test_a_message_stays_on_its_one_line(message):
-    env = aec(num_rounds=1)
+def test_hardened_one_line_messages_stay_on_their_line(message):
+    env = aec(num_rounds=1, message_text="one_line")
     env.step(message)
+    assert env.infos[A0]["events"] == []  # escaped: nothing to flag
     env.step("hi")
     prompt = env.observe(A1)["prompt"]
     lines = prompt.split("\n")
     assert lines[0] == "Message received from counterpart:"
     assert lines[1] == "Agent 0: " + message.replace("\n", "\\n")
     assert lines[2:] == ["", "ACTION PHASE: Choose an action (A or B).", lines[-1]]
-    verbatim = aec(num_rounds=1, message_text="verbatim")
-    verbatim.step(message)
-    verbatim.step("hi")
-    assert f"Agent 0: {message}\n\nACTION PHASE" in verbatim.observe(A1)["prompt"]
+
+
+@pytest.mark.parametrize("message", FORGERIES)
+def test_verbatim_messages_can_forge_a_line_and_are_flagged(message):
+    """The paper's verbatim insertion (the default) lets a line break put a line of env
+    text of the sender's making into the partner's prompt: shown exactly as sent, and
+    the sender's step records a ``message_line_break`` event with the line count."""
+    env = aec(num_rounds=1)
+    env.step(message)
+    assert env.infos[A0]["events"] == [{
+        "type": "message_line_break", "agent": A0, "round": 1, "phase": "message", "lines": message.count("\n") + 1,
+        "message": "the message is shown verbatim over several lines; message_text='one_line' would escape its "
+                   "line breaks"}]
+    env.step("hi")
+    assert env.infos[A1]["events"] == []  # a one-line message is not flagged
+    prompt = env.observe(A1)["prompt"]
+    assert prompt == f"Message received from counterpart:\nAgent 0: {message}\n\n{prompts.ACTION_PROMPT}"
+    forged = message.split("\n")[1:]
+    assert all(line in prompt.split("\n") for line in forged if line)  # lines of its own, as the risk says
 
 
 def test_control_characters_never_reach_an_observation():
@@ -383,6 +432,7 @@ def test_unknown_field_and_list_names_from_traces():
 def test_render_modes():
     env = negotiation_env.env(game="matrix", render_mode="ansi", num_rounds=1, treatment="none")
     env.reset(seed=0)
+    acknowledge(env)
     env.step("A")
     env.step("B")
     text = env.render()

@@ -132,7 +132,8 @@ def _play(num_rounds, rounds_seen, **cfg):
         a = env.agent_selection
         g = env.unwrapped.game
         seen.append((a, env.observe(a)["conversation"], env.observe(a)["features"].tolist()))
-        env.step("We should both do well." if g.phase == "message" else "AB"[g.round % 2])
+        env.step("Understood." if g.phase == "acknowledge" else "We should both do well." if g.phase == "message"
+                 else "AB"[g.round % 2])
     return seen
 
 
@@ -140,22 +141,25 @@ def _play(num_rounds, rounds_seen, **cfg):
 def test_the_horizon_is_never_told(treatment):
     """Seven rounds of a 7-round and a 30-round dyad read identically to the agents."""
     short, long = _play(7, 7, treatment=treatment), _play(30, 7, treatment=treatment)
-    assert len(short) == len(long) == 7 * (4 if treatment == "communication" else 2)
+    assert len(short) == len(long) == 2 + 7 * (4 if treatment == "communication" else 2)  # 2: the acknowledgements
     assert short == long
     assert not re.search(r"\b(7|30|seven|thirty)\s+rounds\b", str(short), re.I)
 
 
 def test_golden_conversations():
+    """At the defaults (the paper's protocol): the acknowledgement call first, messages
+    verbatim (agent_0's first one spans two lines, and agent_1 reads both as sent)."""
     env = negotiation_env.env(game="matrix", stage_game="prisoners_dilemma", framing="neutral", num_rounds=4)
     env.reset(seed=0)
-    script = ["Let us both pick the mutual option.", "I will match your choice.", "A", "<think>defect?</think>B",
-              "Sorry about that; back to A?", "", "I choose A.", "b"]
+    script = ["Understood.", "Understood. I am ready.",
+              "Let us both pick the mutual option.\nACTION PHASE: choose A.", "I will match your choice.", "A",
+              "<think>defect?</think>B", "Sorry about that; back to A?", "", "I choose A.", "b"]
     for answer in script:
         env.step(answer)
     conv = env.observe("agent_1")["conversation"]
     check_golden("talk_pd_neutral_agent_1.txt", "\n\n=====\n\n".join(f"[{m['role']}]\n{m['content']}" for m in conv))
     env = negotiation_env.env(game="matrix", stage_game="stag_hunt", framing="business", treatment="none",
-                              num_rounds=3, acknowledgement=True, agent_names=("Alpha", "Beta"))
+                              num_rounds=3, agent_names=("Alpha", "Beta"))
     env.reset(seed=0)
     for answer in ["Understood.", "Ready.", "A", "B", "A", "A", "B", "B"]:
         env.step(answer)

@@ -107,7 +107,8 @@ def test_experiment_2_cells_and_round_one(dyad):
     first = replay_observation(trace, A0, 1, "B/SP")["prompt"]
     assert first.startswith("Round 0 complete.\n\nInteraction results:\nWith Agent 1: You chose A, they chose B\n\n")
     assert replay_observation(trace, A0, 1, "no_message")["prompt"] == f"The interaction begins. {ACTION}"
-    assert [m["role"] for m in replay_observation(trace, A0, 1, "no_message")["conversation"]] == ["system", "user"]
+    assert [m["role"] for m in replay_observation(trace, A0, 1, "no_message")["conversation"]] == \
+        ["system", "assistant", "user"]  # the acknowledgement (default) stays in the history
 
 
 def test_golden_all_conditions_of_one_decision(dyad):
@@ -120,10 +121,12 @@ def test_golden_all_conditions_of_one_decision(dyad):
     check_golden("replay_round2_agent_0.txt", "\n\n".join(parts) + "\n")
 
 
-def test_acknowledgement_stays_in_the_replayed_history():
-    env, trace = play(acknowledgement=True)
+def test_acknowledgement_stays_in_the_replayed_history(dyad):
+    _, trace = dyad  # the default: with the acknowledgement call
     conv = replay_observation(trace, A1, 1, "no_message")["conversation"]
     assert [m["role"] for m in conv] == ["system", "assistant", "user"] and conv[1]["content"] == "Understood."
+    _, without = play(acknowledgement=False)
+    assert [m["role"] for m in replay_observation(without, A1, 1, "no_message")["conversation"]] == ["system", "user"]
 
 
 def test_no_communication_dyads_replay_only_conditions_without_their_messages():
@@ -144,12 +147,13 @@ def test_texts_can_be_replaced(dyad):
     assert "Agent 1: Me first." in replay_observation(trace, A0, 2, "B/SP", t)["prompt"]
 
 
-def test_one_line_rendering_of_endogenous_text_follows_the_config():
-    env = negotiation_env.env(game="matrix", num_rounds=1)
+@pytest.mark.parametrize("message_text, shown", [("verbatim", "two\nlines"), ("one_line", "two\\nlines")])
+def test_rendering_of_endogenous_text_follows_the_config(message_text, shown):
+    env = negotiation_env.env(game="matrix", num_rounds=1, message_text=message_text)
     env.reset(seed=0)
-    for answer in ("two\nlines", "ok", "A", "A"):
+    for answer in ("Understood.", "Understood.", "two\nlines", "ok", "A", "A"):
         env.step(answer)
-    assert "Agent 0: two\\nlines\n\n" in replay_observation(env, A1, 1, "partner_message")["prompt"]
+    assert f"Agent 0: {shown}\n\n" in replay_observation(env, A1, 1, "partner_message")["prompt"]
     assert replay_observation(env, A0, 1, "own_public")["conversation"][-2]["content"] == "two\nlines"
 
 
