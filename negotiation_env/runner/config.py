@@ -56,6 +56,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.config import ConfigError
 from ..core.jsontext import MAX_NUMBER_CHARS
+from ..core.visible import shown
 from ..traces.schema import redact
 
 __all__ = ["RunConfig", "GameBlock", "PolicyEntry", "ConditionEntry", "RunConfigError", "load_config",
@@ -222,12 +223,6 @@ def _fields_at(loc: tuple) -> list[str]:
     return list(model.model_fields) if model is not None else []
 
 
-def _shown(value: Any) -> str:
-    """``repr`` of an offending value, cut short: a 4,000-digit seed is not a message."""
-    text = repr(value)
-    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
-
-
 def _format(err: ValidationError) -> str:
     lines = []
     for e in err.errors():
@@ -244,7 +239,7 @@ def _format(err: ValidationError) -> str:
         if e["type"] == "missing":
             lines.append(f"{where}: required field is missing")
         else:
-            lines.append(f"{where}: {msg} (got {_shown(got)})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
+            lines.append(f"{where}: {msg} (got {shown(got)})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
     return "run config: " + "; ".join(lines)
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ...core.jsontext import ParseError
 from ...core.thinking import split_think, strip_think
-from ...core.visible import is_blank
+from ...core.visible import is_blank, shown
 from .rules import ACTIONS
 
 __all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured"]
@@ -91,7 +91,7 @@ def parse_structured(action: Any, phase: str) -> Parsed:
         if isinstance(v, str) and v.strip().upper() in ACTIONS:
             return Parsed(v.strip().upper())
         if isinstance(v, bool) or not isinstance(v, int) or v not in (0, 1):
-            raise ParseError(f'"action" must be 0 (A) or 1 (B); got {v!r}')
+            raise ParseError(f'"action" must be 0 (A) or 1 (B); got {shown(v)}')
         return Parsed(ACTIONS[v])
     if not isinstance(action, Mapping):
         raise ParseError(f"a structured message is a dict with \"message\"; got {type(action).__name__}")

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...core.jsontext import ParseError, extract_json_object
-from ...core.visible import is_blank
+from ...core.visible import is_blank, shown
 from .prompts import Names
 from .rules import Decision, InvalidDecision, validate_decision
 from .scenario import Scenario
@@ -37,12 +38,16 @@ class Turn:
     warnings: tuple[str, ...] = field(default=())
 
 
+#: past the largest double a cost cannot be computed (a structured action may hold any int)
+_MAX_WHOLE = int(sys.float_info.max)
+
+
 def _whole(v: Any) -> int | None:
     """A non-negative whole number (3 or 3.0), else None."""
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
-        return v if v >= 0 else None
+        return v if 0 <= v <= _MAX_WHOLE else None
     if isinstance(v, float) and math.isfinite(v) and v.is_integer() and v >= 0:
         return int(v)
     return None
@@ -67,7 +72,7 @@ def _resolve_action(
             for pname, n in value.items():
                 w = _whole(n)
                 if w is None:
-                    problems.append(f"runs of {pname!r} must be a non-negative whole number, got {n!r}")
+                    problems.append(f"runs of {pname!r} must be a non-negative whole number, got {shown(n)}")
                 else:
                     runs[str(pname)] = w
             continue
@@ -80,7 +85,7 @@ def _resolve_action(
             continue
         w = _whole(value)
         if w is None:
-            problems.append(f"quantity of {key!r} must be a non-negative whole number, got {value!r}")
+            problems.append(f"quantity of {key!r} must be a non-negative whole number, got {shown(value)}")
             continue
         if rid in purchase:
             problems.append(f"resource {key!r} given twice")

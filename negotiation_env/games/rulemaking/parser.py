@@ -33,7 +33,7 @@ import numpy as np
 
 from ...core.jsontext import MAX_JSON_DEPTH, JSONTextError, ParseError, extract_json_object, loads_document
 from ...core.thinking import split_think
-from ...core.visible import is_blank
+from ...core.visible import is_blank, shown
 from .prompts import LEDGERS, NOTEBOOK_FIELDS
 from .rules import MOVES
 
@@ -92,14 +92,14 @@ def _issue(value: Any, scenario) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ParseError(f'"issue" must be an issue id string or null; got {value!r}')
+        raise ParseError(f'"issue" must be an issue id string or null; got {shown(value)}')
     v = value.strip().lower()
     if v in ("", "null", "none"):
         return None
     for i in scenario.issues:
         if v in (i.id.lower(), i.title.lower()):
             return i.id
-    raise ParseError(f"unknown issue {value!r}; valid issue ids: {', '.join(scenario.issue_ids)} (or null)")
+    raise ParseError(f"unknown issue {shown(value)}; valid issue ids: {', '.join(scenario.issue_ids)} (or null)")
 
 
 def _private(obj: Mapping[str, Any], condition: str, limits: ParseLimits):
@@ -148,7 +148,7 @@ def validate(obj: Mapping[str, Any], scenario, condition: str, limits: ParseLimi
     raw_move = obj["move"]
     move = _MOVE_BY_LOWER.get(raw_move.strip().lower()) if isinstance(raw_move, str) else None
     if move is None:
-        raise ParseError(f'"move" must be one of {", ".join(MOVES)}; got {raw_move!r}')
+        raise ParseError(f'"move" must be one of {", ".join(MOVES)}; got {shown(raw_move)}')
     issue = _issue(obj.get("issue"), scenario)
     rationale = obj.get("rationale")
     if not isinstance(rationale, str) or is_blank(rationale):
@@ -211,5 +211,5 @@ def _index(v: Any, name: str, n: int) -> int:
     if isinstance(v, np.integer):
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-        raise ParseError(f'"{name}" must be an integer in [0, {n - 1}]; got {v!r}')
+        raise ParseError(f'"{name}" must be an integer in [0, {n - 1}]; got {shown(v)}')
     return v
