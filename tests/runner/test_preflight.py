@@ -210,3 +210,15 @@ def test_problems_are_reported_together_and_no_model_is_loaded_meanwhile(tmp_pat
         preflight(make_plan(parse_config(cfg)))
     msg = str(info.value)
     assert "unknown option 'q'" in msg and "label tiny" in msg and "not loaded" in msg
+
+
+def test_plan_builds_without_calling_and_probes_when_asked(tmp_path, capsys):
+    pytest.importorskip("openai")
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    cfg = write(tmp_path, matrix_config({"spec": f"openai:m@{url}", "label": "dead"}, "scripted:always_a"))
+    assert main(["run", cfg, "--plan"]) == 0  # built, not called: a dead server is not --plan's business
+    out = capsys.readouterr().out
+    assert "label dead, game matrix): built" in out and "no model was called" in out
+    assert main(["run", cfg, "--plan", "--probe"]) == 3
+    err = capsys.readouterr().err
+    assert url in err and "cannot connect" in err
