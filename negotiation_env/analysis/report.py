@@ -36,6 +36,12 @@ Rulemaking game (seed 001):
 * ``rulemaking_cells``: one row per cell: counts, Wilson intervals, the plausibility
   screen verdict and its worst-case recode, mean entropy with its bootstrap CI,
   exhaustion, concession-arc, softening and trajectory uniqueness (Figure 1's data).
+* ``rulemaking_contrasts`` (when a family and environment has the Ledger and another
+  condition): §5 "Statistics", Ledger against each other condition (Native first):
+  one-sided Fisher exact p on agreements; for entropy and horizon exhaustion the
+  two-sided permutation p on run-level means (10,000 shuffles) Holm-adjusted within the
+  contrast, Cliff's delta and the bootstrap 95% CI of the difference
+  (:func:`~.rulemaking_metrics.condition_contrasts`).
 
 Matrix game (seed 002; metrics of :mod:`.matrix_metrics`), rows are policy pairings x
 stage games:
@@ -60,7 +66,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .cells import as_dict, condition_label, lineup, matrix_cell, outcome_tags, resource_cell, rulemaking_cell
 from .cells import mc_text as _mc_text
 from .resource_metrics import pooled_metrics
-from .rulemaking_metrics import cell_summary
+from .rulemaking_metrics import PERMUTATIONS, cell_summary, condition_contrasts
 from .stats import OUTCOMES, plausibility_screen
 
 __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
@@ -460,8 +466,12 @@ def _cond_key(c: str) -> tuple[int, str]:
     return (CONDITIONS.index(c), c) if c in CONDITIONS else (len(CONDITIONS), c)
 
 
-def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000) -> tuple[list[Table], list[dict[str, Any]]]:
-    """Seed 001 Table 2 and the per-cell summary; plus Figure 1's points."""
+def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000,
+                      n_permutations: int = PERMUTATIONS) -> tuple[list[Table], list[dict[str, Any]]]:
+    """Seed 001 Table 2, the per-cell summary and (where the traces hold the Ledger and
+    another condition of one family and environment) the §5 contrasts; plus Figure 1's
+    points. ``n_resamples``: bootstrap resamples; ``n_permutations``: shuffles per
+    permutation test (the paper's 10,000)."""
     games, _ = _usable(traces, "rulemaking")
     if not games:
         return [], []
@@ -513,7 +523,48 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000) -> tupl
                   ["Screen: the two-sided plausibility screen (negotiation_env.analysis.stats.plausibility_screen); "
                    "certified: a no-agreement verdict survives the worst-case recode. Entropy: mean normalised "
                    "action entropy per run with a percentile bootstrap CI (seed 0)."])
-    return [t2, cells], points
+    contrasts = _rulemaking_contrasts(by_cell, n_resamples=n_resamples, n_permutations=n_permutations)
+    return [t2, cells] + ([contrasts] if contrasts is not None else []), points
+
+
+def _p_text(p: float) -> str:
+    # the paper quotes p-values down to 1e-9 (p <= 8.8e-7): two significant digits, not "<0.001"
+    return f"{p:.2g}"
+
+
+def _rulemaking_contrasts(by_cell: Mapping[Any, list[dict[str, Any]]], *, n_resamples: int,
+                          n_permutations: int) -> Table | None:
+    groups: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+    for c, outs in by_cell.items():
+        groups.setdefault((c.environment, c.family), {})[c.condition] = outs
+    cols = ["Environment", "Family", "Contrast", "Ledger agreements", "Other agreements", "Fisher one-sided p",
+            "Ledger mean entropy", "Other mean entropy", "Entropy difference 95% CI", "Entropy p (Holm)",
+            "Entropy Cliff's delta", "Ledger exhaustion", "Other exhaustion", "Exhaustion difference 95% CI",
+            "Exhaustion p (Holm)", "Exhaustion Cliff's delta"]
+    fmts = ["text"] * 6 + ["num", "num", "ci", "text", "num", "num", "num", "ci", "text", "num"]
+    rows, data = [], []
+    for (env, fam) in sorted(groups):
+        conds = {k: groups[(env, fam)][k] for k in sorted(groups[(env, fam)], key=_cond_key)}
+        for other, r in condition_contrasts(conds, "ledger", n_resamples=n_permutations, rng=0,
+                                            n_bootstrap=n_resamples).items():
+            ps = [r["fisher_p"], r["entropy_p_holm"], r["exhaustion_p_holm"]]
+            row = [env, fam, f"ledger vs {other}", f"{r['agreements_a']}/{r['runs_a']}",
+                   f"{r['agreements_b']}/{r['runs_b']}", ps[0], r["entropy_mean_a"], r["entropy_mean_b"],
+                   r["entropy_diff_ci"], ps[1], r["entropy_cliffs_delta"], r["exhaustion_mean_a"],
+                   r["exhaustion_mean_b"], r["exhaustion_diff_ci"], ps[2], r["exhaustion_cliffs_delta"]]
+            data.append(row)
+            rows.append([_p_text(v) if i in (5, 9, 14) else v for i, v in enumerate(row)])
+    if not rows:
+        return None
+    data_fmts = [("p" if i in (5, 9, 14) else f) for i, f in enumerate(fmts)]
+    return Table("rulemaking_contrasts", "Ledger against the other conditions per family and environment "
+                 "(seed 001 §5 Statistics)", cols, rows, fmts,
+                 ["Fisher: one-sided exact test that the Ledger agrees more often (unadjusted, as in the paper). "
+                  f"Entropy, exhaustion: two-sided permutation tests on run-level means ({n_permutations:,} "
+                  "shuffles, seed 0), Holm-adjusted over the two measures of each contrast; Cliff's delta is "
+                  "Ledger over the other condition; the CI is the percentile bootstrap of the difference of "
+                  "means (Ledger minus other)."],
+                 data=Table("rulemaking_contrasts", "", cols, data, data_fmts))
 
 
 # --------------------------------------------------------------------------- matrix

@@ -11,8 +11,13 @@ final turn (and as traces store them): ``label``, ``worst_case_label``, ``entrop
   the recode), mean normalised entropy with a bootstrap CI, horizon exhaustion,
   concession-arc and softening rates, trajectory uniqueness, mean genuine share.
 * :func:`compare_cells`: one cell against another: one-sided Fisher exact test on
-  agreements, a permutation test and Cliff's delta on run entropy.
+  agreements; for run entropy and horizon exhaustion (0/1 per run) the two-sided
+  permutation test on the run-level means, Cliff's delta and a bootstrap 95% CI of the
+  difference of means.
 * :func:`compare_to_baseline`: many cells against one, with Holm-adjusted p-values.
+* :func:`condition_contrasts`: seed 001 §5 "Statistics" for one family and environment:
+  the Ledger against each other condition (Native first: the primary contrast), the
+  entropy and exhaustion permutation p-values Holm-adjusted within each contrast.
 """
 
 from __future__ import annotations
@@ -22,10 +27,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .stats import (OUTCOMES, bootstrap_ci, cliffs_delta, fisher_one_sided, holm, permutation_test,
-                    plausibility_screen, wilson_interval)
+from .stats import (OUTCOMES, bootstrap_ci, bootstrap_diff_ci, cliffs_delta, fisher_one_sided, holm,
+                    permutation_test, plausibility_screen, wilson_interval)
 
-__all__ = ["cell_summary", "compare_cells", "compare_to_baseline", "AGREEMENT"]
+__all__ = ["cell_summary", "compare_cells", "compare_to_baseline", "condition_contrasts", "AGREEMENT",
+           "PERMUTATIONS"]
+
+#: seed 001 §5: "two-sided permutation tests on run-level means (10,000 shuffles)"
+PERMUTATIONS = 10_000
 
 AGREEMENT = ("compromise", "consensus")
 _REQUIRED = ("label", "worst_case_label", "entropy", "horizon_exhausted", "concession_arc", "trajectory")
@@ -77,22 +86,32 @@ def cell_summary(outcomes: Sequence[Mapping[str, Any]], *, confidence: float = 0
     }
 
 
-def compare_cells(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]], *, n_resamples: int = 10000,
-                  rng: int | np.random.Generator | None = 0) -> dict[str, float]:
-    """Cell ``a`` against cell ``b``: Fisher's one-sided p for "a agrees more often",
-    the permutation p (two-sided, difference of means) and Cliff's delta of run entropy."""
+def compare_cells(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]], *, n_resamples: int = PERMUTATIONS,
+                  rng: int | np.random.Generator | None = 0, n_bootstrap: int = 2000) -> dict[str, Any]:
+    """Cell ``a`` against cell ``b``: Fisher's one-sided p for "a agrees more often";
+    for ``entropy`` and ``exhaustion`` (1 when the run used every turn) the means of
+    both cells, the two-sided permutation p of the difference of means
+    (``n_resamples`` shuffles), Cliff's delta (a over b) and the 95% percentile
+    bootstrap interval of ``mean(a) - mean(b)``. Keys ``{measure}_mean_a``,
+    ``{measure}_mean_b``, ``{measure}_permutation_p``, ``{measure}_cliffs_delta``,
+    ``{measure}_diff_ci``. ``rng`` seeds every resampling (the same seed each)."""
     _check(a, "a")
     _check(b, "b")
     ka = sum(o["label"] in AGREEMENT for o in a)
     kb = sum(o["label"] in AGREEMENT for o in b)
-    ea = [float(o["entropy"]) for o in a]
-    eb = [float(o["entropy"]) for o in b]
-    return {
+    out: dict[str, Any] = {
         "agreements_a": ka, "runs_a": len(a), "agreements_b": kb, "runs_b": len(b),
         "fisher_p": fisher_one_sided(ka, len(a), kb, len(b)),
-        "entropy_permutation_p": permutation_test(ea, eb, n_resamples=n_resamples, rng=rng),
-        "entropy_cliffs_delta": cliffs_delta(ea, eb),
     }
+    for measure, get in (("entropy", lambda o: float(o["entropy"])),
+                         ("exhaustion", lambda o: float(bool(o["horizon_exhausted"])))):
+        xa, xb = [get(o) for o in a], [get(o) for o in b]
+        out[f"{measure}_mean_a"] = float(np.mean(xa))
+        out[f"{measure}_mean_b"] = float(np.mean(xb))
+        out[f"{measure}_permutation_p"] = permutation_test(xa, xb, n_resamples=n_resamples, rng=rng)
+        out[f"{measure}_cliffs_delta"] = cliffs_delta(xa, xb)
+        out[f"{measure}_diff_ci"] = bootstrap_diff_ci(xa, xb, n_resamples=n_bootstrap, rng=rng)
+    return out
 
 
 def compare_to_baseline(cells: Mapping[str, Sequence[Mapping[str, Any]]], baseline: str, *,
@@ -109,4 +128,27 @@ def compare_to_baseline(cells: Mapping[str, Sequence[Mapping[str, Any]]], baseli
         adj = holm([out[c][key] for c in others])
         for c, p in zip(others, adj):
             out[c][key + "_holm"] = float(p)
+    return out
+
+
+def condition_contrasts(cells: Mapping[str, Sequence[Mapping[str, Any]]], reference: str = "ledger", *,
+                        n_resamples: int = PERMUTATIONS, rng: int | None = 0,
+                        n_bootstrap: int = 2000) -> dict[str, dict[str, Any]]:
+    """Seed 001 §5 "Statistics" for the cells of one family and environment
+    (``{condition: run outcomes}``): :func:`compare_cells` of ``reference`` (a) against
+    every other condition present (b), Native first (the paper's primary contrast), the
+    rest in the order given. The entropy and exhaustion permutation p-values are
+    Holm-adjusted within each contrast (``entropy_p_holm``, ``exhaustion_p_holm``): the
+    paper adjusts "within each family-environment pair", where it makes one contrast.
+    The Fisher p is left unadjusted, as the paper reports it. Empty when ``reference`` or
+    every other condition is missing."""
+    if reference not in cells:
+        return {}
+    others = sorted((c for c in cells if c != reference), key=lambda c: c != "native")
+    out: dict[str, dict[str, Any]] = {}
+    for c in others:
+        r = compare_cells(cells[reference], cells[c], n_resamples=n_resamples, rng=rng, n_bootstrap=n_bootstrap)
+        adj = holm([r["entropy_permutation_p"], r["exhaustion_permutation_p"]])
+        r["entropy_p_holm"], r["exhaustion_p_holm"] = float(adj[0]), float(adj[1])
+        out[c] = r
     return out

@@ -10,12 +10,13 @@ from collections import Counter
 import pytest
 
 from negotiation_env.analysis.cells import mc_level, pairing, resource_cell, rulemaking_cell
-from negotiation_env.analysis.report import build_report, report_run, resource_tables
+from negotiation_env.analysis.report import build_report, report_run, resource_tables, rulemaking_tables
+from negotiation_env.analysis.rulemaking_metrics import condition_contrasts
 from negotiation_env.analysis.resource_metrics import game_metrics, pooled_metrics
 from negotiation_env.analysis.stats import wilson_interval
 from negotiation_env.cli import main
 
-from .tracesets import play_resource, resource_cohort, rulemaking_cohort
+from .tracesets import play_resource, play_rulemaking, resource_cohort, rulemaking_cohort
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +194,38 @@ def test_rulemaking_table2_counts_and_wilson_bounds(report, traces):
     assert cells.value("Mean entropy", Environment="E1 Fragmented", Family="hardliner") == 0.0  # one action only
     csv_text = (report.files[0].parent / "rulemaking_table2.csv").read_text()
     assert "E1 Fragmented agreement 95% CI low" in csv_text.splitlines()[0]
+
+
+def test_rulemaking_contrasts_ledger_vs_native_by_hand():
+    # conceders under the Ledger end on agreement (turns 7, 10, 9 at seeds 0-2); the Native
+    # runs are played with early_end="never", so they exhaust the horizon by construction
+    traces = [play_rulemaking("conceder", seed=s, condition="ledger") for s in range(3)] + \
+             [play_rulemaking("conceder", seed=s, condition="native", early_end="never") for s in range(3)]
+    outs = {c: [t["rounds"][0]["outcome"] for t in traces if t["config"]["condition"] == c] for c in ("ledger", "native")}
+    assert [o["turns"] for o in outs["ledger"]] == [7, 10, 9] and {o["turns"] for o in outs["native"]} == {15}
+    # every Ledger run's entropy is below every Native run's (0.37, 0.31, 0.33 vs 0.43, 0.42, 0.43)
+    assert max(o["entropy"] for o in outs["ledger"]) < min(o["entropy"] for o in outs["native"])
+    tables, _ = rulemaking_tables(traces)
+    t = next(t for t in tables if t.name == "rulemaking_contrasts")
+    row = {"Environment": "E1 Fragmented", "Family": "conceder", "Contrast": "ledger vs native"}
+    assert t.column("Contrast") == ["ledger vs native"]
+    assert (t.value("Ledger agreements", row), t.value("Other agreements", row)) == ("3/3", "3/3")
+    assert t.value("Fisher one-sided p", row) == "1"  # [[3, 0], [3, 0]]: no evidence either way
+    d = t.data
+    # both measures: the observed 3 + 3 split is the single most extreme of C(6,3) = 20, so the
+    # two-sided exact p is 2/20; Holm over the two: max(2 * 0.1, 0.1) = 0.2 each
+    assert d.value("Entropy p (Holm)", row) == pytest.approx(0.2)
+    assert d.value("Exhaustion p (Holm)", row) == pytest.approx(0.2)
+    assert d.value("Entropy Cliff's delta", row) == -1.0 and d.value("Exhaustion Cliff's delta", row) == -1.0
+    assert (d.value("Ledger exhaustion", row), d.value("Other exhaustion", row)) == (0.0, 1.0)
+    assert d.value("Exhaustion difference 95% CI", row) == (-1.0, -1.0)  # no spread in either cell
+    # the table is the metric computed directly on the same outcomes
+    direct = condition_contrasts(outs, n_bootstrap=2000)["native"]
+    assert d.value("Entropy difference 95% CI", row) == pytest.approx(direct["entropy_diff_ci"])
+    assert d.value("Ledger mean entropy", row) == pytest.approx(direct["entropy_mean_a"])
+    assert "Exhaustion p (Holm),Exhaustion Cliff's delta" in t.csv_text().splitlines()[0]
+    # no Ledger cell, no contrast table
+    assert [t.name for t in rulemaking_tables(traces[3:])[0]] == ["rulemaking_table2", "rulemaking_cells"]
 
 
 # --------------------------------------------------------------------------- files

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import scipy.stats
 
-from negotiation_env.analysis.rulemaking_metrics import cell_summary, compare_cells, compare_to_baseline
+from negotiation_env.analysis.rulemaking_metrics import (cell_summary, compare_cells, compare_to_baseline,
+                                                         condition_contrasts)
 
 
 def outcome(label, entropy=0.5, worst=None, traj=("Counter",) * 15, arc=False, horizon=True, genuine=1.0):
@@ -67,3 +68,47 @@ def test_bad_input_is_refused_with_a_message():
         cell_summary([{"label": "authority", "worst_case_label": "authority"}])
     with pytest.raises(ValueError, match="label is 'agreed'"):
         cell_summary([outcome("agreed")])
+
+
+def small_cells():
+    """Three Ledger runs against three Native runs, small enough to count by hand."""
+    ledger = [outcome("compromise", 0.6, horizon=False), outcome("compromise", 0.4, horizon=False),
+              outcome("authority", 0.2, horizon=True)]
+    native = [outcome("authority", 0.1), outcome("authority", 0.1), outcome("authority", 0.0)]
+    return {"none": native[:2], "native": native, "ledger": ledger}
+
+
+def test_ledger_against_native_by_hand():
+    c = condition_contrasts(small_cells())
+    assert list(c) == ["native", "none"]  # Native first: the paper's primary contrast
+    r = c["native"]
+    # Fisher one-sided on [[2, 1], [0, 3]]: P(X >= 2), X hypergeometric (6 runs, 2 agreements,
+    # 3 drawn) = C(2,2) C(4,1) / C(6,3) = 4/20
+    assert r["fisher_p"] == pytest.approx(0.2)
+    # entropy: 20 equally likely splits of {.6,.4,.2,.1,.1,0} into 3 + 3; only the observed
+    # one has a Ledger sum >= 1.2, so one-sided p = 1/20 and two-sided (twice it) 0.1
+    assert r["entropy_mean_a"] == pytest.approx(0.4) and r["entropy_mean_b"] == pytest.approx(0.2 / 3)
+    assert r["entropy_permutation_p"] == pytest.approx(0.1)
+    assert r["entropy_cliffs_delta"] == 1.0  # every Ledger entropy above every Native one
+    # exhaustion {0,0,1} vs {1,1,1}: a Ledger sum <= 1 needs both zeros, 4 of 20 splits:
+    # one-sided 0.2, two-sided 0.4; Cliff's delta (0 - 6) / 9
+    assert (r["exhaustion_mean_a"], r["exhaustion_mean_b"]) == (pytest.approx(1 / 3), 1.0)
+    assert r["exhaustion_permutation_p"] == pytest.approx(0.4)
+    assert r["exhaustion_cliffs_delta"] == pytest.approx(-2 / 3)
+    # Holm over the pair's two tests: 2 * 0.1 = 0.2, max(0.2, 1 * 0.4) = 0.4
+    assert (r["entropy_p_holm"], r["exhaustion_p_holm"]) == (pytest.approx(0.2), pytest.approx(0.4))
+    lo, hi = r["entropy_diff_ci"]
+    assert lo <= 0.4 - 0.2 / 3 <= hi and hi <= 0.6 - 0.0 + 1e-12
+    assert r["exhaustion_diff_ci"][1] <= 0.0 + 1e-12  # Ledger never exhausts more than Native here
+    assert condition_contrasts({"native": small_cells()["native"]}) == {}
+
+
+def test_paper_primary_contrast_figures():
+    # seed 001 §5/§6.1: at least 13 of 15 against 0 of 15 gives p <= 8.8e-7; 15 of 15, 6.45e-9
+    led = [outcome("compromise", 0.43, horizon=i < 7) for i in range(15)]
+    nat = [outcome("authority", 0.15) for _ in range(15)]
+    r = condition_contrasts({"ledger": led, "native": nat}, n_resamples=2000)["native"]
+    assert r["fisher_p"] == pytest.approx(6.45e-9, rel=1e-2)
+    assert r["exhaustion_mean_a"] == pytest.approx(7 / 15) and r["exhaustion_mean_b"] == 1.0
+    assert r["exhaustion_cliffs_delta"] == pytest.approx(-8 / 15)  # 8 of 15 Ledger runs below all Native
+    assert r["entropy_cliffs_delta"] == 1.0

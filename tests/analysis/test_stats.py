@@ -12,7 +12,9 @@ from negotiation_env.analysis.stats import (
     OUTCOMES,
     benjamini_hochberg,
     bootstrap_ci,
+    bootstrap_diff_ci,
     cliffs_delta,
+    clopper_pearson_interval,
     fisher_one_sided,
     holm,
     normalized_entropy,
@@ -370,3 +372,40 @@ def test_normalized_entropy_bad_inputs():
         normalized_entropy([1] * 6)
     with pytest.raises(ValueError, match="k must be"):
         normalized_entropy([1], k=1)
+
+
+# --------------------------------------------------------------------------- exact interval, two-sample bootstrap
+
+
+@pytest.mark.parametrize("n", [1, 5, 15, 300])
+def test_clopper_pearson_closed_forms_at_the_ends(n):
+    # k = 0: the upper bound solves (1 - p)^n = a/2; k = n: the lower bound solves p^n = a/2
+    assert clopper_pearson_interval(0, n) == (0.0, pytest.approx(1 - 0.025 ** (1 / n)))
+    assert clopper_pearson_interval(n, n) == (pytest.approx(0.025 ** (1 / n)), 1.0)
+
+
+def test_clopper_pearson_is_the_beta_quantiles_and_wider_than_wilson():
+    import scipy.stats
+
+    for k, n in ((14, 15), (13, 15), (7, 15), (1, 15), (250, 300)):
+        lo, hi = clopper_pearson_interval(k, n)
+        assert lo == pytest.approx(scipy.stats.beta.ppf(0.025, k, n - k + 1))
+        assert hi == pytest.approx(scipy.stats.beta.ppf(0.975, k + 1, n - k))
+        w = wilson_interval(k, n)
+        assert lo <= w[0] and hi >= w[1]
+    assert clopper_pearson_interval(14, 15) == (pytest.approx(0.6805, abs=1e-4), pytest.approx(0.9983, abs=1e-4))
+    with pytest.raises(ValueError):
+        clopper_pearson_interval(3, 2)
+
+
+def test_bootstrap_diff_ci_hand_computed():
+    # mean(x*) is always 1; mean(y*) = K/4 with K ~ Binomial(4, 1/4): P(K <= 2) = 0.949,
+    # P(K <= 3) = 0.996, so the 97.5% quantile of mean(y*) is 0.75 and the 2.5% quantile 0;
+    # the 95% percentile interval of mean(x) - mean(y) is [1 - 0.75, 1 - 0] = [0.25, 1]
+    assert bootstrap_diff_ci([1, 1, 1, 1], [0, 0, 0, 1], rng=0) == (pytest.approx(0.25), pytest.approx(1.0))
+    assert bootstrap_diff_ci([1, 1, 1], [0, 0, 0]) == (1.0, 1.0)  # no spread at all
+    a = bootstrap_diff_ci([0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.0], rng=3)
+    assert a == bootstrap_diff_ci([0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.0], rng=3)
+    assert a[0] <= 0.5 - 0.4 / 3 <= a[1]
+    with pytest.raises(ValueError):
+        bootstrap_diff_ci([], [1.0])
