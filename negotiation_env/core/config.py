@@ -6,6 +6,8 @@ import dataclasses
 import warnings
 from typing import Any, TypeVar
 
+from .visible import shown
+
 __all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int", "check_no_effect"]
 
 T = TypeVar("T")
@@ -28,19 +30,19 @@ def build_config(cls: type[T], kwargs: dict[str, Any]) -> T:
 
 def check_choice(field: str, value: Any, allowed: tuple) -> None:
     if value not in allowed:
-        raise ConfigError(f"config field '{field}' must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+        raise ConfigError(f"config field '{field}' must be one of {', '.join(map(repr, allowed))}; got {shown(value)}")
 
 
 def check_int(field: str, value: Any, lo: int, hi: int | None = None) -> None:
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
     if not ok:
         rng = f">= {lo}" if hi is None else f"between {lo} and {hi}"
-        raise ConfigError(f"config field '{field}' must be an integer {rng}; got {value!r}")
+        raise ConfigError(f"config field '{field}' must be an integer {rng}; got {shown(value)}")
 
 
 def check_bool(field: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"config field '{field}' must be True or False; got {value!r}")
+        raise ConfigError(f"config field '{field}' must be True or False; got {shown(value)}")
 
 
 def check_no_effect(config: Any, field: str, *, active: bool, other: str, counts_with: str,
