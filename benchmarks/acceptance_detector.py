@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{_pct(s['precision']):>12} {_pct(s['recall']):>9}")
     print("\nrejects(): refusal/negated items flagged; acceptances flagged")
     for name, s in refusal.items():
-        print(f"  {name:<8} {s['flagged']}/{s['refusals']} ({_pct(s['recall'])} %); {s['accepts_flagged']}/{s['accepts']}")
+        print(f"  {name:<8} {s['flagged']}/{s['refusals']} ({_pct(s['recall'])} %); "
+              f"{s['accepts_flagged']}/{s['accepts']}")
     print("\ncorrect per category (tune / heldout):")
     for cat in parts["all"]["categories"]:
         cells = [parts[p]["categories"].get(cat, {"correct": 0, "n": 0}) for p in ("tune", "heldout")]

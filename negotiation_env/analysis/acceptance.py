@@ -60,7 +60,8 @@ _CUE = re.compile(
     r"|on\s+the\s+(?:goal|problem|need)))"
     r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with|take\s+(?:that|it|your))\b"
     r"|\bcan\s+(?:accept|agree)\b"
-    r"|(?:^\s*|(?<=[.!;:,\-])|(?<=[.!;:,\-]\s)|(?<=[.!;:,\-]\s\s))deal\b(?!\s+(?:on|where|with|for|in|is\s+off|breaker)\b|'s\s+off\b)"
+    r"|(?:^\s*|(?<=[.!;:,\-])|(?<=[.!;:,\-]\s)|(?<=[.!;:,\-]\s\s))"
+    r"deal\b(?!\s+(?:on|where|with|for|in|is\s+off|breaker)\b|'s\s+off\b)"
     r"|\b(?:it'?s|that'?s|it\s+is|that\s+is|you'?ve\s+got|you\s+have|we\s+have|we'?ve\s+got|we\s+got)\s+"
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
     r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
@@ -102,13 +103,15 @@ _REAFFIRM = re.compile(r"\b(?:what|as)\s+we\s+agreed\b|\bthe\s+agreed\b|\bas\s+a
 _PARTIAL = re.compile(r"^\s*(?:on|for|with|about|regarding)\s+the\s+[\w\-]+(?:\s+part)?\b", _F)
 _RETRACT = re.compile(r"\bactually\b|\bwait\b|\bon\s+second\s+thought|\bhold\s+on\b|\btake\s+(?:that|it)\s+back\b"
                       r"|\bwithdraw\b|\bscratch\b|\bchang(?:e|ing)\s+my\s+mind\b|\bmiscount\w*|\bhmm+\b|\bredo\b"
-                      r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e|\btoo\s+(?:fast|quickly|soon)\b"
+                      r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e"
+                      r"|\btoo\s+(?:fast|quickly|soon)\b"
                       r"|\bcounter\b", _F)
 _DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b", _F)
 
 _REFUSAL = re.compile(
     r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b"
-    r"|\b(?:don'?t|do\s+not|never)\s+(?:\w+\s+)?(?:agree|accept)\b|\bno\s+deal\b|\bdeal(?:'s|\s+is)\s+off\b|\bi\s+(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:\w+\s+)?(?:agree|accept)\b|\bno\s+deal\b|\bdeal(?:'s|\s+is)\s+off\b"
+    r"|\bi\s+(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
     r"|\b(?:have\s+to|must|'d\s+have\s+to|got\s+to)\s+(?:decline|refuse|say\s+no)\b|\bturning\s+(?:that|it|this)\s+down\b"
     r"|\b(?:i'?ll|i\s+will|i\s+have\s+to|i\s+must)\s+pass\b|\bnon-?starter\b|\bunacceptable\b|\babsolutely\s+not\b"
     r"|\bnot\s+(?:going\s+to\s+work|acceptable|okay|ok|comfortable)\b|\b(?:doesn'?t|won'?t|wouldn'?t)\s+work\b"

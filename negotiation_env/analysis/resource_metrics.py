@@ -17,41 +17,66 @@ Outcome (per round, then per game or pooled):
 Process:
     early decision: a round in which some agent submitted its purchase during cheap talk
     (before the turn limit), i.e. an accepted talk-phase step carrying a decision.
-    Payoff alternation (Appendix E.1): over adjacent round pairs where both rounds have a
-    strict winner (higher reward), the share where the winner flips; sustained: over
-    4-round windows whose rounds all have strict winners, the share that alternate
-    A B A B (or B A B A).
+    Payoff alternation (§5.3, Table 4: "higher-reward agent flips between consecutive
+    rounds", reported as "16.3% of adjacent round pairs"): over every adjacent round
+    pair, the share where both rounds have a higher-reward agent and it differs. A round
+    without one (equal rewards; an overdraw pays both 0) is a pair that does not flip,
+    not a pair left out: the paper's denominator is all adjacent pairs. Sustained
+    ("sustained 4-round alternation"): over every 4-round window, the share whose four
+    rounds all have a higher-reward agent alternating A B A B (or B A B A). The seed's
+    Appendix E.1 text is lost (only its heading is in seed 000), so §5.3 and Table 4's
+    caption are the definition.
     Win-stay / lose-shift (E.2): win-stay = exact-match rate of consecutive joint
     allocations when the previous round was not overdrawn; lose-shift = 1 - exact-match
     when the previous round was not jointly optimal.
-    Equal split (§5.4): both agents bought the same positive quantity of at least one
-    resource (a shared resource requested in identical quantities); perfunctory fairness:
-    an equal split in a suboptimal, non-overdrawn round -- the "safe" equal division of
-    §5.4 that leaves joint reward on the table (two agents grabbing the same quantity and
-    overdrawing is a collision, not a split).
-    Exact repeat (§5.5): the joint allocation (both purchases) equals the previous
-    round's; stubborn anchoring: a repeat after a suboptimal, non-overdrawn round. Both
-    are dyad-level: a repeat is the pair's, whoever insisted on it.
-    Explicit other-directed proposal: a speech clause "you take/get/buy/have N X (and M
-    Y ...)" naming resources of the game ("you take nothing" names none, so it is not
-    one). First-proposal deference: the addressee of the round's first such proposal
-    accepted it (an acceptance word, not negated, in one of its later messages) and
-    bought exactly the named quantities. Requiring acceptance is our addition to the
-    paper's "followed exactly" (the paper reports compliance as proposals accepted).
-    Without it, a party that never agreed but whose own best choice equals the offer
-    would count, e.g. one squeezed by a partner that claims what it wants and never
-    discloses. Per round: ``first_proposal_to`` (the addressee) and
-    ``first_proposal_followed``. ``deference_suboptimal_rate``: among rounds with such a
-    proposal, the share where it was followed in a round that is not jointly optimal
-    (§5.5 splits exact-match deferences by outcome; following an optimal proposal is not
-    a failure).
+    Equal split (§5.4: "rounds where both agents request identical quantities of a
+    shared resource"): both agents bought the same positive quantity of at least one
+    resource. ``equal_split_suboptimal_share`` ("Of these, 48.8% co-occur with suboptimal
+    outcomes"): among equal-split rounds, the share that are suboptimal; perfunctory
+    fairness ("yielding an overall perfunctory fairness rate of 6.1%", i.e. 12.5% x
+    48.8% of all rounds): an equal split in a suboptimal round, over all rounds.
+    Suboptimal is the paper's outcome class between optimal and overdrawn (E.2: "not
+    jointly optimal, meaning either overdrawn or suboptimal"): not optimal and not
+    overdrawn -- §5.4's equal division is the "safe" one; two agents grabbing the same
+    quantity and overdrawing is a collision, not a split.
+    Exact repeat (§5.5: "agents repeat their exact joint allocation"): the joint
+    allocation (both purchases) equals the previous round's, over rounds with a previous
+    round; ``repeat_after_overdraw`` ("0.6% after overdraw"): the same over rounds after
+    an overdrawn round (after a non-overdrawn round it is win-stay, "55.1%"); stubborn
+    anchoring ("of the 339 rounds that were suboptimal and non-overdrawn ..., 29.2%
+    repeat the same allocation unchanged"): a repeat after a suboptimal, non-overdrawn
+    round. All are dyad-level: a repeat is the pair's, whoever insisted on it. The report
+    splits stubborn anchoring by partner stability and M/C as §5.5 does.
+    Explicit other-directed proposal (§5.5: "you take N of resource X"): a clause "you
+    take/get/buy/have N X (and M Y ...)" naming resources of the game ("you take nothing"
+    names none, so it is not one) in a cheap-talk message (speech sent with a
+    decision-phase answer is recorded but never delivered, so it proposes nothing).
+    ``proposal_rate``: rounds with one. Its turn (``first_proposal_turn``, pooled
+    ``median_proposal_turn``, "median turn 1"): the 1-based number of the round's
+    cheap-talk message that made the first one (1 = the opening message).
+    First-proposal deference (§5.5: "20.4% of these proposals are followed exactly"):
+    among rounds with such a proposal, the share whose addressee bought exactly the
+    named quantities of the round's first one (``first_proposal_followed``; what else it
+    bought is free). ``r1_deference_rate``: the same on round 1 of non-rotating games
+    ("In round 1 of non-rotating games, before either agent has observed an allocation
+    outcome"), with ``r1_deference_suboptimal_rate`` / ``r1_deference_optimal_rate``
+    ("8.2% vs. 12.2%", which sum to the 20.4%) and over all rounds
+    ``deference_suboptimal_rate`` / ``deference_optimal_rate`` ("15.5% of exact-match
+    deferences produce suboptimal outcomes versus 16.9% optimal"): followed in a round
+    that is not / is jointly optimal, over the same proposals (the paper's two parts add
+    up to the whole, so here "suboptimal" is "not optimal"). Compliance per model
+    (:func:`model_metrics`, "Sonnet 4.5 accepts 44% of proposals"): the same share over
+    the proposals addressed to that model. ``deference_accepted_rate`` is our stricter
+    variant (not the paper's): followed exactly after the addressee said yes
+    (:func:`~.acceptance.accepts` on one of its later messages), which leaves out a party
+    that never agreed but whose own best choice equals the offer.
     Agreement abandonment (rule-based flag, §5.6; per agent): an agent is committed to a
     share by an agreement -- a split or "you take N X" offer that the addressee accepts
-    (an acceptance word, not negated, in a later message: "agreed", "deal", "I accept";
-    "no deal", "I don't agree" are not) commits the addressee to the share offered and
+    (:func:`~.acceptance.accepts` on a later message: "agreed", "deal", "no objections";
+    "no deal", "I don't agree", "deal if ...", "that might work" are not) commits the addressee to the share offered and
     the proposer to its own share in that split -- or by a unilateral claim ("I'll take
-    N X" in a sentence offering the partner nothing), until the partner rejects it ("I
-    can't accept that", "no deal", "I don't agree"). A proposed split nobody accepted
+    N X" in a sentence offering the partner nothing), until the partner rejects it
+    (:func:`~.acceptance.rejects`: "I can't accept that", "no deal", "I don't agree"). A proposed split nobody accepted
     commits no one. The agent abandons when it buys MORE of some resource than its share
     allows: the share is a cap, since buying less of a claimed resource breaks nothing
     the partner relied on (abandonment is taking what was left to the partner; it
@@ -61,7 +86,9 @@ Process:
 
 Repeat-based measures (WSLS, repeats, stubborn anchoring) are meant for non-rotating
 games with one scenario; :func:`game_metrics` reports them as None when the rounds of a
-game used different scenarios.
+game used different scenarios. The round-1 deference figures are None for a rotating
+game (:func:`is_rotating`). Payoff alternation is computed for every game; Table 4 reads
+it on non-rotating games.
 """
 
 from __future__ import annotations
@@ -95,6 +122,9 @@ class RoundData:
     outcome: Mapping[str, Any]
     speech: list[tuple[str, str]] = field(default_factory=list)  # (agent, speech) in order
     early: bool = False
+    # the 1-based cheap-talk turn of each entry of ``speech`` (the round's n-th talk-phase
+    # message), None for a message said at the decision prompt
+    turns: list[int | None] = field(default_factory=list)
 
     @property
     def purchases(self) -> dict[str, dict[str, int]]:
@@ -133,6 +163,8 @@ def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
         speech = parsed.get("speech")
         if speech:
             rd.speech.append((st["agent"], str(speech)))
+            talk = st.get("phase") == "talk"
+            rd.turns.append(sum(t is not None for t in rd.turns) + 1 if talk else None)
         if st.get("phase") == "talk" and parsed.get("decision") is not None:
             rd.early = True
     return out
@@ -231,8 +263,11 @@ def _round_process(rd: RoundData) -> dict[str, Any]:
     # listener -> (cap offered to it, the proposer's own share in that split), awaiting an answer
     pending: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
     proposals = 0
+    turns = rd.turns if len(rd.turns) == len(rd.speech) else [None] * len(rd.speech)
     for k, (agent, text) in enumerate(rd.speech):
         you, _me = extract_proposals(text, rd.outcome)
+        # a proposal said at the decision prompt is recorded, never delivered: none to defer to
+        you = you if turns[k] is not None else {}
         offer, split, solo = commitments_in(text, rd.outcome)
         if len(agents) == 2:
             listener = _other(agent, agents)
@@ -250,15 +285,16 @@ def _round_process(rd: RoundData) -> dict[str, Any]:
                 if first_prop is None:
                     first_prop = (listener, you, k)
         commitments[agent].update({r: (n, True) for r, n in solo.items()})
-    deference = None
-    listener = None
+    followed = accepted = turn = listener = None
     if first_prop is not None:
         listener, share, k = first_prop
+        turn = turns[k]
+        followed = all(buys[listener].get(r, 0) == n for r, n in share.items())
         accepted = any(a == listener and accepts(text) for a, text in rd.speech[k + 1:])
-        deference = accepted and all(buys[listener].get(r, 0) == n for r, n in share.items())
     abandoned = [a for a in agents if any(buys[a].get(r, 0) > n for r, (n, _own) in commitments[a].items())]
     return {"equal_split": equal, "proposals": proposals, "first_proposal_to": listener,
-            "first_proposal_followed": deference, "abandonment": abandoned}
+            "first_proposal_turn": turn, "first_proposal_followed": followed,
+            "first_proposal_accepted": accepted, "abandonment": abandoned}
 
 
 def _frac(xs: Sequence[bool]) -> tuple[int, int]:
@@ -266,9 +302,31 @@ def _frac(xs: Sequence[bool]) -> tuple[int, int]:
 
 
 RATE_KEYS = ("overdraw_rate", "optimum_rate", "positive_after_overdraw", "early_decision_rate", "payoff_alternation",
-             "sustained_alternation", "equal_split_rate", "perfunctory_fairness_rate", "proposal_rate",
-             "deference_rate", "deference_suboptimal_rate", "abandonment_rate", "abandonment_in_overdraw", "win_stay",
-             "lose_shift", "repeat_rate", "stubborn_anchoring")
+             "sustained_alternation", "equal_split_rate", "perfunctory_fairness_rate", "equal_split_suboptimal_share",
+             "proposal_rate", "deference_rate", "deference_accepted_rate", "deference_suboptimal_rate",
+             "deference_optimal_rate", "r1_deference_rate", "r1_deference_suboptimal_rate", "r1_deference_optimal_rate",
+             "abandonment_rate", "abandonment_in_overdraw", "win_stay", "lose_shift", "repeat_rate",
+             "repeat_after_overdraw", "stubborn_anchoring")
+
+
+def is_rotating(trace: Mapping[str, Any]) -> bool:
+    """Whether the game rotated projects: ``config["rotation"] == "rotating"``, or (a trace
+    without that field) its rounds used more than one scenario."""
+    rotation = (trace.get("config") or {}).get("rotation")
+    if rotation is not None:
+        return rotation == "rotating"
+    return len({(r.get("outcome") or {}).get("scenario") for r in trace.get("rounds") or []}) > 1
+
+
+def _deference(proc: Sequence[Mapping[str, Any]], opt: Sequence[bool]) -> dict[str, tuple[int, int]]:
+    """First-proposal deference counts over the rounds in ``proc`` that had an
+    other-directed proposal: followed exactly, followed after saying yes, and followed in a
+    round that was (not) jointly optimal."""
+    rows = [(p, o) for p, o in zip(proc, opt) if p["first_proposal_followed"] is not None]
+    return {"rate": _frac([p["first_proposal_followed"] for p, _ in rows]),
+            "accepted": _frac([p["first_proposal_followed"] and p["first_proposal_accepted"] for p, _ in rows]),
+            "suboptimal": _frac([p["first_proposal_followed"] and not o for p, o in rows]),
+            "optimal": _frac([p["first_proposal_followed"] and o for p, o in rows])}
 
 
 def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
@@ -284,25 +342,36 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
     first_opt = next((r.index for r, o in zip(rounds, opt) if o), None)
     proc = [_round_process(r) for r in rounds]
     winners = [r.winner for r in rounds]
-    pairs = [(a, b) for a, b in zip(winners, winners[1:]) if a and b]
-    windows = [w for w in (winners[i:i + 4] for i in range(len(winners) - 3)) if all(w)]
+    # every adjacent pair and every 4-round window is an opportunity; a tie (an overdraw
+    # pays both 0) has no higher-reward agent, so a pair or window with one never flips
+    pairs = list(zip(winners, winners[1:]))
+    windows = [winners[i:i + 4] for i in range(len(winners) - 3)]
+    suboptimal = [not o and not v for o, v in zip(opt, over)]
+    defer = _deference(proc, opt)
+    r1 = _deference(proc[:1], opt[:1]) if rounds[0].index == 1 and not is_rotating(trace) else None
     counts: dict[str, tuple[int, int] | None] = {
         "overdraw_rate": _frac(over),
         "optimum_rate": _frac(opt),
         "positive_after_overdraw": _frac([rounds[i + 1].outcome["joint_reward"] > 0
                                           for i in range(len(rounds) - 1) if over[i]]),
         "early_decision_rate": _frac([r.early for r in rounds]),
-        "payoff_alternation": _frac([a != b for a, b in pairs]),
-        "sustained_alternation": _frac([w[0] == w[2] != w[1] == w[3] for w in windows]),
+        "payoff_alternation": _frac([a is not None and b is not None and a != b for a, b in pairs]),
+        "sustained_alternation": _frac([all(w) and w[0] == w[2] != w[1] == w[3] for w in windows]),
         "equal_split_rate": _frac([p["equal_split"] for p in proc]),
-        "perfunctory_fairness_rate": _frac([p["equal_split"] and not o and not v for p, o, v in zip(proc, opt, over)]),
+        "perfunctory_fairness_rate": _frac([p["equal_split"] and s for p, s in zip(proc, suboptimal)]),
+        "equal_split_suboptimal_share": _frac([s for p, s in zip(proc, suboptimal) if p["equal_split"]]),
         "proposal_rate": _frac([p["proposals"] > 0 for p in proc]),
-        "deference_rate": _frac([p["first_proposal_followed"] for p in proc if p["first_proposal_followed"] is not None]),
-        "deference_suboptimal_rate": _frac([p["first_proposal_followed"] and not o for p, o in zip(proc, opt)
-                                            if p["first_proposal_followed"] is not None]),
+        "deference_rate": defer["rate"],
+        "deference_accepted_rate": defer["accepted"],
+        "deference_suboptimal_rate": defer["suboptimal"],
+        "deference_optimal_rate": defer["optimal"],
+        "r1_deference_rate": r1 and r1["rate"],
+        "r1_deference_suboptimal_rate": r1 and r1["suboptimal"],
+        "r1_deference_optimal_rate": r1 and r1["optimal"],
         "abandonment_rate": _frac([bool(p["abandonment"]) for p in proc]),
         "abandonment_in_overdraw": _frac([bool(p["abandonment"]) for p, o in zip(proc, over) if o]),
-        "win_stay": None, "lose_shift": None, "repeat_rate": None, "stubborn_anchoring": None,
+        "win_stay": None, "lose_shift": None, "repeat_rate": None, "repeat_after_overdraw": None,
+        "stubborn_anchoring": None,
     }
     same_scenario = len({r.outcome.get("scenario") for r in rounds}) == 1
     if same_scenario and len(rounds) > 1:
@@ -311,6 +380,7 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
         counts["win_stay"] = _frac([m for m, a in zip(match, prev) if not a.outcome["overdraw"]])
         counts["lose_shift"] = _frac([not m for m, a in zip(match, prev) if not a.outcome["optimal"]])
         counts["repeat_rate"] = _frac(match)
+        counts["repeat_after_overdraw"] = _frac([m for m, a in zip(match, prev) if a.outcome["overdraw"]])
         counts["stubborn_anchoring"] = _frac([m for m, a in zip(match, prev)
                                               if not a.outcome["optimal"] and not a.outcome["overdraw"]])
     out: dict[str, Any] = {
@@ -323,6 +393,7 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
         c = counts[k]
         out[k] = c[0] / c[1] if c and c[1] else None
     out["counts"] = counts
+    out["proposal_turns"] = [p["first_proposal_turn"] for p in proc if p["first_proposal_turn"] is not None]
     out["per_round"] = [{"round": r.index, "overdraw": o, "optimal": p, "efficiency": e, "early": r.early, **pr}
                         for r, o, p, e, pr in zip(rounds, over, opt, eff, proc)]
     return out
@@ -330,8 +401,9 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
 
 def pooled_metrics(traces: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Figures pooled over every round of every game (the paper's "x% of rounds"): each
-    rate is total events / total opportunities; plus the game-level shares (games with
-    an optimal round, mean rounds to first optimum)."""
+    rate is total events / total opportunities (both under ``counts``); plus the
+    game-level shares (games with an optimal round, mean rounds to first optimum) and the
+    median turn of the rounds' first other-directed proposals."""
     games = [game_metrics(t) for t in traces]
     if not games:
         raise ValueError("no traces")
@@ -344,8 +416,58 @@ def pooled_metrics(traces: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
     firsts = [g["rounds_to_first_optimum"] for g in games if g["rounds_to_first_optimum"] is not None]
     out["mean_rounds_to_first_optimum"] = float(np.mean(firsts)) if firsts else None
+    out["counts"] = {}
     for k in RATE_KEYS:
         cs = [g["counts"][k] for g in games if g["counts"][k] is not None]
         num, den = sum(c[0] for c in cs), sum(c[1] for c in cs)
         out[k] = num / den if den else None
+        out["counts"][k] = (num, den)
+    turns = [t for g in games for t in g["proposal_turns"]]
+    out["median_proposal_turn"] = float(np.median(turns)) if turns else None
+    return out
+
+
+def model_metrics(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dict[str, dict[str, Any]]:
+    """Per-model figures of §5.4-5.5: for each model (``label(trace, agent)``, default the
+    seat label of :func:`negotiation_env.analysis.cells.seat_label`), the dyad-level
+    equal-split and perfunctory-fairness rates over the rounds of the games it played
+    (a self-play game counts once), and its compliance: of the rounds' first
+    other-directed proposals addressed to it, the share it followed exactly (and the
+    share it followed after saying yes). Each figure comes with its (events,
+    opportunities) pair under ``counts``."""
+    if label is None:
+        from .cells import seat_label as label
+    acc: dict[str, dict[str, list[int]]] = {}
+    keys = ("equal_split_rate", "perfunctory_fairness_rate", "equal_split_suboptimal_share")
+
+    def add(model: str, key: str, c: tuple[int, int]) -> None:
+        slot = acc.setdefault(model, {}).setdefault(key, [0, 0])
+        slot[0] += c[0]
+        slot[1] += c[1]
+
+    for t in traces:
+        g = game_metrics(t)
+        seats = {a: label(t, a) for a in (t.get("agents") or sorted((t["rounds"][0]["outcome"]["purchases"])))}
+        for model in set(seats.values()):
+            add(model, "games", (1, 1))
+            add(model, "rounds", (g["rounds"], g["rounds"]))
+            for k in keys:
+                add(model, k, g["counts"][k])
+            add(model, "compliance_rate", (0, 0))
+            add(model, "accepted_compliance_rate", (0, 0))
+        for r in g["per_round"]:
+            to = r["first_proposal_to"]
+            if to is None or to not in seats:
+                continue
+            add(seats[to], "compliance_rate", (int(r["first_proposal_followed"]), 1))
+            add(seats[to], "accepted_compliance_rate",
+                (int(r["first_proposal_followed"] and r["first_proposal_accepted"]), 1))
+    out = {}
+    for model, c in sorted(acc.items()):
+        row: dict[str, Any] = {"games": c["games"][0], "rounds": c["rounds"][0],
+                               "proposals_received": c["compliance_rate"][1]}
+        for k in keys + ("compliance_rate", "accepted_compliance_rate"):
+            row[k] = c[k][0] / c[k][1] if c[k][1] else None
+        row["counts"] = {k: tuple(v) for k, v in c.items()}
+        out[model] = row
     return out

@@ -43,10 +43,11 @@ def seat_rounds(traces, seat: str, key: str) -> tuple[int, int]:
     return sum(seat in r[key] for r in rows), len(rows)
 
 
-def deference_of(traces, seat: str) -> tuple[int, int, int]:
-    """(first proposals addressed to ``seat``, followed exactly, followed in a non-optimal round)."""
+def deference_of(traces, seat: str, accepted: bool = False) -> tuple[int, int, int]:
+    """(first proposals addressed to ``seat``, followed exactly, followed in a non-optimal
+    round); with ``accepted``, following counts only after ``seat`` said yes."""
     rows = [r for t in traces for r in game_metrics(t)["per_round"] if r["first_proposal_to"] == seat]
-    followed = [r for r in rows if r["first_proposal_followed"]]
+    followed = [r for r in rows if r["first_proposal_followed"] and (r["first_proposal_accepted"] or not accepted)]
     return len(rows), len(followed), sum(not r["optimal"] for r in followed)
 
 
@@ -124,14 +125,28 @@ DEFER = ("mc050_3", "mc050_g2", "mc080_4")
 
 
 def test_costly_deference_is_the_deferents_not_the_oracles():
-    # the deferent speaks first (discloses, asks), then buys exactly the first offer it hears
+    # the deferent speaks first (discloses, asks), then says yes to and buys exactly the
+    # first offer it hears
     d = games("deferent", "satisficer", DEFER)
-    assert deference_of(d, "agent_a") == (12, 12, 12)
+    assert deference_of(d, "agent_a") == deference_of(d, "agent_a", accepted=True) == (12, 12, 12)
     assert pooled_metrics(d)["deference_suboptimal_rate"] == 1.0
-    # the oracle in the same seat, against the same offers, neither agrees nor buys them
+    # the oracle in the same seat never says yes to these offers, but the satisficer, which
+    # never discloses, offers it the whole rest of the pool and claims the part it wants:
+    # the best the oracle can buy from what that claim leaves is the offer itself. The
+    # paper's deference ("followed exactly") counts that; only the accepted variant, which
+    # needs a yes, tells the oracle's best response from compliance
     o = games("oracle", "satisficer", DEFER)
-    assert deference_of(o, "agent_a") == (12, 0, 0)
-    assert pooled_metrics(o)["deference_rate"] == 0.0
+    assert deference_of(o, "agent_a") == (12, 12, 12)
+    assert deference_of(o, "agent_a", accepted=True) == (12, 0, 0)
+    assert pooled_metrics(o)["deference_accepted_rate"] == 0.0
+    # where the offer is not the oracle's best response, the paper's measure itself fires
+    # on the deferent (all 4 rounds, all non-optimal) and never on the oracle
+    for partner in ("abandoner", "linear"):
+        assert deference_of(games("deferent", partner, ("mc080_g3",)), "agent_a") == (4, 4, 4), partner
+    # (against the abandoner the oracle is addressed in round 1 only; from round 2 on it
+    # knows the projects and opens with the joint optimum itself)
+    assert deference_of(games("oracle", "abandoner", ("mc080_g3",)), "agent_a") == (1, 0, 0)
+    assert deference_of(games("oracle", "linear", ("mc080_g3",)), "agent_a") == (4, 3, 0)  # 3 optimal ones
     # with the deferent answering second it still defers (9 of 12: the other 3 first offers
     # cannot be bought as a whole, over budget or over the type limit)
     assert deference_of(games("satisficer", "deferent", DEFER), "agent_b") == (12, 9, 9)
