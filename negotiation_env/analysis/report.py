@@ -21,9 +21,13 @@ the traces hold more than the main cohort:
 * ``resource_table3``: Table 3, Overdraw / Efficiency / Optimum (%) per pairing x M/C.
 * ``resource_table4``: Table 4, payoff alternation, sustained 4-round alternation,
   win-stay, lose-shift per pairing, non-rotating games only.
-* ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split,
-  perfunctory fairness, repeats, stubborn anchoring, proposals, deference and its suboptimal share,
-  abandonment).
+* ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split and
+  its suboptimal share, perfunctory fairness, repeats and repeats after overdraw, stubborn
+  anchoring, proposals and their median turn, deference over all rounds and in round 1 of
+  non-rotating games with its suboptimal / optimal parts, abandonment).
+* ``resource_process_models``: §5.4-5.5 per model: equal split, perfunctory fairness,
+  compliance with the first other-directed proposals addressed to it.
+* ``resource_anchoring``: §5.5 repeats and stubborn anchoring per partner stability x M/C.
 * ``resource_table10``: Table 10, talk / no-talk per pairing x partner stability x M/C
   (only when the traces hold no-talk games).
 * ``resource_stability``: Figure 4's data, stable / shifting per pairing x M/C.
@@ -65,7 +69,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .cells import as_dict, condition_label, lineup, matrix_cell, outcome_tags, resource_cell, rulemaking_cell
 from .cells import mc_text as _mc_text
-from .resource_metrics import pooled_metrics
+from .resource_metrics import model_metrics, pooled_metrics
 from .rulemaking_metrics import PERMUTATIONS, cell_summary, condition_contrasts
 from .stats import OUTCOMES, plausibility_screen
 
@@ -334,17 +338,28 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating talk games)",
             lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %"],
             rows, lead_fmt + ["int", "pct", "pct", "pct", "pct"],
-            ["Payoff alternation: adjacent round pairs with strict winners where the higher-reward agent flips; "
-             "sustained: 4-round windows alternating A B A B; win-stay: joint allocation repeated after a "
+            ["Payoff alternation: adjacent round pairs where the higher-reward agent flips (a pair with an equal-"
+             "reward round does not flip); sustained: 4-round windows alternating A B A B; win-stay: joint "
+             "allocation repeated after a "
              "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E)."]))
 
     # process metrics
-    keys = [("early_decision_rate", "Early decision %"), ("equal_split_rate", "Equal split %"),
-            ("perfunctory_fairness_rate", "Perfunctory fairness %"), ("repeat_rate", "Exact repeat %"),
-            ("stubborn_anchoring", "Stubborn anchoring %"), ("proposal_rate", "Other-directed proposal %"),
-            ("deference_rate", "First-proposal deference %"),
-            ("deference_suboptimal_rate", "Deference, suboptimal %"), ("abandonment_rate", "Abandonment %"),
-            ("abandonment_in_overdraw", "Abandonment in overdraw %")]
+    keys = [("early_decision_rate", "Early decision %", "pct"), ("equal_split_rate", "Equal split %", "pct"),
+            ("equal_split_suboptimal_share", "Equal splits suboptimal %", "pct"),
+            ("perfunctory_fairness_rate", "Perfunctory fairness %", "pct"), ("repeat_rate", "Exact repeat %", "pct"),
+            ("repeat_after_overdraw", "Repeat after overdraw %", "pct"),
+            ("stubborn_anchoring", "Stubborn anchoring %", "pct"),
+            ("proposal_rate", "Other-directed proposal %", "pct"),
+            ("median_proposal_turn", "Median proposal turn", "num"),
+            ("deference_rate", "First-proposal deference %", "pct"),
+            ("deference_suboptimal_rate", "Deference, suboptimal %", "pct"),
+            ("deference_optimal_rate", "Deference, optimal %", "pct"),
+            ("r1_deference_rate", "Round-1 deference %", "pct"),
+            ("r1_deference_suboptimal_rate", "Round-1 deference, suboptimal %", "pct"),
+            ("r1_deference_optimal_rate", "Round-1 deference, optimal %", "pct"),
+            ("deference_accepted_rate", "Deference after a yes %", "pct"),
+            ("abandonment_rate", "Abandonment %", "pct"),
+            ("abandonment_in_overdraw", "Abandonment in overdraw %", "pct")]
     rows = []
     for variant in variants:
         for p in pairings + ["All"]:
@@ -352,15 +367,64 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             if not sub:
                 continue
             m = pooled_metrics(sub)
-            rows.append(lead(p, variant) + [m["rounds"]] + [m[k] for k, _ in keys])
+            rows.append(lead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
     if rows:
         tables.append(Table(
             "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
-            lead_cols + ["Rounds"] + [h for _, h in keys], rows, lead_fmt + ["int"] + ["pct"] * len(keys),
-            ["Rates over rounds (repeats and anchoring over consecutive round pairs of one-scenario games; "
-             "deference (and deference in a non-optimal round) over rounds with an other-directed proposal; "
-             "abandonment in overdraw over overdrawn "
-             "rounds). Definitions: negotiation_env.analysis.resource_metrics."]))
+            lead_cols + ["Rounds"] + [h for _, h, _ in keys], rows, lead_fmt + ["int"] + [f for _, _, f in keys],
+            ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
+             "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
+             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: after a suboptimal, "
+             "non-overdrawn one); deference (followed exactly; suboptimal = in a round that is not jointly "
+             "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
+             "non-rotating games with one; median proposal turn: the cheap-talk message (1 = opening) of the "
+             "round's first other-directed proposal; deference after a yes (ours, not the paper's) also needs "
+             "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
+             "negotiation_env.analysis.resource_metrics."]))
+
+    # per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance
+    rows = []
+    for variant in variants:
+        for model, mm in model_metrics([g for c, g in talk if c.variant == variant]).items():
+            rows.append([model] + ([variant or "main"] if show_variant else []) + [
+                mm["games"], mm["rounds"], mm["equal_split_rate"], mm["perfunctory_fairness_rate"],
+                mm["proposals_received"], mm["compliance_rate"], mm["accepted_compliance_rate"]])
+    if rows:
+        tables.append(Table(
+            "resource_process_models", "Process metrics per model (seed 000 §5.4-5.5), talk games",
+            ["Model"] + (["Variant"] if show_variant else []) + [
+                "Games", "Rounds", "Equal split %", "Perfunctory fairness %", "Proposals received", "Compliance %",
+                "Compliance after a yes %"],
+            rows, ["text"] * (2 if show_variant else 1) + ["int", "int", "pct", "pct", "int", "pct", "pct"],
+            ["Equal split and perfunctory fairness: over the rounds of the games the model played (dyad-level; a "
+             "self-play game counts once). Compliance: of the rounds' first other-directed proposals addressed "
+             "to the model, the share it followed exactly (after a yes: ours, not the paper's)."]))
+
+    # stubborn anchoring by partner stability and M/C (§5.5)
+    rows = []
+    for variant in variants:
+        for partner in sorted({c.partner for c, _ in talk}) + ["All"]:
+            for mc in mcs + ["All"]:
+                sub = [g for c, g in talk if c.variant == variant and (partner == "All" or c.partner == partner)
+                       and (mc == "All" or c.mc == mc)]
+                if not sub:
+                    continue
+                m = pooled_metrics(sub)
+                cnt = m["counts"]
+                rows.append([partner, "All" if mc == "All" else _mc_text(mc)]
+                            + ([variant or "main"] if show_variant else [])
+                            + [m["games"], cnt["repeat_rate"][1], m["repeat_rate"], m["win_stay"],
+                               m["repeat_after_overdraw"], cnt["stubborn_anchoring"][1], m["stubborn_anchoring"]])
+    if rows:
+        tables.append(Table(
+            "resource_anchoring", "Stubborn anchoring by partner stability and M/C (seed 000 §5.5), talk games",
+            ["Partner", "M/C"] + (["Variant"] if show_variant else []) + [
+                "Games", "Round pairs", "Exact repeat %", "Repeat after non-overdrawn %", "Repeat after overdraw %",
+                "Suboptimal non-overdrawn rounds", "Stubborn anchoring %"],
+            rows, ["text"] * (3 if show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
+            ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
+             "round (= win-stay), after an overdrawn one; stubborn anchoring: repeated after a suboptimal, "
+             "non-overdrawn round, of the rounds counted in the column before it."]))
 
     # Table 10: talk / no-talk
     if notalk:

@@ -12,7 +12,7 @@ import pytest
 from negotiation_env.analysis.cells import mc_level, pairing, resource_cell, rulemaking_cell
 from negotiation_env.analysis.report import build_report, report_run, resource_tables, rulemaking_tables
 from negotiation_env.analysis.rulemaking_metrics import condition_contrasts
-from negotiation_env.analysis.resource_metrics import game_metrics, pooled_metrics
+from negotiation_env.analysis.resource_metrics import game_metrics, model_metrics, pooled_metrics
 from negotiation_env.analysis.stats import wilson_interval
 from negotiation_env.cli import main
 
@@ -319,10 +319,57 @@ def test_abandonment_flag_fires_on_the_abandoner_not_the_oracle(failure_modes):
 
 def test_first_proposal_deference_fires_on_the_deferent_not_the_oracle():
     # the deferent speaks first (discloses, asks); the satisficer's first offer is informed but
-    # not jointly optimal in mc080_4: the deferent takes it exactly, the oracle in its seat does not
+    # not jointly optimal in mc080_4: the deferent says yes and takes it exactly. The oracle in
+    # its seat never says yes, but the offer (the rest of the pool, the satisficer claiming
+    # its part) is also the best it can buy: followed exactly, the paper's measure, counts
+    # it; the accepted variant does not. In mc080_g3 the abandoner's offer is no best
+    # response: the paper's measure fires on the deferent and not on the oracle
     tr = [play_resource(x, "satisficer", scenario="mc080_4") for x in ("deferent", "oracle")]
+    tr += [play_resource(x, "abandoner", scenario="mc080_g3") for x in ("deferent", "oracle")]
     tables, _ = resource_tables(tr)
     p = next(t for t in tables if t.name == "resource_process")
     assert p.value("First-proposal deference %", Pairing="deferent × satisficer") == 1.0
     assert p.value("Deference, suboptimal %", Pairing="deferent × satisficer") == 1.0
-    assert p.value("First-proposal deference %", Pairing="oracle × satisficer") == 0
+    assert p.value("Round-1 deference, suboptimal %", Pairing="deferent × satisficer") == 1.0
+    assert p.value("Deference after a yes %", Pairing="deferent × satisficer") == 1.0
+    assert p.value("First-proposal deference %", Pairing="oracle × satisficer") == 1.0
+    assert p.value("Deference after a yes %", Pairing="oracle × satisficer") == 0.0
+    assert p.value("First-proposal deference %", Pairing="abandoner × deferent") == 1.0
+    assert p.value("First-proposal deference %", Pairing="abandoner × oracle") == 0.0
+    models = next(t for t in tables if t.name == "resource_process_models")
+    # the oracle is addressed in its 4 rounds against the satisficer and round 1 against the abandoner
+    assert models.value("Proposals received", Model="oracle") == 5
+    assert models.value("Compliance %", Model="oracle") == pytest.approx(4 / 5)
+    assert models.value("Compliance after a yes %", Model="oracle") == 0.0
+    assert models.value("Compliance %", Model="deferent") == 1.0
+    assert models.value("Proposals received", Model="satisficer") == 0
+    assert models.value("Compliance %", Model="satisficer") is None
+
+
+def test_per_model_and_anchoring_tables_match_the_metrics(report, traces):
+    models = report.table("resource_process_models")
+    talk = select(traces)
+    mm = model_metrics(talk, label=lambda t, a: t["policies"][a]["name"])
+    assert models.column("Model") == sorted(mm) == ["fair_splitter", "greedy", "oracle"]
+    for name, row in mm.items():
+        for col, key in (("Games", "games"), ("Rounds", "rounds"), ("Equal split %", "equal_split_rate"),
+                         ("Perfunctory fairness %", "perfunctory_fairness_rate"),
+                         ("Proposals received", "proposals_received"), ("Compliance %", "compliance_rate")):
+            assert models.value(col, Model=name) == (None if row[key] is None else pytest.approx(row[key]))
+    # the oracle plays 8 talk games here (4 self-play, counted once, and 4 against the fair splitter)
+    assert models.value("Games", Model="oracle") == 8
+    anchoring = report.table("resource_anchoring")
+    for partner in ("stable", "shifting"):
+        for mc in ("0.5", "1.0"):
+            sub = [t for t in talk
+                   if t["config"]["partner"] == partner and str(mc_level(t["config"]["scenario"])) == mc]
+            m = pooled_metrics(sub)
+            row = {"Partner": partner, "M/C": mc}
+            assert anchoring.value("Games", row) == len(sub) == 3
+            assert anchoring.value("Round pairs", row) == 3 * 3
+            assert anchoring.value("Suboptimal non-overdrawn rounds", row) == m["counts"]["stubborn_anchoring"][1]
+            for col, key in (("Exact repeat %", "repeat_rate"), ("Repeat after overdraw %", "repeat_after_overdraw"),
+                             ("Repeat after non-overdrawn %", "win_stay"),
+                             ("Stubborn anchoring %", "stubborn_anchoring")):
+                assert anchoring.value(col, row) == (None if m[key] is None else pytest.approx(m[key]))
+    assert anchoring.value("Games", Partner="All", **{"M/C": "All"}) == len(talk) == 12
