@@ -18,13 +18,29 @@ Communication effect (Eq. 2): ΔS = S(no message) - S(message); positive = stabi
     Over several cells (e.g. the six framings of a pairing x game row) each treatment's
     S is the equally weighted mean of the cells' pooled rates, and only cells played in
     both treatments count.
-Bootstrap (Methods): whole dyads are resampled with replacement separately in every
-    cell x treatment stratum (``scipy.stats.bootstrap`` on dyad indices, independent
-    samples), the statistic recomputed, the percentile interval reported; the two-sided
-    p-value is ``min(1, 2 (1 + min(#{ΔS* <= 0}, #{ΔS* >= 0})) / (1 + B))`` (the +1 keeps it
-    above 0 with B resamples). Default B = 10,000 and seed 42, as the paper's.
-Benjamini-Hochberg: across every cell of a table (:func:`switching_table`), q < alpha
-    (0.05) marks a cell "+" (stabilizing) or "-" (destabilizing), else "·".
+Bootstrap interval (Methods): whole dyads are resampled with replacement separately in
+    every cell x treatment stratum (``scipy.stats.bootstrap`` on dyad indices, independent
+    samples), the statistic recomputed, the percentile interval reported. Default B =
+    10,000 and seed 42, as the paper's.
+Test (``test=``): ``"permutation"`` (default) relabels treatments among the dyads of each
+    stratum (the dyad is the unit; a stratified design keeps each stratum's talk /
+    no-talk counts), recomputes ΔS and gives the two-sided p ``min(1, 2 min(P(ΔS* <=
+    ΔS), P(ΔS* >= ΔS)))`` as ``scipy.stats.permutation_test`` does: exact over every
+    relabelling when there are at most B of them, else B random relabellings with the +1
+    correction. It is valid at any number of dyads; the dyad bootstrap p of the paper
+    (``"bootstrap"``: ``min(1, 2 (1 + min(#{ΔS* <= 0}, #{ΔS* >= 0})) / (1 + B))``) is
+    not: with 2 vs 2 identical dyads it gives p < 0.001. At the paper's 100 dyads per
+    cell the two agree.
+Too few dyads to test: with n_no and n_talk dyads in each stratum the smallest two-sided
+    permutation p is ``2 / prod C(n_no + n_talk, n_no)``; where that is not below alpha
+    (0.05) no test is made, whatever ``test``: p, interval and q are None and the cell
+    is marked ``"n/a"`` (2 vs 2: 2/6 = 0.33; 3 vs 3: 0.10; 3 vs 5 or 4 vs 4 is the first
+    testable cell: 2/56, 2/70). A 95% interval that excluded zero would be a test at .05,
+    so the bootstrap interval is refused with it.
+Benjamini-Hochberg: across every tested cell of a table (:func:`switching_table`; cells
+    too small to test cannot be significant and are left out of the family, a filter
+    that does not depend on the outcome), q < alpha (0.05) marks a cell "+"
+    (stabilizing) or "-" (destabilizing), else "·"; untested cells "n/a".
 Complete-case vs all-available (A.3): ``analysis="complete"`` (default) keeps dyads that
     finished every planned round without an error mark; an error-marked dyad is one in
     which some decision fell back to the paper's default (an unreadable action played as
@@ -33,11 +49,26 @@ Complete-case vs all-available (A.3): ``analysis="complete"`` (default) keeps dy
     transitions of partial dyads.
 Outcomes (A.1): action-A rate (over agent-rounds), joint outcomes AA / AB / BA / BB
     (first letter: the first seat, ``trace["agents"][0]``) as shares of rounds, payoff
-    per agent per round.
+    per agent per round. Their differences (Tables S1, S2; :func:`outcome_effects`) are
+    message minus no message (the opposite sign of ΔS), computed within every cell
+    (a framing, or framing x pairing for a per-game row), cells weighted equally, with
+    the stratified dyad bootstrap interval (talk and no-talk dyads resampled
+    independently); an interval only where the cells' dyads could support a test
+    (the rule above).
+Alternation (A.2, Table S4; :func:`alternation_table`), no-talk dyads by default: the
+    share of agent trajectories switching on every transition (9/9 in a complete
+    dyad) and on at least 8/9 of them (``9 k >= 8 n``: such an agent has S >= 8/9, so
+    rho_1 < 0 whatever its marginals), the median and interquartile range of C
+    (numpy's linear quantiles), and for Snowdrift and Harmony (``PHASE_GAMES``; the
+    paper reports phase only there) the dyads whose agents both switch on every
+    transition, split in phase (equal actions every round: cycling AA <-> BB) and
+    antiphase (different actions every round: AB <-> BA).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -48,9 +79,19 @@ from .cells import as_dict, lineup, pairing
 from .stats import _generator, _rng_kwarg, benjamini_hochberg
 
 __all__ = ["Dyad", "dyad_of", "dyads_of", "switch_count", "switch_rate", "period_two_adherence", "dyad_metrics",
-           "pooled_metrics", "communication_effect", "switching_table", "outcome_table", "ANALYSES", "JOINT"]
+           "pooled_metrics", "communication_effect", "switching_table", "outcome_table", "smallest_permutation_p",
+           "outcome_effects", "alternation_table", "ANALYSES", "JOINT", "TESTS", "UNTESTED", "OUTCOMES",
+           "PHASE_GAMES"]
 
 ANALYSES = ("complete", "all")
+#: the test behind ΔS's p (module docstring): the permutation test over dyads, or the paper's dyad bootstrap
+TESTS = ("permutation", "bootstrap")
+#: a cell with too few dyads to reach alpha: no test, this instead of a mark
+UNTESTED = "n/a"
+#: the Appendix A.1 quantities of :func:`outcome_effects`
+OUTCOMES = ("a_rate", "payoff_per_round")
+#: the stage games whose dyad phase Table S4 reports (in-phase vs antiphase alternation)
+PHASE_GAMES = ("snowdrift", "harmony")
 JOINT = ("AA", "AB", "BA", "BB")
 _DEFAULTS = {"stage_game": "prisoners_dilemma", "framing": "neutral", "treatment": "communication", "num_rounds": 10}
 
@@ -240,41 +281,128 @@ def _counts(dyads: Sequence[Dyad]) -> tuple[np.ndarray, np.ndarray]:
     return arr[:, 0], arr[:, 1]
 
 
+def smallest_permutation_p(sizes: Sequence[tuple[int, int]]) -> float:
+    """The smallest two-sided p a permutation test can reach with ``(n_no_talk, n_talk)``
+    dyads in each stratum: ``2 / prod C(n_no + n_talk, n_no)`` (at most 1)."""
+    relabellings = 1
+    for a, b in sizes:
+        relabellings *= math.comb(int(a) + int(b), int(a))
+    return min(1.0, 2.0 / relabellings)
+
+
+def _check_test(test: str, alpha: float) -> None:
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
+
+
+def _permutation_p(counts: Sequence[tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]],
+                   n_resamples: int, gen: np.random.Generator) -> tuple[float, bool]:
+    """Two-sided p of the stratified permutation test of ΔS, and whether it is exact.
+
+    Written here rather than with ``scipy.stats.permutation_test`` because that has no
+    strata: relabellings must stay within each cell (its talk / no-talk counts fixed).
+    The p-value rule is scipy's (``tests/analysis/test_matrix_metrics.py`` checks one
+    stratum against it): exact when the relabellings number at most ``n_resamples``,
+    else ``n_resamples`` random ones with the +1 correction; ties within a relative
+    1e-13 (plus 1e-12 absolute: rates are ratios of small integers, so distinct values
+    differ by far more) count as equal."""
+    m = len(counts)
+    pooled = [(np.concatenate([sn, sy]), np.concatenate([tn, ty]), len(sn)) for (sn, tn), (sy, ty) in counts]
+
+    def part(sw: np.ndarray, tr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        no = (mask * sw).sum(axis=1) / (mask * tr).sum(axis=1)
+        yes = (~mask * sw).sum(axis=1) / (~mask * tr).sum(axis=1)
+        return (no - yes) / m
+
+    observed = 0.0
+    for sw, tr, k in pooled:
+        mask = np.zeros((1, len(sw)), dtype=bool)
+        mask[0, :k] = True
+        observed += float(part(sw, tr, mask)[0])
+    total = 1
+    for sw, _, k in pooled:
+        total *= math.comb(len(sw), k)
+    exact = total <= n_resamples
+    if exact:
+        dist = np.zeros(1)
+        for sw, tr, k in pooled:
+            combos = np.array(list(itertools.combinations(range(len(sw)), k)), dtype=np.intp).reshape(-1, k)
+            mask = np.zeros((len(combos), len(sw)), dtype=bool)
+            mask[np.arange(len(combos))[:, None], combos] = True
+            dist = np.add.outer(dist, part(sw, tr, mask)).ravel()
+        adjustment, draws = 0, total
+    else:
+        dist = np.zeros(n_resamples)
+        for sw, tr, k in pooled:
+            perm = gen.permuted(np.tile(np.arange(len(sw)), (n_resamples, 1)), axis=1)
+            mask = np.zeros((n_resamples, len(sw)), dtype=bool)
+            np.put_along_axis(mask, perm[:, :k], True, axis=1)
+            dist += part(sw, tr, mask)
+        adjustment, draws = 1, n_resamples
+    tol = 1e-13 * abs(observed) + 1e-12
+    less = (np.sum(dist <= observed + tol) + adjustment) / (draws + adjustment)
+    greater = (np.sum(dist >= observed - tol) + adjustment) / (draws + adjustment)
+    return float(min(1.0, 2.0 * min(less, greater))), exact
+
+
+def _bootstrap_interval(num: Sequence[np.ndarray], den: Sequence[np.ndarray], m: int, point: float,
+                        n_resamples: int, confidence: float, gen: np.random.Generator) -> tuple[tuple[float, float], np.ndarray]:
+    """Percentile interval of ``mean_s(sum num / sum den)`` over the first ``m`` samples
+    minus the same over the last ``m``, resampling the dyads of every sample
+    independently (``scipy.stats.bootstrap`` on dyad indices); and the resampled values."""
+
+    def stat(*idx, axis=-1):
+        rates = [num[s][np.asarray(i, dtype=np.intp)].sum(axis=axis) / den[s][np.asarray(i, dtype=np.intp)].sum(axis=axis)
+                 for s, i in enumerate(idx)]
+        return np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
+
+    full = [np.arange(len(x)) for x in num]
+    # scipy needs two observations per sample; repeating a lone dyad leaves its resamples unchanged
+    data = tuple(i if len(i) > 1 else np.repeat(i, 2) for i in full)
+    res = scipy.stats.bootstrap(data, stat, n_resamples=n_resamples, confidence_level=confidence, method="percentile",
+                                vectorized=True, paired=False, **_rng_kwarg(scipy.stats.bootstrap, gen))
+    dist = np.asarray(res.bootstrap_distribution)
+    lo, hi = res.confidence_interval
+    if np.all(dist == dist.flat[0]):  # no sampling spread: the interval is the point
+        lo = hi = point
+    return (float(lo), float(hi)), dist
+
+
 def _effect(strata: Sequence[tuple[Sequence[Dyad], Sequence[Dyad]]], n_resamples: int, confidence: float,
-            rng: Any) -> dict[str, Any]:
-    """ΔS over equally weighted cells, each a (no-talk dyads, talk dyads) pair, with the
-    stratified dyad bootstrap (see the module docstring)."""
+            rng: Any, test: str = "permutation", alpha: float = 0.05) -> dict[str, Any]:
+    """ΔS over equally weighted cells, each a (no-talk dyads, talk dyads) pair: the
+    stratified dyad bootstrap interval and the ``test`` p, or neither where the dyads
+    are too few to test (see the module docstring)."""
     counts = []
     for no, yes in strata:
         counts.append((_counts(no), _counts(yes)))
     counts = [c for c in counts if len(c[0][0]) and len(c[1][0])]
     if not counts:
-        return {"s_no_talk": None, "s_talk": None, "delta": None, "delta_ci": None, "p": None, "cells": 0}
+        return {"s_no_talk": None, "s_talk": None, "delta": None, "delta_ci": None, "p": None, "cells": 0,
+                "test": test, "tested": False, "min_p": None, "exact": None, "dyads": (0, 0)}
     sw = [c[0][0] for c in counts] + [c[1][0] for c in counts]  # no-talk strata first, then talk
     tr = [c[0][1] for c in counts] + [c[1][1] for c in counts]
     m = len(counts)
-
-    def stat(*idx, axis=-1):
-        rates = [sw[s][np.asarray(i, dtype=np.intp)].sum(axis=axis) / tr[s][np.asarray(i, dtype=np.intp)].sum(axis=axis)
-                 for s, i in enumerate(idx)]
-        return np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
-
-    full = [np.arange(len(x)) for x in sw]
     rates = [sw[s].sum() / tr[s].sum() for s in range(2 * m)]
     s_no, s_yes = float(np.mean(rates[:m])), float(np.mean(rates[m:]))
-    # scipy needs two observations per sample; repeating a lone dyad leaves its resamples unchanged
-    data = tuple(i if len(i) > 1 else np.repeat(i, 2) for i in full)
-    res = scipy.stats.bootstrap(data, stat, n_resamples=n_resamples, confidence_level=confidence, method="percentile",
-                                vectorized=True, paired=False, **_rng_kwarg(scipy.stats.bootstrap, _generator(rng)))
-    dist = np.asarray(res.bootstrap_distribution)
-    below, above = int(np.sum(dist <= 0)), int(np.sum(dist >= 0))
-    p = min(1.0, 2.0 * (1 + min(below, above)) / (1 + dist.size))
-    lo, hi = res.confidence_interval
     delta = s_no - s_yes
-    if np.all(dist == dist.flat[0]):  # no sampling spread: the interval is the point
-        lo = hi = delta
-    return {"s_no_talk": s_no, "s_talk": s_yes, "delta": delta, "delta_ci": (float(lo), float(hi)), "p": p,
-            "cells": m}
+    sizes = [(len(c[0][0]), len(c[1][0])) for c in counts]
+    min_p = smallest_permutation_p(sizes)
+    out = {"s_no_talk": s_no, "s_talk": s_yes, "delta": delta, "delta_ci": None, "p": None, "cells": m,
+           "test": test, "tested": min_p < alpha, "min_p": min_p, "exact": None,
+           "dyads": (sum(a for a, _ in sizes), sum(b for _, b in sizes))}
+    if not out["tested"]:  # too few dyads: no p and no interval (one excluding 0 would be a test)
+        return out
+    gen = _generator(rng)
+    out["delta_ci"], dist = _bootstrap_interval(sw, tr, m, delta, n_resamples, confidence, gen)
+    if test == "bootstrap":
+        below, above = int(np.sum(dist <= 0)), int(np.sum(dist >= 0))
+        out["p"] = min(1.0, 2.0 * (1 + min(below, above)) / (1 + dist.size))
+    else:
+        out["p"], out["exact"] = _permutation_p(counts, n_resamples, gen)
+    return out
 
 
 def _group(dyads: Iterable[Dyad], keys: Sequence[str]) -> dict[tuple, list[Dyad]]:
@@ -293,12 +421,16 @@ def _cell_strata(dyads: Sequence[Dyad], cell_keys: Sequence[str]) -> dict[tuple,
 
 def communication_effect(traces: Iterable[Any], *, cells: Sequence[str] = ("stage_game", "framing"),
                          analysis: str = "complete", n_resamples: int = 10_000, confidence: float = 0.95,
-                         rng: Any = 42) -> dict[str, Any]:
+                         rng: Any = 42, test: str = "permutation", alpha: float = 0.05) -> dict[str, Any]:
     """ΔS of Eq. 2 for ``traces``: ``s_no_talk``, ``s_talk`` (equally weighted over the
-    ``cells`` played in both treatments), ``delta``, ``delta_ci``, ``p`` and ``cells``."""
+    ``cells`` played in both treatments), ``delta``, ``delta_ci``, ``p``, ``cells``, and
+    the test: ``test``, ``tested`` (False: too few dyads to reach ``alpha``, then ``p``
+    and ``delta_ci`` are None), ``min_p`` (the smallest attainable permutation p),
+    ``exact`` (the permutation p enumerated every relabelling), ``dyads`` (no talk, talk)."""
+    _check_test(test, alpha)
     dyads = dyads_of(traces, analysis)
     strata = _cell_strata(dyads, cells)
-    return _effect(list(strata.values()), n_resamples, confidence, rng)
+    return _effect(list(strata.values()), n_resamples, confidence, rng, test, alpha)
 
 
 def _stage_name(game_id: str) -> str:
@@ -309,21 +441,23 @@ def _stage_name(game_id: str) -> str:
 
 def switching_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "stage_game"),
                     cell: str = "framing", analysis: str = "complete", n_resamples: int = 10_000,
-                    confidence: float = 0.95, rng: Any = 42, alpha: float = 0.05) -> list[dict[str, Any]]:
+                    confidence: float = 0.95, rng: Any = 42, alpha: float = 0.05,
+                    test: str = "permutation") -> list[dict[str, Any]]:
     """Seed 002 Table 1: one row per ``rows`` group (default: policy pairing x stage game),
     pooling its ``cell`` levels (the framings) with equal weight; per-cell effects with
-    Benjamini-Hochberg correction across every cell of the table.
+    Benjamini-Hochberg correction across every tested cell of the table.
 
     Each row: ``model`` (the pairing), ``game`` (the stage game's name), ``s_no_talk``,
-    ``s_talk``, ``delta``, ``delta_ci``, ``p``, ``cells``, ``dyads_no_talk``,
-    ``dyads_talk``, ``contexts`` ({framing code: "+", "-" or "·"}) and ``cell_effects``
-    ({framing: effect dict with ``q``}). A group with no cell played in both treatments
-    has no row. Rows are sorted by pairing, then in the stage games' order."""
+    ``s_talk``, ``delta``, ``delta_ci``, ``p``, ``tested``, ``min_p``, ``cells``,
+    ``dyads_no_talk``, ``dyads_talk``, ``contexts`` ({framing code: "+", "-", "·", or
+    :data:`UNTESTED` where the cell's dyads are too few to test}) and ``cell_effects``
+    ({framing: effect dict with ``q``, None when untested}). A group with no cell played
+    in both treatments has no row. Rows are sorted by pairing, then in the stage games'
+    order. ``test``: see the module docstring."""
     from ..games.matrix.prompts import FRAMING_CODES
     from ..games.matrix.rules import STAGE_GAMES
 
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
+    _check_test(test, alpha)
     dyads = dyads_of(traces, analysis)
     order = {g: i for i, g in enumerate(STAGE_GAMES)}
 
@@ -335,22 +469,25 @@ def switching_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
     for key in sorted(_group(dyads, rows), key=sort_key):
         members = [d for d in dyads if tuple(d.key(r) for r in rows) == key]
         strata = _cell_strata(members, (cell,))
-        row_effect = _effect(list(strata.values()), n_resamples, confidence, rng)
+        row_effect = _effect(list(strata.values()), n_resamples, confidence, rng, test, alpha)
         if not row_effect["cells"]:  # no cell played in both treatments: no comparison to report
             continue
         cell_effects = {}
         for (level,), pair in sorted(strata.items(), key=lambda kv: str(kv[0][0])):
-            e = _effect([pair], n_resamples, confidence, rng)
+            e = _effect([pair], n_resamples, confidence, rng, test, alpha)
             if e["delta"] is not None:
+                e["q"] = None
                 cell_effects[level] = e
-                flat.append((e, level))
+                if e["tested"]:
+                    flat.append((e, level))
         values = dict(zip(rows, key))
         out.append({
             "model": values.get("pairing", " · ".join(str(values[r]) for r in rows if r != "stage_game")),
             "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
             **{f"key_{r}": v for r, v in values.items()},
             "s_no_talk": row_effect["s_no_talk"], "s_talk": row_effect["s_talk"], "delta": row_effect["delta"],
-            "delta_ci": row_effect["delta_ci"], "p": row_effect["p"], "cells": row_effect["cells"],
+            "delta_ci": row_effect["delta_ci"], "p": row_effect["p"], "tested": row_effect["tested"],
+            "min_p": row_effect["min_p"], "cells": row_effect["cells"],
             "dyads_no_talk": sum(not d.talk for d in members), "dyads_talk": sum(d.talk for d in members),
             "cell_effects": cell_effects, "contexts": {},
         })
@@ -360,8 +497,11 @@ def switching_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
             e["q"] = float(q)
     for r in out:
         for level, e in r["cell_effects"].items():
-            sig = e["q"] < alpha
             code = FRAMING_CODES.get(level, str(level)) if cell == "framing" else str(level)
+            if e["q"] is None:
+                r["contexts"][code] = UNTESTED
+                continue
+            sig = e["q"] < alpha
             r["contexts"][code] = "+" if sig and e["delta"] > 0 else "-" if sig and e["delta"] < 0 else "·"
     return out
 
@@ -385,4 +525,123 @@ def outcome_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "s
         m = pooled_metrics(ds, analysis)
         values = dict(zip(list(rows) + ["treatment"], key))
         out.append({**values, **{k: m[k] for k in ("dyads", "S", "C_mean", "a_rate", "payoff_per_round", "joint")}})
+    return out
+
+
+# --------------------------------------------------------------------------- A.1 differences, A.2 alternation
+
+
+def _outcome_counts(dyads: Sequence[Dyad], what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per dyad (numerator, agent-rounds) of an A.1 quantity, both agents pooled."""
+    rows = []
+    for d in dyads:
+        n = sum(len(d.actions[i]) for i in range(2))
+        if not n:
+            continue
+        if what == "a_rate":
+            rows.append((sum(d.actions[i].count("A") for i in range(2)), n))
+        else:
+            rows.append((sum(sum(d.payoffs[i]) for i in range(2)), n))
+    arr = np.array(rows, dtype=float).reshape(-1, 2)
+    return arr[:, 0], arr[:, 1]
+
+
+def outcome_effects(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "stage_game"),
+                    cells: Sequence[str] = ("framing",), analysis: str = "complete", n_resamples: int = 10_000,
+                    confidence: float = 0.95, rng: Any = 42, alpha: float = 0.05) -> list[dict[str, Any]]:
+    """Appendix A.1 Tables S1 / S2: per ``rows`` group, the action-A rate and the payoff per
+    agent per round without and with talk and their difference (message minus no
+    message) with its 95% stratified dyad-bootstrap interval, the ``cells`` levels
+    played in both treatments weighted equally (Table S2: rows pairing x game, cells the
+    framings; Table S1: rows the game, cells pairing x framing).
+
+    Each row: the ``rows`` values, ``game`` (the stage game's name if a row key),
+    ``cells``, ``dyads_no_talk``, ``dyads_talk``, ``tested`` (False: too few dyads for
+    an interval, see the module docstring) and per quantity of :data:`OUTCOMES` a dict
+    ``{"no_talk", "talk", "delta", "ci"}``. Stage games in their order."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    _check_test("permutation", alpha)
+    dyads = dyads_of(traces, analysis)
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+
+    def sort_key(key: tuple) -> tuple:
+        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+
+    gen = _generator(rng)
+    out = []
+    for key, members in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
+        strata = [pair for pair in _cell_strata(members, cells).values() if pair[0] and pair[1]]
+        if not strata:
+            continue
+        values = dict(zip(rows, key))
+        min_p = smallest_permutation_p([(len(no), len(yes)) for no, yes in strata])
+        row: dict[str, Any] = {**values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
+                               "cells": len(strata), "dyads_no_talk": sum(len(no) for no, _ in strata),
+                               "dyads_talk": sum(len(yes) for _, yes in strata), "tested": min_p < alpha}
+        for what in OUTCOMES:
+            talk = [_outcome_counts(yes, what) for _, yes in strata]
+            none = [_outcome_counts(no, what) for no, _ in strata]
+            num = [c[0] for c in talk] + [c[0] for c in none]  # talk first: message minus no message
+            den = [c[1] for c in talk] + [c[1] for c in none]
+            m = len(strata)
+            rates = [num[i].sum() / den[i].sum() for i in range(2 * m)]
+            t, n = float(np.mean(rates[:m])), float(np.mean(rates[m:]))
+            ci = _bootstrap_interval(num, den, m, t - n, n_resamples, confidence, gen)[0] if row["tested"] else None
+            row[what] = {"no_talk": n, "talk": t, "delta": t - n, "ci": ci}
+        out.append(row)
+    return out
+
+
+def alternation_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", "stage_game"),
+                      treatment: str | None = "none", analysis: str = "complete",
+                      phase_games: Sequence[str] | None = PHASE_GAMES) -> list[dict[str, Any]]:
+    """Appendix A.2 Table S4 per ``rows`` group of the ``treatment`` dyads (None: both):
+    ``agents`` (trajectories with a transition), ``all_switch`` / ``all_switch_share``
+    (every transition a switch: 9/9), ``at_least_8_9`` / ``at_least_8_9_share``
+    (``9 k >= 8 n``), ``C_median`` and ``C_iqr`` (25th, 75th percentiles), ``dyads``,
+    and for stage games in ``phase_games`` (None: every game) ``both_all_switch``,
+    ``in_phase``, ``antiphase`` (dyad counts; None for other games)."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    dyads = [d for d in dyads_of(traces, analysis) if treatment is None or d.treatment == treatment]
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+
+    def sort_key(key: tuple) -> tuple:
+        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+
+    out = []
+    for key, ds in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
+        agents = all_sw = near = 0
+        cs: list[float] = []
+        both = in_phase = anti = 0
+        for d in ds:
+            full = []
+            for i in range(2):
+                k, n = switch_count(d.actions[i])
+                if n:
+                    agents += 1
+                    all_sw += k == n
+                    near += 9 * k >= 8 * n
+                full.append(n > 0 and k == n)
+                c = period_two_adherence(d.actions[i])
+                if c is not None:
+                    cs.append(c)
+            if all(full):
+                both += 1
+                joint = list(zip(*d.actions))
+                in_phase += all(x == y for x, y in joint)
+                anti += all(x != y for x, y in joint)
+        values = dict(zip(rows, key))
+        phase = phase_games is None or values.get("stage_game") in phase_games or "stage_game" not in values
+        out.append({
+            **values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
+            "treatment": treatment, "dyads": len(ds), "agents": agents,
+            "all_switch": all_sw, "all_switch_share": all_sw / agents if agents else None,
+            "at_least_8_9": near, "at_least_8_9_share": near / agents if agents else None,
+            "C_median": float(np.median(cs)) if cs else None,
+            "C_iqr": tuple(float(v) for v in np.quantile(cs, [0.25, 0.75])) if cs else None,
+            "both_all_switch": both if phase else None, "in_phase": in_phase if phase else None,
+            "antiphase": anti if phase else None,
+        })
     return out

@@ -51,9 +51,16 @@ Matrix game (seed 002; metrics of :mod:`.matrix_metrics`), rows are policy pairi
 stage games:
 
 * ``matrix_table1``: Table 1, switching without and with talk, ΔS with its stratified
-  dyad-bootstrap CI and p, and the Benjamini-Hochberg symbol of every framing cell.
+  dyad-bootstrap CI and permutation p over dyads, and the Benjamini-Hochberg symbol of
+  every framing cell (``n/a`` and no p or CI where the dyads are too few to test).
 * ``matrix_outcomes``: Appendix A.1-A.2 per treatment: switching, period-two adherence,
   action-A rate, payoff per agent per round, joint outcomes.
+* ``matrix_outcome_effects`` / ``matrix_outcome_effects_by_game``: A.1 Tables S2 / S1,
+  action-A rate and payoff per agent per round without and with talk, their difference
+  (message minus no message) and its 95% dyad-bootstrap CI.
+* ``matrix_alternation``: A.2 Table S4 (no-talk dyads): agents switching 9/9 and at least
+  8/9, median [IQR] period-two adherence, and for Snowdrift and Harmony the dyads whose
+  agents both switch 9/9, in phase and antiphase.
 * ``matrix_sensitivity``: A.3, the complete-case and all-available-transition analyses
   side by side, with how many corrected classifications differ.
 """
@@ -635,12 +642,15 @@ def _rulemaking_contrasts(by_cell: Mapping[Any, list[dict[str, Any]]], *, n_resa
 
 
 def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
-    """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1) and the
+    """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1), the
+    A.1 differences (Tables S1, S2), the alternation audit (Table S4) and the
     complete-case vs all-available sensitivity (A.3); plus Figure rows and notes.
 
     Rows are policy pairings x stage games, each pooling its framings with equal weight
     (:func:`~.matrix_metrics.switching_table`); per-framing symbols are the
-    Benjamini-Hochberg classification across every cell of the table.
+    Benjamini-Hochberg classification across every tested cell of the table. A cell or
+    row whose dyads are too few for any permutation test to reach .05 gets no p, no
+    interval and ``n/a``, and a note says how many.
     """
     from . import matrix_metrics as mm
 
@@ -665,12 +675,25 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
     fmts = ["text", "text", "pct", "pct", "pct", "pct_ci", "p", "int", "int"] + ["text"] * len(codes)
     rows = [[r["model"], r["game"], r["s_no_talk"], r["s_talk"], r["delta"], r["delta_ci"], r["p"], r["dyads_no_talk"],
              r["dyads_talk"]] + [(r.get("contexts") or {}).get(k) for k in codes] for r in rows_in]
-    t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
-               ["S: adjacent-round switches / transitions, pooled over agents and dyads within a framing, then "
+    t1_notes = ["S: adjacent-round switches / transitions, pooled over agents and dyads within a framing, then "
                 "framings weighted equally; ΔS = S(no talk) - S(talk), positive = stabilizing. Percentile 95% CI "
-                f"and two-sided p from {n_resamples} dyad bootstrap resamples stratified by framing x treatment "
-                "(seed 42). Framing columns (N, B, E, S, T, IR): Benjamini-Hochberg across every cell of the "
-                "table, q < .05: + stabilizing, - destabilizing, · null. Complete-case dyads only."])
+                f"from {n_resamples} dyad bootstrap resamples stratified by framing x treatment (seed 42); two-sided "
+                "p of the permutation test over dyads (treatment labels relabelled within each framing; exact when "
+                f"there are at most {n_resamples} relabellings). Framing columns (N, B, E, S, T, IR): "
+                "Benjamini-Hochberg across every tested cell of the table, q < .05: + stabilizing, - destabilizing, "
+                "· null. Complete-case dyads only."]
+    untested_cells = sum(sym == mm.UNTESTED for r in rows_in for sym in (r.get("contexts") or {}).values())
+    n_cells = sum(len(r.get("contexts") or {}) for r in rows_in)
+    untested_rows = sum(not r["tested"] for r in rows_in)
+    if untested_cells or untested_rows:
+        t1_notes.append(f"n/a, and p and CI –: too few dyads to test. With n1 and n2 dyads a cell's smallest two-sided "
+                        "permutation p is 2 / C(n1 + n2, n1) (2 vs 2: 2/6 = 0.333; 4 vs 4: 2/70 = 0.029), a row's "
+                        "the product over its framings; where it is not below .05 no test can be significant, so "
+                        "none is made and the cell is not in the Benjamini-Hochberg family.")
+        notes.append(f"matrix_table1: {untested_cells} of {n_cells} framing cell(s) and {untested_rows} of "
+                     f"{len(rows_in)} row(s) have too few dyads to test (no p, CI or mark; marked n/a).")
+    t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
+               t1_notes)
 
     orows = []
     for r in mm.outcome_table(usable):
@@ -685,6 +708,48 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
                ["Pooled over dyads and agents; C: period-two adherence (Eq. S1), mean over agent trajectories; "
                 "joint outcomes: first letter = first seat. Complete-case dyads only."])
 
+    effect_cols = ["Dyads no talk", "Dyads talk", "A % no talk", "A % talk", "ΔA (pp)", "ΔA 95% CI (pp)",
+                   "Payoff no talk", "Payoff talk", "ΔPayoff", "ΔPayoff 95% CI"]
+    effect_fmts = ["int", "int", "pct", "pct", "pct", "pct_ci", "num", "num", "num", "ci"]
+
+    def effect_cells(r: Mapping[str, Any]) -> list[Any]:
+        a, pay = r["a_rate"], r["payoff_per_round"]
+        return [r["dyads_no_talk"], r["dyads_talk"], a["no_talk"], a["talk"], a["delta"], a["ci"], pay["no_talk"],
+                pay["talk"], pay["delta"], pay["ci"]]
+
+    eff = mm.outcome_effects(usable, n_resamples=n_resamples)
+    eff_note = (f"Differences are talk minus no talk. 95% percentile CI from {n_resamples} dyad bootstrap resamples "
+                "within each cell, talk and no-talk dyads resampled independently (seed 42); – where the dyads are "
+                "too few to test (as in matrix_table1). Complete-case dyads only.")
+    t_eff = Table("matrix_outcome_effects", "Action-A rate and payoff by treatment with differences (seed 002 "
+                  "Table S2 layout)", ["Pairing", "Game"] + effect_cols,
+                  [[r["pairing"], r["game"]] + effect_cells(r) for r in eff], ["text", "text"] + effect_fmts,
+                  ["Within each pairing x game, framings weighted equally. " + eff_note])
+    eff_game = mm.outcome_effects(usable, rows=("stage_game",), cells=("pairing", "framing"), n_resamples=n_resamples)
+    t_eff_game = Table("matrix_outcome_effects_by_game", "Action-A rate and payoff by game and treatment with "
+                       "differences (seed 002 Table S1 layout)", ["Game", "Cells"] + effect_cols,
+                       [[r["game"], r["cells"]] + effect_cells(r) for r in eff_game],
+                       ["text", "int"] + effect_fmts,
+                       ["Every pairing x framing cell of a game weighted equally. " + eff_note])
+
+    arows = []
+    for r in mm.alternation_table(usable):
+        both = r["both_all_switch"]
+        arows.append([r["pairing"], r["game"], r["dyads"], r["agents"], r["all_switch_share"],
+                      r["at_least_8_9_share"], r["C_median"], r["C_iqr"],
+                      None if both is None else f"{both}/{r['dyads']}",
+                      None if both is None else f"{r['in_phase']}/{both}",
+                      None if both is None else f"{r['antiphase']}/{both}"])
+    t_alt = Table("matrix_alternation", "No-talk alternation (seed 002 Table S4 layout)",
+                  ["Pairing", "Game", "Dyads", "Agents", "9/9 switches %", "≥ 8/9 switches %", "C median", "C IQR",
+                   "Both agents 9/9", "In phase | both 9/9", "Antiphase | both 9/9"], arows,
+                  ["text", "text", "int", "int", "pct", "pct", "num", "ci", "text", "text", "text"],
+                  ["No-talk complete-case dyads; each contributes two agent trajectories. 9/9: every adjacent-round "
+                   "transition a switch; ≥ 8/9: S ≥ 8/9, which implies a negative lag-1 autocorrelation whatever "
+                   "the action marginals (Eq. 3). C: period-two adherence (Eq. S1), median and interquartile range "
+                   "(linear quantiles). Dyad phase for Snowdrift and Harmony, as Table S4: in phase = both agents "
+                   "alternate with equal actions (AA <-> BB), antiphase = opposite actions (AB <-> BA)."])
+
     srows = []
     classes = {}
     for analysis in ("complete", "all"):
@@ -694,17 +759,18 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
         classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
         srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
                       e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
-                      sum(sym != "·" for sym in classes[analysis].values()), len(classes[analysis])])
+                      sum(sym in ("+", "-") for sym in classes[analysis].values()), len(classes[analysis]),
+                      sum(sym == mm.UNTESTED for sym in classes[analysis].values())])
     common = set(classes["complete"]) & set(classes["all"])
     changed = sum(classes["complete"][k] != classes["all"][k] for k in common)
     t3 = Table("matrix_sensitivity", "Complete-case vs all-available transitions (seed 002 A.3)",
                ["Analysis", "Dyads", "Transitions", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p",
-                "Corrected cells (+/-)", "Cells"], srows,
-               ["text", "int", "int", "pct", "pct", "pct", "pct_ci", "p", "int", "int"],
-               ["Overall ΔS weights every stage game x framing cell equally. All available: fallback actions and every "
-                f"transition of partial dyads kept. Corrected classifications that differ between the two: {changed} "
-                f"of {len(common)} cells."])
-    return [t1, t2, t3], rows_in, notes
+                "Corrected cells (+/-)", "Cells", "Cells too few to test"], srows,
+               ["text", "int", "int", "pct", "pct", "pct", "pct_ci", "p", "int", "int", "int"],
+               ["Overall ΔS weights every stage game x framing cell equally; p: permutation test over dyads within "
+                "cells. All available: fallback actions and every transition of partial dyads kept. Corrected "
+                f"classifications that differ between the two: {changed} of {len(common)} cells."])
+    return [t1, t2, t_eff, t_eff_game, t_alt, t3], rows_in, notes
 
 
 def _stage_name(stage_game: str) -> str:

@@ -1,6 +1,7 @@
-"""`negotiation-env report` on matrix-game traces: seed 002 Table 1, the outcome and
-sensitivity tables and the switching figure, from real recorded scripted games and
-checked against closed forms and the metrics computed directly."""
+"""`negotiation-env report` on matrix-game traces: seed 002 Table 1, the outcome,
+A.1 difference, Table S4 alternation and sensitivity tables and the switching figure,
+from real recorded scripted games and checked against closed forms and the metrics
+computed directly; a cohort of 2 vs 2 dyads gets no test (n/a and a note)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def run_dir(tmp_path_factory):
     n = 0
     for framing in ("neutral", "team"):
         for stage in ("prisoners_dilemma", "harmony"):
-            for rep in range(3):
+            for rep in range(5):
                 common = dict(framing=framing, stage_game=stage, writer=w, seed=rep)
                 # tit-for-tat self-play: antiphase without talk (S = 1), absorbing with talk (S = 0)
                 play(make("tit_for_tat", output="text"), make("tit_for_tat", first="B", output="text"),
@@ -88,18 +89,24 @@ def traces(run_dir):
     return [t.to_dict() for t in read_traces(run_dir).traces]
 
 
-def test_table1_rows_match_the_closed_forms(report):
+def test_table1_rows_match_the_closed_forms(report, traces):
     t = report.table("matrix_table1")
     assert t.columns == ["Pairing", "Game", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p",
                          "Dyads no talk", "Dyads talk", "N", "T"]
     assert t.column("Pairing") == ["alternator × always_a"] * 2 + ["tit_for_tat × tit_for_tat"] * 2
     assert t.column("Game") == ["Prisoner's Dilemma", "Harmony"] * 2
     tft = t.row(Pairing="tit_for_tat × tit_for_tat", Game="Harmony")
-    assert tft[2:] == [1.0, 0.0, 1.0, (1.0, 1.0), pytest.approx(2 / (N_RES + 1)), 6, 6, "+", "+"]
+    # the row: 252^2 relabellings over two framings, N_RES random ones, none as extreme: p = 2 / (N_RES + 1);
+    # each framing cell, 5 vs 5 fully separated dyads: exact p = 2/252, BH over the 8 cells keeps it under .05
+    assert tft[2:] == [1.0, 0.0, 1.0, (1.0, 1.0), pytest.approx(2 / (N_RES + 1)), 10, 10, "+", "+"]
+    row = next(r for r in mm.switching_table(traces, n_resamples=N_RES)
+               if r["model"] == "tit_for_tat × tit_for_tat" and r["game"] == "Harmony")
+    assert row["cell_effects"]["team"]["p"] == pytest.approx(2 / 252) and row["cell_effects"]["team"]["exact"]
     alt = t.row(Pairing="alternator × always_a", Game="Prisoner's Dilemma")
-    assert alt[2:] == [0.5, 0.5, 0.0, (0.0, 0.0), 1.0, 6, 6, "·", "·"]
+    assert alt[2:] == [0.5, 0.5, 0.0, (0.0, 0.0), 1.0, 10, 10, "·", "·"]
     md = t.markdown()
-    assert "| tit_for_tat × tit_for_tat | Harmony | 100.0 | 0.0 | 100.0 | [100.0, 100.0] | 0.007 | 6 | 6 | + | + |" in md
+    assert "| tit_for_tat × tit_for_tat | Harmony | 100.0 | 0.0 | 100.0 | [100.0, 100.0] | 0.007 | 10 | 10 | + | + |" in md
+    assert "permutation test over dyads" in md and "n/a" not in md
     rows = list(csv.reader(io.StringIO(t.csv_text())))
     assert rows[0][5:7] == ["ΔS 95% CI (pp) low", "ΔS 95% CI (pp) high"]
     assert rows[3][:7] == ["tit_for_tat × tit_for_tat", "Prisoner's Dilemma", "1", "0", "1", "1", "1"]
@@ -116,14 +123,63 @@ def test_outcome_and_sensitivity_tables(report, traces):
     o = report.table("matrix_outcomes")
     row = o.row(Pairing="tit_for_tat × tit_for_tat", Game="Prisoner's Dilemma", Treatment="no talk")
     # antiphase AB / BA in the Prisoner's Dilemma: half A, 2.5 points a round
-    assert row[3:] == [6, 1.0, 1.0, 0.5, 2.5, 0.0, 0.5, 0.5, 0.0]
+    assert row[3:] == [10, 1.0, 1.0, 0.5, 2.5, 0.0, 0.5, 0.5, 0.0]
     row = o.row(Pairing="tit_for_tat × tit_for_tat", Game="Harmony", Treatment="talk")
-    assert row[3:] == [6, 0.0, 0.0, 1.0, 5.0, 1.0, 0.0, 0.0, 0.0]
+    assert row[3:] == [10, 0.0, 0.0, 1.0, 5.0, 1.0, 0.0, 0.0, 0.0]
     s = report.table("matrix_sensitivity")
     cc, al = s.rows
-    assert cc[:3] == ["complete-case", 48, 48 * 18] and al[:3] == ["all available", 49, 48 * 18 + 2]
+    assert cc[:3] == ["complete-case", 80, 80 * 18] and al[:3] == ["all available", 81, 80 * 18 + 2]
+    assert cc[8:] == [4, 8, 0]  # the four tit-for-tat cells stabilize; none too small to test
     assert cc[5] == pytest.approx(mm.communication_effect(traces, n_resamples=N_RES)["delta"])
     assert any("1 matrix dyad(s) left out of the complete-case tables" in n for n in report.notes)
+
+
+def test_outcome_effects_and_alternation_tables(report):
+    """Tit-for-tat self-play: antiphase without talk (A 50%; PD 2.5, Harmony (3 + 1) / 2 = 2
+    points), all-AA with talk (A 100%; PD 3, Harmony 5); always-A beside an alternator: S
+    = 1/2 and the same outcomes either way."""
+    e = report.table("matrix_outcome_effects")
+    assert e.columns[:2] == ["Pairing", "Game"] and e.columns[6:8] == ["ΔA (pp)", "ΔA 95% CI (pp)"]
+    assert e.row(Pairing="tit_for_tat × tit_for_tat", Game="Prisoner's Dilemma")[2:] == \
+        [10, 10, 0.5, 1.0, 0.5, (0.5, 0.5), 2.5, 3.0, 0.5, (0.5, 0.5)]
+    assert e.row(Pairing="tit_for_tat × tit_for_tat", Game="Harmony")[2:] == \
+        [10, 10, 0.5, 1.0, 0.5, (0.5, 0.5), 2.0, 5.0, 3.0, (3.0, 3.0)]
+    assert e.row(Pairing="alternator × always_a", Game="Harmony")[6:8] == [0.0, (0.0, 0.0)]
+    g = report.table("matrix_outcome_effects_by_game")
+    # the game's cells: 2 pairings x 2 framings, weighted equally; alternator beside always-A in Harmony
+    # earns AA 5 / 5 and BA 1 / 3 in turn: 3.5 a round either way
+    assert g.row(Game="Harmony")[1:] == [4, 20, 20, 0.625, 0.875, 0.25, (0.25, 0.25),
+                                         (2.0 + 3.5) / 2, (5.0 + 3.5) / 2, 1.5, (1.5, 1.5)]
+    a = report.table("matrix_alternation")
+    assert a.row(Pairing="tit_for_tat × tit_for_tat", Game="Harmony")[2:] == \
+        [10, 20, 1.0, 1.0, 1.0, (1.0, 1.0), "10/10", "0/10", "10/10"]
+    assert a.row(Pairing="tit_for_tat × tit_for_tat", Game="Prisoner's Dilemma")[8:] == [None, None, None]
+    # the alternator switches 9/9 (C = 1), always-A never (C = 0)
+    assert a.row(Pairing="alternator × always_a", Game="Harmony")[2:] == \
+        [10, 20, 0.5, 0.5, 0.5, (0.0, 1.0), "0/10", "0/0", "0/0"]
+
+
+def test_too_few_dyads_get_a_note_not_a_mark(tmp_path):
+    """2 vs 2 dyads of a clear effect (alternators without talk, always-A with it): the
+    bootstrap used to give p < 0.001 and a "+"; no permutation of four dyads goes below
+    2/6, so there is no p, no interval, n/a, and a note."""
+    traces = [play(make("alternator", output="text"), make("alternator", output="text"), treatment="none",
+                   game_id=f"n{i}", seed=i) for i in range(2)]
+    traces += [play(make("always_a", output="text"), make("always_a", output="text"), game_id=f"t{i}", seed=i)
+               for i in range(2)]
+    for t in traces:
+        t["policies"] = {A0: {"label": "x"}, A1: {"label": "y"}}
+    rep = build_report(traces, tmp_path, n_resamples=N_RES, plots=False)
+    t = rep.table("matrix_table1")
+    assert t.rows == [["x × y", "Prisoner's Dilemma", 1.0, 0.0, 1.0, None, None, 2, 2, "n/a"]]
+    md = t.markdown()
+    assert "| x × y | Prisoner's Dilemma | 100.0 | 0.0 | 100.0 | – | – | 2 | 2 | n/a |" in md
+    assert "n/a, and p and CI –: too few dyads to test" in md and "2 vs 2: 2/6 = 0.333" in md
+    assert "matrix_table1: 1 of 1 framing cell(s) and 1 of 1 row(s) have too few dyads to test (no p, CI or mark; " \
+           "marked n/a)." in rep.notes
+    assert rep.table("matrix_outcome_effects").rows[0][7] is None  # no interval either
+    s = rep.table("matrix_sensitivity")
+    assert s.rows[0][6:] == [None, None, 0, 1, 1]
 
 
 def test_figure_and_cells(report, run_dir, tmp_path):
@@ -133,7 +189,7 @@ def test_figure_and_cells(report, run_dir, tmp_path):
     assert (tmp_path / fig[0].name).read_bytes() == fig[0].read_bytes()
     assert [t.markdown() for t in again.tables] == [t.markdown() for t in report.tables]
     cells = {r["game_id"]: r for r in csv.DictReader(io.StringIO((fig[0].parent / "cells.csv").read_text(encoding="utf-8")))}
-    assert len(cells) == 49
+    assert len(cells) == 81
     m1 = cells["m1"]  # the first game: tit-for-tat antiphase, no talk, neutral Prisoner's Dilemma
     assert (m1["game"], m1["pairing"], m1["talk"], m1["environment"], m1["condition"], m1["condition_label"]) == \
         ("matrix", "tit_for_tat × tit_for_tat", "false", "prisoners_dilemma", "neutral",
@@ -165,4 +221,4 @@ def test_cli_report_on_a_matrix_run(run_dir, tmp_path):
 
 def test_report_run_reads_a_trace_file(run_dir, tmp_path):
     rep = report_run(run_dir / "traces.jsonl", tmp_path / "x", plots=False)
-    assert rep.games == {"matrix": 49}
+    assert rep.games == {"matrix": 81}
