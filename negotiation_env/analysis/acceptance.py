@@ -58,7 +58,7 @@ _CUE = re.compile(
     r"|on\s+the\s+(?:goal|problem|need)|with\s+you\s+that))"
     r"|\b(?:agreed|accepted)\b(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w"
     r"|on\s+the\s+(?:goal|problem|need)))"
-    r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with|take\s+(?:that|it|your))\b"
+    r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with(?!\s+my\b)|take\s+(?:that|it|your))\b"
     r"|\bcan\s+(?:accept|agree)\b"
     r"|(?:^\s*|(?<=[.!;:,\-])|(?<=[.!;:,\-]\s)|(?<=[.!;:,\-]\s\s))"
     r"deal\b(?!\s+(?:on|where|with|for|in|is\s+off|breaker)\b|'s\s+off\b)"
@@ -66,10 +66,10 @@ _CUE = re.compile(
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
     r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
     r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b"
-    r"|\blet'?s\s+(?:do\s+(?:it|that|this)|go\s+with|lock|proceed|finali[sz]e|stick\s+with)\b"
+    r"|\blet'?s\s+(?:do\s+(?:it|that|this)|go\s+with(?!\s+my\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
     r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
     r"|\bon\s+board\b|\bfine\s+(?:by|with)\s+me\b|\bi'?m\s+fine\s+with\b|\bcan\s+live\s+with\b"
-    r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b|\bgo\s+along\s+with\b|\bconfirmed\b"
+    r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+my\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
     r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
     r"|\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b", _F)
 # a short reply's opening word

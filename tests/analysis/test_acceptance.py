@@ -84,6 +84,7 @@ def test_rejections(text):
     "I agree that gold is the bottleneck.", "You agreed to 4 wood last round.", "Earlier I said it works.",
     "Here's what would work for me: 5 wood.", "What deal do you want?", "Let's agree: you take 5 wood.",
     "If we can't agree, we both get zero.",
+    "I'll go with my own best plan. Good luck!", "Let's go with my split: you take 4 stone.",  # own plan
 ])
 def test_neither_acceptance_nor_rejection(text):
     assert not accepts(text) and not rejects(text)

@@ -233,8 +233,10 @@ def test_what_commits_and_what_does_not():
     split = ("agent_b", "I propose: you take 5 wood, I take 4 stone.")
     # a split nobody accepted commits no one (b buys gold, a buys stone)
     assert flags((0, 2, 0), (0, 4, 3), split, ("agent_a", "What are your projects?")) == []
-    # a negated acceptance is no acceptance
-    assert flags((6, 0, 0), (0, 4, 0), split, ("agent_a", "I don't agree.")) == []
+    # a negated acceptance is no acceptance, nor is a hedged, conditional or own-plan reply
+    for reply in ("I don't agree.", "That might work.", "Deal if you leave me 3 gold.",
+                  "I'll go with my own best plan. Good luck!"):
+        assert flags((6, 0, 0), (0, 4, 0), split, ("agent_a", reply)) == [], reply
     # a unilateral claim commits by itself ...
     assert flags((0, 0, 0), (0, 6, 0), ("agent_b", "I'll take 4 stone.")) == ["agent_b"]
     # ... until the partner turns it down
