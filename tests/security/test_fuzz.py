@@ -9,13 +9,19 @@ judge-output validator, the human-label CSV, scenario, game-config and run-confi
 Strategies mix free text (control characters, astral-plane characters, look-alike
 letters), JSON-shaped text built from the fields each parser knows (NaN, Infinity,
 negative, float and huge quantities, unknown names, deep nesting, duplicate keys,
-``<think>`` without its end), and JSON documents for the loaders.
+``<think>`` without its end), and JSON documents for the loaders. Hostile input of issue
+19 on top: numerals of up to 6,000 digits, floods of up to 30,000 repeated openers
+(``{``, ``{"a":``, ``[``, code fences, ``<think>``), nesting up to 5,000 levels, and
+speech or rationale made only of invisible characters; scenario files as text with those
+pieces spliced in; YAML run configs with alias bombs, cyclic aliases, long numbers and
+deep nesting. Each has one allowed outcome: the typed error, with a message.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +29,7 @@ from hypothesis import strategies as st
 
 import negotiation_env
 from negotiation_env.core.config import ConfigError
+from negotiation_env.core.visible import is_blank
 from negotiation_env.core.jsontext import ParseError, extract_json_object
 from negotiation_env.games.resource.parser import parse_text as resource_parse
 from negotiation_env.games.resource.scenario import Scenario, ScenarioError, load_scenario
@@ -34,7 +41,7 @@ from negotiation_env.games.rulemaking.scenario import RulemakingScenario, load_s
 from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError
 from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, load_taxonomy, read_human_labels,
                                             validate_labels)
-from negotiation_env.runner.config import RunConfigError, parse_config
+from negotiation_env.runner.config import RunConfigError, load_config, parse_config
 
 FUZZ_EXAMPLES = int(os.environ.get("NEGOTIATION_ENV_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -50,8 +57,24 @@ WORDS = list(NAMES.display.values()) + list(NAMES.display) + ["project_a", "proj
                                                                "speech", "action", "move", "issue", "rationale",
                                                                "ledger", "notes", "Support", "Exit", "hedging",
                                                                "unknown_resource"] + LOOKALIKES
+class _HugeInt(int):
+    """``sign * 10**exponent`` past Python's 4,300-digit print limit, with a repr hypothesis
+    can print (``repr`` of the plain int raises ValueError, in hypothesis's own reports
+    too) and its JSON text (json.dumps refuses it)."""
+
+    def __new__(cls, exponent: int, sign: int = 1):
+        obj = super().__new__(cls, sign * 10**exponent)
+        obj.text = ("-" if sign < 0 else "") + "1" + "0" * exponent
+        return obj
+
+    def __repr__(self) -> str:
+        return f"<{self.text[:3]}... of {len(self.text)} characters>"
+
+
 NUMBERS = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
-                    st.sampled_from([0, 1, 2, -1, 3.0, 2.5, 1e308, -0.0]))
+                    st.sampled_from([0, 1, 2, -1, 3.0, 2.5, 1e308, -0.0, 2**63, 10**99, 10**100, 10**4000]),
+                    # past 4,300 digits (in text: see _numeral)
+                    st.sampled_from([_HugeInt(5000), _HugeInt(5000, -1), _HugeInt(4301)]))
 SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=40), st.sampled_from(WORDS))
 JSON_VALUES = st.recursive(SCALARS, lambda kids: st.one_of(
     st.lists(kids, max_size=4), st.dictionaries(st.sampled_from(WORDS) | st.text(max_size=8), kids, max_size=5)),
@@ -65,9 +88,25 @@ def _dumps(v):
         return "{}"
 
 
+INVISIBLE = st.lists(st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u3164",
+                                       "\u2800", "\u0301", "\u202e", " ", "\t", "\x1b", "\u3000"]),
+                     min_size=1, max_size=6).map("".join)
+FLOOD_PIECES = ["{", '{"a":', '{"a"', "[", '{"speech":', "```", "```json\n{", "<think>", '"', "\\", "1", "-"]
+
+
+@st.composite
+def _numeral(draw):
+    """A JSON numeral of up to 6,000 digits (json.dumps cannot write past 4,300)."""
+    digits = "".join(draw(st.lists(st.sampled_from("0123456789"), min_size=1, max_size=4))) * draw(
+        st.integers(1, 1500))
+    digits = digits.lstrip("0") or "0"
+    tail = draw(st.sampled_from(["", ".5", "e10", "e400", "E-400", ".0" + "0" * 50]))
+    return draw(st.sampled_from(["", "-"])) + digits + tail
+
+
 @st.composite
 def adversarial_text(draw):
-    kind = draw(st.integers(0, 6))
+    kind = draw(st.integers(0, 10))
     if kind == 0:
         return draw(st.text(max_size=400))
     if kind == 1:  # a JSON object of known fields
@@ -81,9 +120,31 @@ def adversarial_text(draw):
     if kind == 4:  # think span without its end, then JSON
         return "<think>" + draw(st.text(max_size=50)) + _dumps(draw(JSON_VALUES))
     if kind == 5:  # a valid-looking answer with a hostile value
-        return json.dumps({"thinking": draw(st.text(max_size=30)), "speech": draw(st.text(max_size=30)),
-                           "action": {draw(st.sampled_from(WORDS)): draw(NUMBERS),
-                                      "projects": draw(JSON_VALUES)}}, allow_nan=True)
+        number = draw(NUMBERS)
+        text = json.dumps({"thinking": draw(st.text(max_size=30)), "speech": draw(st.text(max_size=30)),
+                           "action": {draw(st.sampled_from(WORDS)): "@NUMBER@",
+                                      "projects": json.loads(_dumps(draw(JSON_VALUES)))}}, allow_nan=True)
+        return text.replace('"@NUMBER@"', number.text if isinstance(number, _HugeInt) else _dumps(number), 1)
+    if kind == 7:  # a huge numeral where a number or any value goes
+        n = draw(_numeral())
+        return draw(st.sampled_from([
+            '{"thinking": "t", "speech": "s", "action": {"%s": %s}}' % (draw(st.sampled_from(WORDS)), n),
+            '{"speech": "s", "action": {"projects": {"project_a": %s}}}' % n,
+            '{"move": "Support", "issue": null, "rationale": "r", "x": %s}' % n,
+            '{"move": %s, "rationale": "r"}' % n, n]))
+    if kind == 8:  # a flood of openers, maybe ending in a valid answer
+        body = draw(st.sampled_from(FLOOD_PIECES)) * draw(st.integers(1, 30_000))
+        return body + draw(st.sampled_from(["", '{"speech": "hi", "action": null}', '{"move": "Exit", "rationale": "r"}']))
+    if kind == 9:  # nesting up to 5,000 levels, closed or not
+        d = draw(st.integers(1, 5000))
+        opener = draw(st.sampled_from(["[", '{"a": ', '{"action": ']))
+        closer = {"[": "]", '{"a": ': "}", '{"action": ': "}"}[opener]
+        return '{"speech": "s", "action": ' + opener * d + "1" + closer * draw(st.sampled_from([0, d])) + "}"
+    if kind == 10:  # required text made only of invisible characters
+        inv = draw(INVISIBLE)
+        return draw(st.sampled_from([json.dumps({"thinking": "", "speech": inv, "action": None}),
+                                     json.dumps({"move": "Support", "issue": None, "rationale": inv}),
+                                     json.dumps({"move": "Counter", "rationale": inv}, ensure_ascii=False)]))
     # prose with a fenced JSON block and control characters
     return draw(st.text(max_size=30)) + "```json\n" + _dumps(draw(JSON_VALUES)) + "\n```\x00\x07" + draw(st.text(max_size=10))
 
@@ -107,6 +168,8 @@ def test_resource_action_parser(text, decision, agent):
     except ParseError as e:
         assert str(e)
     else:
+        if turn.decision is None:
+            assert not is_blank(turn.speech)  # a talk turn says something
         if turn.decision is not None:
             assert all(isinstance(q, int) and q >= 0 for _, q in turn.decision.purchase)
             assert sum(q * RES.resource(r).cost for r, q in turn.decision.purchase) <= RES.budget + 1e-9
@@ -123,6 +186,7 @@ def test_rulemaking_move_parser(text, condition):
     else:
         assert mv.move in ("Support", "Oppose", "Concede", "Counter", "Exit")
         assert mv.issue is None or mv.issue in RM.issue_ids
+        assert not is_blank(mv.rationale)
 
 
 MATRIX_TEXT = st.one_of(adversarial_text(), st.lists(st.sampled_from(
@@ -313,3 +377,107 @@ def test_malformed_human_label_csv_is_refused_with_a_message(tmp_path, text, mes
     p.write_text(text, encoding="utf-8")
     with pytest.raises(HumanLabelError, match=message):
         read_human_labels(p, TAX)
+
+
+@FUZZ
+@given(adversarial_text())
+def test_judge_output_validator_on_hostile_text(text):
+    try:
+        validate_labels(text, 1, TAX)
+    except JudgeOutputError as e:
+        assert str(e)
+
+
+@st.composite
+def hostile_document(draw, doc):
+    """A scenario file's text with one hostile piece spliced in: a huge numeral for a
+    number, a key given twice, nesting up to 5,000 levels, a flood, or cut anywhere."""
+    text = json.dumps(doc)
+    kind = draw(st.integers(0, 4))
+    if kind == 0:  # a numeral for one of the numbers
+        import re as _re
+        spots = [m.span() for m in _re.finditer(r"(?<=: )-?\d+(\.\d+)?", text)]
+        a, b = draw(st.sampled_from(spots))
+        return text[:a] + draw(_numeral()) + text[b:]
+    if kind == 1:  # a key of some object given again
+        spots = [i for i, ch in enumerate(text) if ch == "{"]
+        i = draw(st.sampled_from(spots))
+        key = draw(st.sampled_from(["name", "budget", "supply", "r1", "id", "p", "agent_a", "x"]))
+        return text[:i + 1] + f'"{key}": 1, "{key}": 2, ' + text[i + 1:]
+    if kind == 2:  # deep nesting in a field
+        d = draw(st.integers(50, 5000))
+        return '{"meta": ' + "[" * d + "]" * d + ", " + text[1:]
+    if kind == 3:
+        return draw(st.sampled_from(FLOOD_PIECES)) * draw(st.integers(1, 30_000))
+    return text[:draw(st.integers(0, len(text)))]
+
+
+def _load_text(loader, text):
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        f.write(text)
+    try:
+        return loader(f.name)
+    finally:
+        os.unlink(f.name)
+
+
+@FUZZ
+@given(hostile_document(RES_DOC))
+def test_resource_scenario_file_on_hostile_text(text):
+    try:
+        sc = _load_text(load_scenario, text)
+    except ScenarioError as e:
+        assert str(e)
+    else:
+        assert isinstance(sc, Scenario)
+
+
+@FUZZ
+@given(hostile_document(RM_DOC))
+def test_rulemaking_scenario_file_on_hostile_text(text):
+    try:
+        sc = _load_text(load_rm, text)
+    except RMScenarioError as e:
+        assert str(e)
+    else:
+        assert isinstance(sc, RulemakingScenario)
+
+
+@st.composite
+def hostile_yaml(draw):
+    """A YAML run config with a hostile part: an alias bomb (up to 10^9 values), a cyclic
+    alias, a long number (decimal, hex, sexagesimal) or deep nesting, in a random place."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        width, levels = draw(st.integers(2, 10)), draw(st.integers(1, 9))
+        lines = ["a0: &a0 [" + ",".join(['"x"'] * width) + "]"]
+        lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+        value = "{" + ", ".join(lines) + "}"
+    elif kind == 1:
+        value = draw(st.sampled_from(["&c {a: *c}", "&l [*l]", "&m {a: [1, {b: *m}]}"]))
+    elif kind == 2:
+        digits = "1" * draw(st.integers(90, 6000))
+        value = draw(st.sampled_from([digits, "-" + digits, "0x" + "f" * len(digits), "1" + ":1" * len(digits),
+                                      digits + ".5", "1e" + digits]))
+    else:
+        d = draw(st.integers(10, 5000))
+        value = draw(st.sampled_from(["[" * d + "]" * d, "{a: " * d + "1" + "}" * d]))
+    where = draw(st.sampled_from(["seed", "name", "config", "options", "games_per_cell", "factors"]))
+    policy = "{spec: 'scripted:oracle', options: {x: %s}}" % value if where == "options" else "'scripted:oracle'"
+    top = f"{where}: {value}\n" if where in ("seed", "name") else ""
+    block = {"config": f"    config: {{x: {value}}}\n", "games_per_cell": f"    games_per_cell: {value}\n",
+             "factors": f"    factors: {{f: {{a: {value}}}}}\n"}.get(where, "")
+    return top + f"games:\n  - game: resource\n    policies: [{policy}]\n" + block
+
+
+@FUZZ
+@given(hostile_yaml())
+def test_run_config_loader_on_hostile_yaml(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as f:
+        f.write(text)
+    try:
+        load_config(f.name)
+    except RunConfigError as e:
+        assert str(e)
+    finally:
+        os.unlink(f.name)

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
+from ...core.visible import shown
 
 __all__ = ["Resource", "Project", "Scenario", "ScenarioError", "ScenarioTooLarge", "load_scenario", "list_scenarios",
            "MAX_RESOURCES", "MAX_PROJECTS", "MAX_UNITS", "MAX_AMOUNT"]
@@ -126,7 +128,10 @@ def _too_large(source: str, where: str, msg: str) -> ScenarioTooLarge:
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number a float can hold (math.isfinite raises OverflowError on an int past that)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return math.isfinite(v) if isinstance(v, float) else abs(v) <= sys.float_info.max
 
 
 def _int(v: Any) -> bool:
@@ -161,24 +166,24 @@ def _parse(d: Any, source: str) -> Scenario:
         if not isinstance(spec, Mapping) or set(spec) != {"supply", "cost"}:
             raise _fail(source, where, "must be an object with exactly the keys 'supply' and 'cost'")
         if not _int(spec["supply"]) or spec["supply"] < 0:
-            raise _fail(source, where + ".supply", f"must be a non-negative integer, got {spec['supply']!r}")
+            raise _fail(source, where + ".supply", f"must be a non-negative integer, got {shown(spec['supply'])}")
         if spec["supply"] > MAX_UNITS:
             raise _too_large(source, where + ".supply", f"is {spec['supply']}; at most {MAX_UNITS}")
         if not _number(spec["cost"]) or spec["cost"] <= 0:
-            raise _fail(source, where + ".cost", f"must be a positive finite number, got {spec['cost']!r}")
+            raise _fail(source, where + ".cost", f"must be a positive finite number, got {shown(spec['cost'])}")
         if spec["cost"] > MAX_AMOUNT:
-            raise _too_large(source, where + ".cost", f"is {spec['cost']!r}; at most {MAX_AMOUNT:g}")
+            raise _too_large(source, where + ".cost", f"is {shown(spec['cost'])}; at most {MAX_AMOUNT:g}")
         resources.append(Resource(rid, int(spec["supply"]), float(spec["cost"])))
     rids = {r.id for r in resources}
 
     budget = d["budget"]
     if not _number(budget) or budget < 0:
-        raise _fail(source, "budget", f"must be a non-negative finite number, got {budget!r}")
+        raise _fail(source, "budget", f"must be a non-negative finite number, got {shown(budget)}")
     if budget > MAX_AMOUNT:
-        raise _too_large(source, "budget", f"is {budget!r}; at most {MAX_AMOUNT:g}")
+        raise _too_large(source, "budget", f"is {shown(budget)}; at most {MAX_AMOUNT:g}")
     max_types = d["max_types"]
     if not _int(max_types) or not 1 <= max_types <= len(resources):
-        raise _fail(source, "max_types", f"must be an integer between 1 and {len(resources)}, got {max_types!r}")
+        raise _fail(source, "max_types", f"must be an integer between 1 and {len(resources)}, got {shown(max_types)}")
 
     projs = d["projects"]
     if not isinstance(projs, Mapping) or list(projs) != list(AGENTS):
@@ -204,14 +209,14 @@ def _parse(d: Any, source: str) -> Scenario:
                 if rid not in rids:
                     raise _fail(source, f"{where}.requires.{rid}", f"unknown resource; known: {', '.join(sorted(rids))}")
                 if not _int(units) or units <= 0:
-                    raise _fail(source, f"{where}.requires.{rid}", f"units per run must be a positive integer, got {units!r}")
+                    raise _fail(source, f"{where}.requires.{rid}", f"units per run must be a positive integer, got {shown(units)}")
                 if units > MAX_UNITS:
                     raise _too_large(source, f"{where}.requires.{rid}", f"is {units} units per run; at most {MAX_UNITS}")
                 reqs.append((rid, int(units)))
             if not _number(spec["reward"]) or spec["reward"] <= 0:
-                raise _fail(source, where + ".reward", f"must be a positive finite number, got {spec['reward']!r}")
+                raise _fail(source, where + ".reward", f"must be a positive finite number, got {shown(spec['reward'])}")
             if spec["reward"] > MAX_AMOUNT:
-                raise _too_large(source, where + ".reward", f"is {spec['reward']!r}; at most {MAX_AMOUNT:g}")
+                raise _too_large(source, where + ".reward", f"is {shown(spec['reward'])}; at most {MAX_AMOUNT:g}")
             reward = spec["reward"]
             parsed.append(Project(pname, tuple(reqs), int(reward) if float(reward).is_integer() else float(reward)))
         projects.append((agent, tuple(parsed)))

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
-from ...core.visible import is_blank
+from ...core.visible import is_blank, shown
 
 __all__ = [
     "Issue",
@@ -193,7 +194,10 @@ def _fail(source: str, where: str, msg: str) -> ScenarioError:
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number a float can hold (math.isfinite raises OverflowError on an int past that)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return math.isfinite(v) if isinstance(v, float) else abs(v) <= sys.float_info.max
 
 
 def _int(v: Any) -> bool:
@@ -202,7 +206,7 @@ def _int(v: Any) -> bool:
 
 def _text(source: str, where: str, v: Any) -> str:
     if not isinstance(v, str) or is_blank(v):
-        raise _fail(source, where, f"must be a non-empty string, got {v!r}")
+        raise _fail(source, where, f"must be a non-empty string, got {shown(v)}")
     return v
 
 
@@ -229,7 +233,7 @@ def _parse(d: Any, source: str) -> RulemakingScenario:
 
     sid = d["id"]
     if not isinstance(sid, str) or not _SCENARIO_ID.fullmatch(sid):
-        raise _fail(source, "id", f"must start with a letter and use letters, digits, '_' or '-', got {sid!r}")
+        raise _fail(source, "id", f"must start with a letter and use letters, digits, '_' or '-', got {shown(sid)}")
     name = _text(source, "name", d["name"])
     title = _text(source, "title", d["title"])
     context = _text(source, "context", d["context"])
@@ -262,19 +266,19 @@ def _parse(d: Any, source: str) -> RulemakingScenario:
         pname = _text(source, where + ".name", spec["name"])
         role = spec["role"]
         if role not in ROLES:
-            raise _fail(source, where + ".role", f"must be one of {list(ROLES)}, got {role!r}")
+            raise _fail(source, where + ".role", f"must be one of {list(ROLES)}, got {shown(role)}")
         description = _text(source, where + ".description", spec["description"])
         parties.append(Party(pid, pname, role, description, _parse_brief(source, where + ".brief", spec["brief"], issue_ids)))
 
     if not isinstance(authority, str) or authority not in ps:
-        raise _fail(source, "authority", f"must be the id of one of the parties ({', '.join(map(str, ps))}), got {authority!r}")
+        raise _fail(source, "authority", f"must be the id of one of the parties ({', '.join(map(str, ps))}), got {shown(authority)}")
     authorities = [p.id for p in parties if p.role == "authority"]
     if len(authorities) != 1:
         raise _fail(source, "parties", f"exactly one party must have role 'authority', found {len(authorities)}: {authorities}")
     if authorities[0] != authority:
-        raise _fail(source, f"parties.{authority}.role", f"the authority party must have role 'authority' (party {authorities[0]!r} has it instead)")
+        raise _fail(source, f"parties.{authority}.role", f"the authority party must have role 'authority' (party {shown(authorities[0])} has it instead)")
     if parties[0].id != authority:
-        raise _fail(source, "parties", f"the authority {authority!r} must come first (parties are listed in turn order)")
+        raise _fail(source, "parties", f"the authority {shown(authority)} must come first (parties are listed in turn order)")
 
     return RulemakingScenario(
         id=sid,
@@ -301,13 +305,13 @@ def _parse_brief(source: str, where: str, spec: Any, issue_ids: list[str]) -> Br
         _obj(source, w, o, ("issue", "priority", "text"))
         issue = o["issue"]
         if issue not in issue_ids:
-            raise _fail(source, w + ".issue", f"unknown issue {issue!r}; known: {', '.join(issue_ids)}")
+            raise _fail(source, w + ".issue", f"unknown issue {shown(issue)}; known: {', '.join(issue_ids)}")
         if issue in seen_issue:
-            raise _fail(source, w + ".issue", f"issue {issue!r} already has an objective (objectives[{seen_issue[issue]}])")
+            raise _fail(source, w + ".issue", f"issue {shown(issue)} already has an objective (objectives[{seen_issue[issue]}])")
         seen_issue[issue] = k
         pr = o["priority"]
         if not _int(pr) or not 1 <= pr <= len(objs):
-            raise _fail(source, w + ".priority", f"must be an integer between 1 and {len(objs)}, got {pr!r}")
+            raise _fail(source, w + ".priority", f"must be an integer between 1 and {len(objs)}, got {shown(pr)}")
         if pr in seen_priority:
             raise _fail(source, w + ".priority", f"duplicate priority {pr} (also objectives[{seen_priority[pr]}])")
         seen_priority[pr] = k
@@ -334,7 +338,7 @@ def _parse_parameters(source: str, spec: Any) -> Parameters:
     for k, lv in enumerate(levels):
         _text(source, f"{w}[{k}]", lv)
         if lv in first:
-            raise _fail(source, f"{w}[{k}]", f"duplicate level {lv!r}")
+            raise _fail(source, f"{w}[{k}]", f"duplicate level {shown(lv)}")
         first[lv] = k
     weights = ea["weights"]
     w = where + ".external_attention.weights"
@@ -342,23 +346,23 @@ def _parse_parameters(source: str, spec: Any) -> Parameters:
         raise _fail(source, w, f"must be a list of {len(levels)} numbers, one per level")
     for k, x in enumerate(weights):
         if not _number(x) or x < 0:
-            raise _fail(source, f"{w}[{k}]", f"must be a non-negative finite number, got {x!r}")
+            raise _fail(source, f"{w}[{k}]", f"must be a non-negative finite number, got {shown(x)}")
     total = math.fsum(weights)
     if abs(total - 1.0) > WEIGHT_TOL:
-        raise _fail(source, w, f"must sum to 1, got {total!r}")
+        raise _fail(source, w, f"must sum to 1, got {shown(total)}")
 
     sal = _obj(source, where + ".salience", spec["salience"], ("low", "high"))
     for key in ("low", "high"):
         x = sal[key]
         if not _number(x) or not 0 <= x <= 1:
-            raise _fail(source, f"{where}.salience.{key}", f"must be a number in [0, 1], got {x!r}")
+            raise _fail(source, f"{where}.salience.{key}", f"must be a number in [0, 1], got {shown(x)}")
     if sal["low"] > sal["high"]:
         raise _fail(source, where + ".salience", f"low ({sal['low']}) must not exceed high ({sal['high']})")
 
     oc = _obj(source, where + ".opposition_coordination", spec["opposition_coordination"], ("p",))
     p = oc["p"]
     if not _number(p) or not 0 <= p <= 1:
-        raise _fail(source, where + ".opposition_coordination.p", f"must be a probability in [0, 1], got {p!r}")
+        raise _fail(source, where + ".opposition_coordination.p", f"must be a probability in [0, 1], got {shown(p)}")
 
     return Parameters(
         attention_levels=tuple(levels),
