@@ -26,6 +26,20 @@ Intervals: the paired stratified bootstrap of A.5 (dyads resampled with replacem
 inside each stratum, the same draw for every condition), percentile intervals and the
 two-sided bootstrap p-value ``min(1, 2 (1 + min(#<=0, #>=0)) / (1 + B))`` (None when
 the resamples do not vary, e.g. one dyad a stratum); numpy ``Generator`` only. Only dyads with every needed condition enter (paired design).
+
+Testing families (A.5: Benjamini-Hochberg "applied separately to the prespecified
+testing families"), each estimate gaining ``q`` (None for an estimate without a p):
+
+* :func:`experiment1_tests`, per model (the replay rows' ``policy`` field by default):
+  the six condition-versus-no-message tests (Table 2's family: "q < .05 across the six
+  nonreference conditions within model") and, as a second family, the five
+  specificity contrasts :data:`SPECIFICITY_CONTRASTS`. The paper names the families but
+  lists only two of the five contrasts (Table S7); the other three are ours, the
+  attribution contrasts its B.3 discusses (``joint=True`` puts all eleven in one family,
+  the other reading of A.5's sentence).
+* :func:`experiment2_tests`: the pooled history-by-message interaction of every model
+  (one family: Table S9's "four model tests") and, separately, the model x game
+  interactions (one family: "the 16 model-game tests").
 """
 
 from __future__ import annotations
@@ -35,9 +49,24 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 __all__ = ["expected_switching", "transitions", "condition_effects", "condition_contrast",
-           "history_message_interaction", "EXPERIMENT_1_REFERENCE", "EXPERIMENT_2_CELLS", "PARTS"]
+           "history_message_interaction", "experiment1_tests", "experiment2_tests", "EXPERIMENT_1_REFERENCE",
+           "EXPERIMENT_1_CONDITIONS", "EXPERIMENT_2_CELLS", "SPECIFICITY_CONTRASTS", "PARTS"]
 
 EXPERIMENT_1_REFERENCE = "no_message"
+#: Table 2's six non-reference conditions (Table S6), the first Experiment 1 family
+EXPERIMENT_1_CONDITIONS = ("partner_message", "own_as_partner", "partner_as_own_public", "own_public", "dummy",
+                           "partner_dummy")
+#: the five specificity contrasts (first, second): ``E_second - E_first``, positive favours
+#: the first. Table S7's two (content under partner framing; framing with dummy content
+#: fixed), then ours: apparent source (B.3's 13.13 vs 4.38 points) and the partner
+#: attribution of the partner's and of the focal agent's own text
+SPECIFICITY_CONTRASTS = (
+    ("partner_message", "partner_dummy"),
+    ("dummy", "partner_dummy"),
+    ("own_as_partner", "partner_as_own_public"),
+    ("partner_message", "partner_as_own_public"),
+    ("own_as_partner", "own_public"),
+)
 EXPERIMENT_2_CELLS = ("A/MB", "A/SP", "B/MB", "B/SP")
 PARTS = ("total", "drift", "uncertainty")
 
@@ -200,3 +229,93 @@ def history_message_interaction(rows: Iterable[Mapping[str, Any]], *, strata: Se
             if tab:
                 out["rounds"][t] = _estimate(tab, np.array([-0.5, 0.5, 0.5, -0.5]), n_resamples, confidence, gen)
     return out
+
+
+# --------------------------------------------------------------------------- testing families (A.5)
+
+
+def _bh(estimates: Sequence[dict[str, Any]], alpha: float) -> None:
+    """Benjamini-Hochberg over the estimates that have a p (in place: ``q``,
+    ``significant``); the others get ``q`` None."""
+    from .stats import benjamini_hochberg
+
+    tested = [e for e in estimates if e.get("p") is not None]
+    qs = benjamini_hochberg([e["p"] for e in tested]) if tested else []
+    for e in estimates:
+        e["q"], e["significant"] = None, False
+    for e, q in zip(tested, qs):
+        e["q"] = float(q)
+        e["significant"] = bool(q < alpha)
+
+
+def _by_model(rows: Iterable[Mapping[str, Any]], model: str) -> dict[Any, list[Mapping[str, Any]]]:
+    out: dict[Any, list[Mapping[str, Any]]] = {}
+    for i, r in enumerate(rows):
+        if model not in r:
+            raise ValueError(f"replay row {i} has no field {model!r} (the model of the testing family)")
+        out.setdefault(r[model], []).append(r)
+    return out
+
+
+def experiment1_tests(rows: Iterable[Mapping[str, Any]], *, model: str = "policy",
+                      conditions: Sequence[str] = EXPERIMENT_1_CONDITIONS,
+                      contrasts: Sequence[tuple[str, str]] = SPECIFICITY_CONTRASTS, joint: bool = False,
+                      strata: Sequence[str] = ("stage_game", "framing"), alpha: float = 0.05,
+                      n_resamples: int = 10_000, confidence: float = 0.95, rng: Any = 42) -> dict[Any, dict[str, Any]]:
+    """Experiment 1's testing families per model (the rows' ``model`` field):
+    ``{model: {"conditions": {condition: estimate}, "contrasts": {(first, second):
+    estimate}}}``, each estimate as :func:`condition_effects` / :func:`condition_contrast`
+    give it plus ``q`` and ``significant`` (q < ``alpha``). Benjamini-Hochberg runs
+    within model over the conditions, and separately over the contrasts (``joint``:
+    all together). Conditions or contrasts absent from a model's rows are left out."""
+    _check(n_resamples, confidence)
+    gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    out: dict[Any, dict[str, Any]] = {}
+    for name, mrows in sorted(_by_model(rows, model).items(), key=lambda kv: str(kv[0])):
+        present = {r["condition"] for r in mrows}
+        conds = [c for c in conditions if c in present]
+        effects = condition_effects(mrows, conds, strata=strata, n_resamples=n_resamples, confidence=confidence,
+                                    rng=gen) if conds else {}
+        cons = {(a, b): condition_contrast(mrows, a, b, strata=strata, n_resamples=n_resamples,
+                                           confidence=confidence, rng=gen)
+                for a, b in contrasts if a in present and b in present}
+        families = [list(effects.values()) + list(cons.values())] if joint else [list(effects.values()),
+                                                                                  list(cons.values())]
+        for fam in families:
+            _bh(fam, alpha)
+        out[name] = {"conditions": effects, "contrasts": cons}
+    return out
+
+
+def experiment2_tests(rows: Iterable[Mapping[str, Any]], *, model: str = "policy", game: str = "stage_game",
+                      strata: Sequence[str] = ("stage_game", "framing"), alpha: float = 0.05,
+                      n_resamples: int = 10_000, confidence: float = 0.95, rng: Any = 42) -> dict[str, Any]:
+    """Experiment 2's two testing families: ``{"pooled": {model: estimate}, "by_game":
+    {(model, game): estimate}}``, each :func:`history_message_interaction` over the
+    model's rows (pooled: ``strata``; per game: the strata other than ``game``) plus
+    ``q`` and ``significant``; Benjamini-Hochberg across the pooled model tests, and
+    separately across every model x game test. A model or game without a dyad having
+    all four cells is left out."""
+    _check(n_resamples, confidence)
+    gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    pooled: dict[Any, dict[str, Any]] = {}
+    by_game: dict[tuple, dict[str, Any]] = {}
+    inner = tuple(k for k in strata if k != game)
+    for name, mrows in sorted(_by_model(rows, model).items(), key=lambda kv: str(kv[0])):
+        try:
+            pooled[name] = history_message_interaction(mrows, strata=strata, n_resamples=n_resamples,
+                                                       confidence=confidence, rng=gen)
+        except ValueError:  # no dyad with all four cells
+            continue
+        games: dict[Any, list[Mapping[str, Any]]] = {}
+        for r in mrows:
+            games.setdefault(r.get(game), []).append(r)
+        for g, grows in sorted(games.items(), key=lambda kv: str(kv[0])):
+            try:
+                by_game[(name, g)] = history_message_interaction(grows, strata=inner, n_resamples=n_resamples,
+                                                                 confidence=confidence, rng=gen)
+            except ValueError:
+                continue
+    _bh(list(pooled.values()), alpha)
+    _bh(list(by_game.values()), alpha)
+    return {"pooled": pooled, "by_game": by_game}

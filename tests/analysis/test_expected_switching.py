@@ -88,3 +88,84 @@ def test_contrast_and_history_message_interaction():
         history_message_interaction([r for r in rows if r["condition"] != "B/SP"])
     with pytest.raises(ValueError, match="n_resamples"):
         history_message_interaction(rows, n_resamples=-1)
+
+
+def _family_rows():
+    """Two models x two games, six dyads a stratum, rounds 1-3 of agent_0: no message
+    alternates (0.1, 0.9, 0.1, plus noise), the partner message holds P(A) at 0.9 (a large effect),
+    the other conditions are the reference plus independent noise (null); Experiment 2:
+    after A the self-prioritizing message is flippier than the mutual-benefit one."""
+    import numpy as np
+
+    gen = np.random.default_rng(5)
+    rows = []
+    for model in ("m1", "m2"):
+        for stage in ("pd", "sh"):
+            for d in range(6):
+                gid = f"{model}-{stage}-{d}"
+                base = [0.1, 0.9, 0.1]
+                noisy = lambda: [float(np.clip(p + gen.normal(0, 0.05), 0, 1)) for p in base]  # noqa: E731
+                conds = {"no_message": noisy(), "partner_message": [0.9, 0.9, 0.9]}
+                for c in ("own_as_partner", "partner_as_own_public", "own_public", "dummy", "partner_dummy"):
+                    conds[c] = noisy()
+                conds.update({"A/MB": [0.9, 0.9, 0.9], "A/SP": noisy(), "B/MB": noisy(), "B/SP": noisy()})
+                for cond, ps in conds.items():
+                    rows += rows_of(gid, cond, ps, stage_game=stage, framing="n", policy=model)
+    return rows
+
+
+def test_experiment1_families_are_the_six_conditions_and_the_five_contrasts_within_model():
+    from statsmodels.stats.multitest import multipletests
+
+    from negotiation_env.analysis.expected_switching import (EXPERIMENT_1_CONDITIONS, SPECIFICITY_CONTRASTS,
+                                                             experiment1_tests)
+
+    rows = _family_rows()
+    res = experiment1_tests(rows, n_resamples=400, rng=1)
+    assert sorted(res) == ["m1", "m2"]
+    for model, fam in res.items():
+        conds, cons = fam["conditions"], fam["contrasts"]
+        assert tuple(conds) == EXPERIMENT_1_CONDITIONS and tuple(cons) == SPECIFICITY_CONTRASTS
+        for family in (list(conds.values()), list(cons.values())):  # each family corrected on its own
+            want = multipletests([e["p"] for e in family], method="fdr_bh")[1]
+            assert [e["q"] for e in family] == pytest.approx(list(want))
+            assert [e["significant"] for e in family] == [q < 0.05 for q in want]
+        # the partner message: E falls from about 0.82 (0.1 -> 0.9 -> 0.1) to 0.18
+        pm = conds["partner_message"]
+        assert pm["total"] == pytest.approx(0.82 - 0.18, abs=0.05) and pm["significant"]
+        assert not conds["dummy"]["significant"]
+        # real vs dummy content under partner framing: E_partner_dummy - E_partner_message > 0
+        assert cons[("partner_message", "partner_dummy")]["total"] > 0.5
+        assert cons[("partner_message", "partner_dummy")]["significant"]
+    joint = experiment1_tests(rows, n_resamples=400, rng=1, joint=True)["m1"]
+    family = list(joint["conditions"].values()) + list(joint["contrasts"].values())
+    assert [e["q"] for e in family] == pytest.approx(list(multipletests([e["p"] for e in family],
+                                                                         method="fdr_bh")[1]))
+    with pytest.raises(ValueError, match="has no field 'model'"):
+        experiment1_tests(rows, model="model")
+    # a condition identical to the reference in every dyad has no spread, so no p: it stays out of the family
+    same = [r for r in rows if r["condition"] in ("no_message", "partner_message")]
+    same += [{**r, "condition": "dummy"} for r in rows if r["condition"] == "no_message"]
+    fam = experiment1_tests(same, n_resamples=200)["m1"]
+    assert list(fam["conditions"]) == ["partner_message", "dummy"] and fam["contrasts"] == {}
+    assert fam["conditions"]["dummy"]["p"] is None and fam["conditions"]["dummy"]["q"] is None
+    assert fam["conditions"]["partner_message"]["q"] == fam["conditions"]["partner_message"]["p"]  # a family of one
+
+
+def test_experiment2_families_are_the_pooled_model_tests_and_the_model_game_tests():
+    from statsmodels.stats.multitest import multipletests
+
+    from negotiation_env.analysis.expected_switching import experiment2_tests
+
+    rows = _family_rows()
+    res = experiment2_tests(rows, n_resamples=400, rng=2)
+    assert sorted(res["pooled"]) == ["m1", "m2"]
+    assert sorted(res["by_game"]) == [("m1", "pd"), ("m1", "sh"), ("m2", "pd"), ("m2", "sh")]
+    for family in (list(res["pooled"].values()), list(res["by_game"].values())):
+        want = multipletests([e["p"] for e in family], method="fdr_bh")[1]
+        assert [e["q"] for e in family] == pytest.approx(list(want))
+    # the pooled estimate of a model is the equal-weight mean of its two games'
+    m1 = res["pooled"]["m1"]["total"]
+    assert m1 == pytest.approx((res["by_game"][("m1", "pd")]["total"] + res["by_game"][("m1", "sh")]["total"]) / 2)
+    # after A, SP (noisy 0.1/0.9) is flippier than MB (steady 0.9): the interaction is positive
+    assert m1 > 0.2 and res["pooled"]["m1"]["significant"]
