@@ -23,7 +23,8 @@ and kept as the step's reasoning; ``reasoning_tokens`` counts the tokens through
 closing ``</think>``.
 
 Mechanistic access (seed 002): :meth:`HFPolicy.action_probs` (first-token policy over
-the valid actions, A.4), :meth:`HFPolicy.final_token_activations` (residual stream after
+the valid actions, A.4; ``temperature=``: the model's distribution by default, or the
+policy's sampling distribution with ``"policy"``), :meth:`HFPolicy.final_token_activations` (residual stream after
 chosen decoder blocks at the final prompt token, D.1) and :meth:`HFPolicy.intervene`
 (add a direction or project it out at the final prompt token, S8/S9; see
 :mod:`.steering`).
@@ -341,18 +342,40 @@ class HFPolicy(LLMPolicy):
             return self.model(input_ids=ids, attention_mask=mask, logits_to_keep=1)
         return self.model(input_ids=ids, attention_mask=mask)
 
-    def action_probs_batch(self, observations: Sequence[Any], choices: Sequence[str] = ("A", "B")) -> list[ActionProbs]:
+    def _probs_temperature(self, temperature: Any) -> float:
+        if temperature is None:
+            return 1.0
+        if temperature == "policy":
+            if self.temperature <= 0:
+                raise ValueError("action_probs temperature='policy' needs a sampling policy (temperature > 0); "
+                                 "greedy decoding has no distribution to report")
+            return self.temperature
+        return _check_number("temperature", temperature, 0.0, lo_open=True)
+
+    def action_probs_batch(self, observations: Sequence[Any], choices: Sequence[str] = ("A", "B"), *,
+                           temperature: float | str | None = None) -> list[ActionProbs]:
         """:meth:`action_probs` for many observations in batched forward passes."""
         choices = tuple(choices)
         tok = self.choice_token_ids(choices)
-        logp = torch.log_softmax(self.next_token_logits(observations), dim=-1)[:, tok].tolist()
+        t = self._probs_temperature(temperature)
+        logp = torch.log_softmax(self.next_token_logits(observations) / t, dim=-1)[:, tok].tolist()
         return [renormalise(dict(zip(choices, row)), choices) for row in logp]
 
-    def action_probs(self, observation: Any, choices: Sequence[str] = ("A", "B")) -> ActionProbs:
+    def action_probs(self, observation: Any, choices: Sequence[str] = ("A", "B"), *,
+                     temperature: float | str | None = None) -> ActionProbs:
         """Renormalised first-token probabilities over the valid action tokens (seed
         002, Eq. S2): ``p(c) = exp(l_c) / sum_k exp(l_k)`` with ``l`` the first-token
-        log-probabilities of each choice's first token."""
-        return self.action_probs_batch([observation], choices)[0]
+        log-probabilities of each choice's first token.
+
+        ``temperature``: the log-probabilities are those of ``softmax(logits / T)``.
+        None (default): T = 1, the model's own distribution, which is what the paper's
+        Ollama replay returned (Ollama computes log-probabilities from the raw logits,
+        whatever the request's temperature: ollama/ollama#16196) and what
+        OpenAI-compatible servers return; ``"policy"``: the policy's own sampling
+        temperature (the distribution its answers are drawn from, before top-p; an
+        error for a greedy policy); a number > 0: that T. ``logprobs`` and ``margin``
+        are then on that scale (the margin is the logit margin divided by T)."""
+        return self.action_probs_batch([observation], choices, temperature=temperature)[0]
 
     # ------------------------------------------------------------------ activations and interventions
 

@@ -66,7 +66,8 @@ def _strata(trace: Mapping[str, Any], agent: str) -> dict[str, Any]:
 
 def replay_decisions(traces: Iterable[Any], policy: Any, conditions: Sequence[str] = (NATURAL,) + EXPERIMENT_1
                      + EXPERIMENT_2, *, choices: Sequence[str] = ("A", "B"), batch_size: int = 64,
-                     texts: ReplayTexts = ReplayTexts(), agents: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+                     texts: ReplayTexts = ReplayTexts(), agents: Sequence[str] | None = None,
+                     temperature: Any = None) -> Iterator[dict[str, Any]]:
     """One row per (decision, condition) of every complete matrix trace: ``game_id``,
     ``agent``, ``round``, ``condition``, ``p_a`` (the renormalised P of the first
     choice), ``censored``, ``interval``, ``margin`` (A-B log-probability margin, None if
@@ -74,13 +75,16 @@ def replay_decisions(traces: Iterable[Any], policy: Any, conditions: Sequence[st
     strata ``stage_game``, ``framing``, ``treatment``, ``policy`` (the focal seat's
     label). Message conditions are skipped for dyads played without communication;
     traces of other games or not complete are skipped. Decisions are scored
-    ``batch_size`` at a time through ``policy.action_probs_batch``."""
+    ``batch_size`` at a time through ``policy.action_probs_batch``; ``temperature``
+    (HF policies: ``"policy"`` or a number, see ``HFPolicy.action_probs``) is passed to
+    it when given, else the policy's default (T = 1, as the paper's Ollama replay)."""
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}")
     pending: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     def flush() -> Iterator[dict[str, Any]]:
-        probs = policy.action_probs_batch([o for o, _ in pending], tuple(choices))
+        kw = {} if temperature is None else {"temperature": temperature}
+        probs = policy.action_probs_batch([o for o, _ in pending], tuple(choices), **kw)
         for (_, row), p in zip(pending, probs):
             row.update(p_a=p.p, censored=p.censored, interval=list(p.interval) if p.interval else None,
                        margin=p.margin)

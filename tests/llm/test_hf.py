@@ -167,3 +167,34 @@ def test_missing_extra_names_the_install_command(monkeypatch):
         importlib.import_module("baselines.llm.hf")
     with pytest.raises(PolicyUnavailable, match=r"pip install 'negotiation_env\[llm\]'"):
         resolve_factory(PolicyEntry(spec="hf:/nowhere"), "resource")
+
+
+def test_action_probs_at_a_temperature_are_softmax_of_logits_over_t(tiny_model):
+    """At temperature T the renormalised P(A) is softmax(logits / T) over A and B, with the
+    logits computed here independently (chat template, tokenizer, one forward pass of the
+    model); None is T = 1 and "policy" the policy's own sampling temperature."""
+    pol = HFPolicy(tiny_model, temperature=0.35, max_new_tokens=4, device="cpu")
+    obs = [OBS[0], OBS[3]]
+    a, b = (pol.tokenizer.encode(c, add_special_tokens=False)[0] for c in "AB")
+    for o in obs:
+        text = pol.tokenizer.apply_chat_template(list(o["conversation"]), tokenize=False, add_generation_prompt=True)
+        ids = pol.tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
+        with torch.no_grad():
+            logits = pol.model(input_ids=ids).logits[0, -1].double()
+        seen = set()
+        for arg, t in ((None, 1.0), ("policy", 0.35), (2.5, 2.5)):
+            full = torch.softmax(logits / t, dim=-1)
+            got = pol.action_probs(o, temperature=arg)
+            assert got.p == pytest.approx(float(full[a] / (full[a] + full[b])), rel=1e-5, abs=1e-9)
+            assert got.logprobs["A"] == pytest.approx(float(torch.log(full[a])), abs=1e-4)
+            assert got.margin == pytest.approx(float(logits[a] - logits[b]) / t, rel=1e-4, abs=1e-5)
+            seen.add(round(got.p, 6))
+        assert len(seen) == 3  # the temperature changes the policy
+    batch = pol.action_probs_batch(obs, temperature="policy")
+    assert [p.p for p in batch] == pytest.approx([pol.action_probs(o, temperature="policy").p for o in obs], rel=1e-5)
+    greedy = HFPolicy(tiny_model, temperature=0.0, max_new_tokens=4, device="cpu")
+    with pytest.raises(ValueError, match="temperature='policy' needs a sampling policy"):
+        greedy.action_probs(obs[0], temperature="policy")
+    for bad in (0, -1.0, "hot"):
+        with pytest.raises(ValueError, match="'temperature'"):
+            pol.action_probs(obs[0], temperature=bad)

@@ -100,6 +100,17 @@ def test_pre_action_replay_is_the_decision_the_agent_faced(played, sampler):
                 assert rows[("agent_0", rnd)] == pytest.approx(sampler.action_probs(obs).p, rel=1e-5)
 
 
+def test_replay_at_the_policys_temperature(played, sampler):
+    trace, seen = played
+    hot = {(r["agent"], r["round"]): r["p_a"] for r in replay_decisions([trace], sampler, (NATURAL,), agents=["agent_0"],
+                                                                          batch_size=1, temperature=0.5)}
+    for rnd, decisions in seen.items():
+        for agent, obs in decisions:
+            if agent == "agent_0":
+                assert hot[("agent_0", rnd)] == pytest.approx(sampler.action_probs(obs, temperature=0.5).p, rel=1e-5)
+                assert hot[("agent_0", rnd)] != pytest.approx(sampler.action_probs(obs).p, rel=1e-4)
+
+
 def test_replay_feeds_the_expected_switching_tables(rows):
     eff = condition_effects(rows, n_resamples=50)
     assert set(eff) == set(EXPERIMENT_1 + EXPERIMENT_2 + (NATURAL,)) - {"no_message"}
