@@ -34,7 +34,8 @@ resolves it (when ``last_round["round"]`` increases; ``info["round"]`` itself st
 last round once the game ends): efficiency (joint_reward / joint_max), overdraw, optimal,
 joint reward, joint max and each agent's reward. Per step, from the acting agent's
 ``info["events"]``: counts of every event type; the "invalid" figure is the sum of
-validation_error, decision_auto_filled, heuristic_fallback and talk_turn_forfeited. Talk
+validation_error, heuristic_fallback (one per fallback decision: its companion
+decision_auto_filled event is not counted again) and talk_turn_forfeited. Talk
 turns: accepted responses given in the talk phase (an early decision made while talking
 counts; a refused response does not), divided by rounds.
 
@@ -86,7 +87,9 @@ QUICK_OUT = DEFAULT_OUT.with_name("scripted_tournament_quick.json")  # smoke run
 DEFAULT_SCENARIOS_PER_LEVEL = 4
 QUICK_SCENARIOS_PER_LEVEL = 2
 ORDERS = ("agent_a", "agent_b")
-INVALID_EVENTS = ("validation_error", "decision_auto_filled", "heuristic_fallback", "talk_turn_forfeited")
+# a fallback decision logs heuristic_fallback and decision_auto_filled together (the paper's
+# Agent errors section); counting one of them counts each fallback once
+INVALID_EVENTS = ("validation_error", "heuristic_fallback", "talk_turn_forfeited")
 MAX_STEPS_PER_GAME = 100_000  # a guard against a policy/env pair that never ends a game
 
 
@@ -430,7 +433,7 @@ def print_tables(result: dict[str, Any], console=None) -> None:
         console.print(t)
     console.print(settings_line(result), soft_wrap=True)
     console.print("X vs Y pools X as agent_a and X as agent_b; self-play rows below the line. eff = mean per-round "
-                  "joint_reward/joint_max; invalid = validation_error + decision_auto_filled + heuristic_fallback + "
+                  "joint_reward/joint_max; invalid = validation_error + heuristic_fallback (one per fallback) + "
                   "talk_turn_forfeited events (caused by X / by Y); reward = mean per round.", soft_wrap=True)
 
 
@@ -450,7 +453,7 @@ def markdown(result: dict[str, Any]) -> str:
         + "`\n\n"
         + _md_table(SUMMARY_HEADER, *summary_rows(result)) + "\n\n"
         + settings_line(result) + " X vs Y pools both seat assignments; eff = mean per-round joint efficiency; "
-        "invalid = validation_error + decision_auto_filled + heuristic_fallback + talk_turn_forfeited events "
+        "invalid = validation_error + heuristic_fallback (one per fallback) + talk_turn_forfeited events "
         "(caused by X/Y); reward per round. "
         f"{result['runtime_s']:.1f} s with {result['settings']['workers']} worker(s), Python {m['python']}, "
         f"{m['cpu_count']} CPUs.\n\n"

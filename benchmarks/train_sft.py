@@ -82,7 +82,8 @@ SCENARIO_SETS = {"mc0.5": ["mc050_*"], "mc0.8": ["mc080_*"], "mc1.0": ["mc100_*"
 ORACLE = "scripted:oracle"
 MODEL_LABEL = "model"
 PAIRINGS = ("oracle", "self", "both")
-#: events that close a turn without a valid answer (the resource game's fallbacks)
+#: events that close a turn without a valid answer (the resource game's fallbacks; a fallback
+#: decision logs heuristic_fallback and decision_auto_filled together, so a step counts once)
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
@@ -380,7 +381,7 @@ def turn_errors(traces: Iterable[Mapping[str, Any]], labels: Sequence[str] | Non
             refused += not ok
             kinds = [e.get("type") for e in s.get("events") or []
                      if isinstance(e, Mapping) and e.get("agent", agent) == agent]
-            fallbacks += sum(1 for k in kinds if k in FALLBACK_EVENTS)
+            fallbacks += any(k in FALLBACK_EVENTS for k in kinds)
             if (s.get("attempt") or 1) == 1:
                 w = ok and "output_format_warning" in kinds
                 turns += 1

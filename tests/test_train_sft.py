@@ -124,7 +124,8 @@ def test_turn_errors_counts_turns_retries_and_fallbacks(bench):
                  step("agent_a", False, 1, [{"type": "validation_error", "agent": "agent_a"}]),
                  step("agent_a", True, 2),                                   # retry succeeded
                  step("agent_a", False, 1, [{"type": "validation_error", "agent": "agent_a"}], 2, "decision"),
-                 step("agent_a", False, 2, [{"type": "validation_error", "agent": "agent_a"},
+                 step("agent_a", False, 2, [{"type": "validation_error", "agent": "agent_a"},  # one fallback,
+                                            {"type": "heuristic_fallback", "agent": "agent_a"},  # two events
                                             {"type": "decision_auto_filled", "agent": "agent_a"}], 2, "decision"),
                  step("agent_a", True, 1, [{"type": "output_format_warning", "agent": "agent_a"}], 2),
              ]}

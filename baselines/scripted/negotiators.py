@@ -36,6 +36,7 @@ Faratin/GENIUS formula writes the exponent as 1/e, i.e. the other way round.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -167,9 +168,16 @@ def _runs_text(names: list[str], runs) -> str:
 class ResourceNegotiator(BasePolicy):
     """Base of the talking agents. Subclasses decide what to say and what to claim:
     :meth:`talk` returns (acts, claim or None) for a talk turn (a claim makes the turn
-    an early decision) and :meth:`final_claim` the claim at the forced decision prompt."""
+    an early decision) and :meth:`final_claim` the claim at the forced decision prompt.
+
+    Under unlimited talk (``cheap_talk_turns=0``: the env reports a turn limit of 0 and
+    never forces a decision) an agent paces itself over :attr:`horizon` turns of its own,
+    as if that were the limit, and then decides (its :meth:`final_claim`, as an early
+    decision), so two scripted agents never talk forever."""
 
     name = "negotiator"
+    #: own talk turns per round under unlimited talk (the paper's default limit is 5)
+    horizon: int = 5
 
     def __init__(self, seed: int | None = None, output: str = "structured"):
         if output not in ("structured", "text"):
@@ -190,9 +198,12 @@ class ResourceNegotiator(BasePolicy):
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
         view = OwnView.from_observation(obs)
+        unlimited = view.phase == "talk" and view.turns_limit == 0
+        if unlimited:  # pace over the own horizon, then decide
+            view = dataclasses.replace(view, turns_limit=self.horizon)
         plan = Plan.of(view)
         self._why = []
-        if view.phase == "decision":
+        if view.phase == "decision" or (unlimited and view.turns_used >= self.horizon):
             acts, claim = [], self.final_claim(view, plan)
         else:
             acts, claim = self.talk(view, plan)

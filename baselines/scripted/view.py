@@ -1,7 +1,8 @@
 """What a scripted resource-game agent knows, decoded from its observation only.
 
 The numeric features give the environment and the agent's own project table (see
-:mod:`negotiation_env.games.resource.features`); the system prompt gives the names; the
+:mod:`negotiation_env.games.resource.features`); the system prompt gives the names (a
+RESOURCES RENAMED block, when each round has its own theme, the current ones); the
 conversation the env holds gives the dialogue and the result notices, round by round.
 Nothing else is read, so a scripted agent under ``partner="shifting"`` loses its history
 exactly as an LLM does.
@@ -9,6 +10,7 @@ exactly as an LLM does.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -36,9 +38,26 @@ class RoundLog:
     messages: list[tuple[str, str]] = field(default_factory=list)  # ("me" | "them", speech)
     result: dict | None = None  # kind, own, opponent (name -> units), reward
     new_projects: bool = False  # the round opened with a NEW PROJECTS block
+    #: resource names spoken in this round -> the latest names (set when a later round's
+    #: theme renamed them), so that acts read in the names in effect now
+    rename: dict[str, str] = field(default_factory=dict)
 
     def acts(self, who: str) -> list[grammar.Act]:
-        return [a for w, text in self.messages if w == who for a in grammar.parse(text)]
+        acts = [a for w, text in self.messages if w == who for a in grammar.parse(text)]
+        return [_renamed(a, self.rename) for a in acts] if self.rename else acts
+
+
+def _renamed(act: grammar.Act, rename: dict[str, str]) -> grammar.Act:
+    def units(pairs):
+        return tuple((rename.get(str(n).lower(), n), q) for n, q in pairs)
+
+    if isinstance(act, grammar.Propose):
+        return dataclasses.replace(act, you=units(act.you), me=units(act.me))
+    if isinstance(act, grammar.Disclose):
+        return dataclasses.replace(act, requires=units(act.requires))
+    if isinstance(act, grammar.Need):
+        return dataclasses.replace(act, resource=rename.get(act.resource.lower(), act.resource))
+    return act
 
 
 def _parse_result(part: str) -> dict:
@@ -64,8 +83,24 @@ def _own_speech(content: str) -> str | None:
     return None
 
 
-def _dialogue(conversation) -> list[RoundLog]:
+_RENAMED = "RESOURCES RENAMED FOR THIS ROUND"
+
+
+def _rekey(units: dict, old: list[str], new: list[str]) -> dict:
+    """A result's name -> units under the names of its round, in the latest names (a
+    theme per round renames resources in place, position by position)."""
+    pos = {n.lower(): j for j, n in enumerate(old)}
+    return {new[pos[str(k).lower()]]: q for k, q in units.items() if str(k).lower() in pos}
+
+
+def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]]:
+    """The rounds of the conversation and the resource names in effect now. ``names``:
+    the system prompt's; a RESOURCES RENAMED block (a theme per round) replaces them,
+    and results of rounds played under other names are re-keyed into the latest."""
     rounds: list[RoundLog] = [RoundLog()]
+    current = list(names)
+    results: list[tuple[dict, list[str]]] = []
+    spoken: list[list[str]] = [current]  # the names in effect when each round began
     for msg in conversation[1:]:
         if msg["role"] == "assistant":
             speech = _own_speech(msg["content"])
@@ -73,6 +108,11 @@ def _dialogue(conversation) -> list[RoundLog]:
                 rounds[-1].messages.append(("me", speech))
             continue
         for part in msg["content"].split("\n\n"):
+            if part.startswith(_RENAMED):
+                m = _RESOURCES.search(part)
+                if m is not None:
+                    current = [x.strip() for x in m.group(1).split(",")]
+                continue
             if part.startswith("NEW PROJECTS FOR THIS ROUND"):
                 if rounds[-1].messages or rounds[-1].result is not None:
                     rounds.append(RoundLog())
@@ -85,12 +125,21 @@ def _dialogue(conversation) -> list[RoundLog]:
                 rounds.append(RoundLog())  # no-talk rounds open with the decision prompt
             if part.startswith("--- Round result:"):
                 rounds[-1].result = _parse_result(part)
+                results.append((rounds[-1].result, current))
             i = part.find(_SAID)
             if i != -1:
                 j = part.rfind('"')
                 if j > i + len(_SAID) - 1:
                     rounds[-1].messages.append(("them", part[i + len(_SAID): j]))
-    return rounds
+            spoken.extend([current] * (len(rounds) - len(spoken)))
+    for result, seen in results:
+        if seen != current:
+            result["own"], result["opponent"] = (_rekey(result["own"], seen, current),
+                                                 _rekey(result["opponent"], seen, current))
+    for r, seen in zip(rounds, spoken):
+        if seen != current:
+            r.rename = {old.lower(): new for old, new in zip(seen, current)}
+    return rounds, current
 
 
 @dataclass
@@ -112,7 +161,7 @@ class OwnView:
         m = _RESOURCES.search(system)
         if m is None:
             raise ValueError("observation has no resource list in its system prompt")
-        rnames = [s.strip() for s in m.group(1).split(",")]
+        rounds, rnames = _dialogue(obs["conversation"], [s.strip() for s in m.group(1).split(",")])
         pnames = _PROJECT.findall(system.split("## Decision Format")[0].split("The other party's projects")[0])
         L = FeatureLayout(len(rnames), len(pnames))
         f = obs["features"]
@@ -147,7 +196,7 @@ class OwnView:
             turns_used=int(L.get(f, "turns_used")[0]),
             turns_limit=int(L.get(f, "turns_limit")[0]),
             thinking="NO private channel" not in system,
-            rounds=_dialogue(obs["conversation"]),
+            rounds=rounds,
         )
 
     # -- names <-> scenario ids ---------------------------------------------------

@@ -16,10 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-__all__ = ["add_subcommands", "ALL_RUNS_HELP"]
+from ..traces.reader import ALL_RUNS_HELP
 
-ALL_RUNS_HELP = ("read the records of every run found (default: the run of DIR/run.json, else of the first record; "
-                 "records of other runs are left out and listed)")
+__all__ = ["add_subcommands"]
 
 
 def _err(msg: str) -> int:

@@ -18,14 +18,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
-from .engine import BACKENDS, CellStats, RunnerError, RunObserver, RunSummary, run
+from .engine import BACKENDS, DEFAULT_MAX_DEGRADED, CellStats, RunnerError, RunObserver, RunSummary, run
 from .plan import make_plan
 from .summary import COLUMNS as MEASURE_COLUMNS
 from .summary import KEPT, add_measures, figures
 from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, preflight
 
-__all__ = ["add_subcommands"]
+__all__ = ["add_subcommands", "EXIT_DEGRADED"]
+
+#: ``negotiation-env run`` exit code when more than ``--max-degraded`` of the games were degraded
+EXIT_DEGRADED = 4
 
 
 def _err(msg: str) -> int:
@@ -96,6 +100,11 @@ class _Bars(RunObserver):
         if summary.unexpected:
             self.console.print(f"{len(summary.unexpected)} records are not in this run's plan", highlight=False,
                                markup=False, style="yellow")
+        if summary.rejected:
+            kinds = ", ".join(f"{n} {k}" for k, n in sorted(summary.rejected.items()))
+            self.console.print(f"[yellow]moved {sum(summary.rejected.values())} records out of traces.jsonl "
+                               f"({kinds}) to {escape(str(summary.rejected_file))}; their planned games are played again[/]",
+                               highlight=False, markup=True)
 
 
 def _merge(cells: list[CellStats]) -> dict[str, Any]:
@@ -201,6 +210,11 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         console.print(f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a call ran "
                       "out of retries and the env scored a fallback; marked meta.model_calls.degraded, left out "
                       "of `negotiation-env report`)", highlight=False, markup=False)
+    if summary.too_degraded:
+        console.print(f"[red]run failed: {summary.degraded} of {summary.games} games "
+                      f"({100 * summary.degraded_fraction:.1f}%) were degraded, more than --max-degraded "
+                      f"{summary.max_degraded:g}; rerun with --resume --retry-errors once the model answers[/]",
+                      highlight=False)
 
 
 #: ``negotiation-env run`` exit codes (the run subcommand's --help lists them)
@@ -210,6 +224,7 @@ RUN_EXIT_CODES = (
     (2, "bad config or usage, or an output folder that cannot be used (the message says which)"),
     (EXIT_PREFLIGHT, "preflight failed: a policy could not be built (unknown name or option, missing extra, "
                      "unreadable model path) or its model did not answer the probe; nothing was played"),
+    (EXIT_DEGRADED, "more than --max-degraded of the games were degraded (a model call ran out of retries)"),
     (130, "interrupted; every finished game is saved (rerun with --resume)"),
 )
 RUN_EPILOG = "exit codes:\n" + "\n".join(
@@ -261,7 +276,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         bars.on_preflight = lambda report: _print_preflight(report, console)  # type: ignore[attr-defined]
         try:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
-                          observer=bars, batch_games=args.batch_games, probe=args.probe is not False)
+                          observer=bars, batch_games=args.batch_games, retry_errors=args.retry_errors,
+                          max_degraded=args.max_degraded, probe=args.probe is not False)
         finally:
             bars.on_finish(None)  # type: ignore[arg-type]
     except PreflightError as e:  # before RunnerError, its base
@@ -274,6 +290,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         Console(stderr=True).print("interrupted: every finished game is saved; rerun with --resume to go on")
         return 130
     print_summary(summary, console)
+    if summary.too_degraded:
+        return EXIT_DEGRADED
     return 0 if summary.complete and summary.errors == 0 else 1
 
 
@@ -299,7 +317,7 @@ def _nothing(console: Console, what: str) -> int:
 
 def _export(args: argparse.Namespace, console: Console) -> int:
     from ..traces import export as ex
-    from ..traces.reader import LineProblem
+    from ..traces.reader import LineProblem, TraceSource
 
     if args.kind == "minari":
         return _export_minari(args, console)
@@ -319,7 +337,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
             opts.update(score=args.score, margin=args.margin, state=args.state)
     nothing = f"nothing was written to {args.out} (an existing file there is left as it was)"
     try:
-        n = ex.write(args.kind, args.source, args.out, keep_empty=False, **opts)
+        source = TraceSource(args.source, runs="all", problems=problems) if args.all_runs else args.source
+        n = ex.write(args.kind, source, args.out, keep_empty=False, **opts)
     except FileNotFoundError as e:
         return _err(str(e))
     except ex.FilterError as e:
@@ -340,17 +359,20 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
     import warnings
 
     from ..traces.minari_export import MinariEmptyError, MinariExportError, MinariFilterError, dataset_id, to_minari
+    from ..traces.reader import LineProblem, TraceSource
 
     wrong = [f for f, v in (("--only-optimal", args.only_optimal), ("--min-efficiency", args.min_efficiency),
                             ("--policy", args.policy), ("--include-invalid", args.include_invalid)) if v]
     if wrong:
         return _err(f"{', '.join(wrong)} do not apply to --kind minari")
     made, notes = {}, []
+    problems: list[LineProblem] = []
+    source = TraceSource(args.source, runs="all" if args.all_runs else None, problems=problems)
     try:
         with warnings.catch_warnings():  # Minari warns about every metadata field left unset
             warnings.simplefilter("ignore", UserWarning)
             for game in args.game or [None]:
-                made.update({(game, a): ds for a, ds in to_minari(args.source, root=args.out, prefix=args.prefix,
+                made.update({(game, a): ds for a, ds in to_minari(source, root=args.out, prefix=args.prefix,
                                                                    agents=args.agent or None, game=game,
                                                                    notes=notes).items()})
     except (MinariFilterError, MinariEmptyError) as e:
@@ -358,6 +380,8 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
         return _nothing(console, f"no Minari dataset written: {e}{written}")
     except (MinariExportError, FileNotFoundError, ValueError) as e:
         return _err(str(e))
+    for p in problems:
+        _plain(console, f"skipped trace line: {p}", style="yellow")
     for (_game, agent), ds in made.items():
         _plain(console, f"{ds.spec.dataset_id}: {ds.total_episodes} episodes, {ds.total_steps} steps (seat {agent})")
     for note in notes:
@@ -393,6 +417,12 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                    help="before the first game, make one short call to every model (one token for hf:, one "
                         "request with a short connect timeout for openai:) and stop with exit code 3 if one does "
                         "not answer; default: on for a run, off with --plan")
+    r.add_argument("--retry-errors", action="store_true",
+                   help="with --resume: play again the games that ended in error or were degraded (their old "
+                        "records move to traces.jsonl.rejected)")
+    r.add_argument("--max-degraded", type=float, default=DEFAULT_MAX_DEGRADED, metavar="FRACTION",
+                   help="share of games that may be degraded (a model call ran out of retries) before the run "
+                        f"fails with exit code 4; default {DEFAULT_MAX_DEGRADED}")
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "
@@ -408,6 +438,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--out", required=True, help="output file: .parquet or .jsonl (minari: the datasets root folder)")
     e.add_argument("--game", action="append",
                    help="only traces of this game (repeatable; every kind; minari: one dataset set per game)")
+    e.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     e.add_argument("--prefix", default="negotiation", help="minari: dataset namespace (default negotiation)")
     e.add_argument("--only-optimal", action="store_true", help="sft kinds: only turns of jointly optimal rounds")
     e.add_argument("--min-efficiency", type=float, default=None,

@@ -35,21 +35,30 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..traces.reader import LineProblem, iter_records
+from ..traces.reader import LineProblem, record_key, validated_lines
 from ..traces.recorder import TraceRecorder, describe_policy, utc_now
 from ..traces.schema import SCHEMA_VERSION, GameTrace, package_info, redact
-from ..traces.writer import TraceFileLocked, TraceWriter, encode_trace
+from ..traces.writer import TraceFileLocked, TraceWriter, encode_trace, move_aside
 from .config import RunConfig, load_config, parse_config
 from .plan import GameSpec, Plan, make_plan
 from .policies import PolicyPool, resolve_factory
 from .summary import add_measures, game_measures
 
+try:  # POSIX only; elsewhere the run lock is skipped (the trace writer's own lock stays)
+    import fcntl
+except ImportError:  # pragma: no cover - not on Linux
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
-           "BACKENDS", "TRACES_FILE", "RUN_FILE"]
+           "BACKENDS", "TRACES_FILE", "RUN_FILE", "LOCK_FILE", "DEFAULT_MAX_DEGRADED"]
 
 BACKENDS = ("local", "ray")
 TRACES_FILE = "traces.jsonl"
 RUN_FILE = "run.json"
+LOCK_FILE = "run.lock"
+#: the share of a run's games that may be degraded (a model call ran out of retries and
+#: the env scored a fallback) before the run counts as failed; see :attr:`RunSummary.too_degraded`
+DEFAULT_MAX_DEGRADED = 0.05
 
 _POOL: PolicyPool | None = None  # one per process: model-backed policies are built once
 
@@ -260,12 +269,34 @@ class RunSummary:
     problems: list[LineProblem] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)
+    #: records moved out of traces.jsonl at resume, by kind: "invalid" (undecodable, or failing the reader's
+    #: schema), "duplicate", "foreign" (another run, or not in the plan) and, with
+    #: ``retry_errors``, "retried" (error/degraded games played again)
+    rejected: dict[str, int] = field(default_factory=dict)
+    rejected_file: Path | None = None
+    retried: int = 0
+    max_degraded: float = DEFAULT_MAX_DEGRADED
     cells: dict[str, CellStats] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
     def complete(self) -> bool:
         return self.missing == 0
+
+    @property
+    def games(self) -> int:
+        """Games of the run now in the trace file (earlier ones and this session's)."""
+        return self.already_done + self.played
+
+    @property
+    def degraded_fraction(self) -> float:
+        return self.degraded / self.games if self.games else 0.0
+
+    @property
+    def too_degraded(self) -> bool:
+        """More than ``max_degraded`` of the run's games were degraded: the run is not a
+        success even when every planned game is in the file."""
+        return self.degraded_fraction > self.max_degraded
 
     def count(self, g: dict[str, Any]) -> None:
         """Add one finished game (:func:`summarize_trace`'s dict) to its cell and the totals."""
@@ -376,8 +407,43 @@ def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+class _RunLock:
+    """An exclusive ``flock`` on ``out/run.lock``, taken before anything in the folder is
+    read or written (``run.json`` included), so two runners started at the same instant
+    on one ``--out`` cannot mix one config's ``run.json`` with the other's games: the
+    second stops with :class:`RunnerError`. Released when the run ends (or its process
+    dies)."""
+
+    def __init__(self, out: Path):
+        if out.exists() and not out.is_dir():
+            raise RunnerError(f"--out {out} is a file, not a folder; choose a folder (it is created if missing)")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise RunnerError(f"cannot create the output folder {out}: {e.strerror or e}") from None
+        for name in (RUN_FILE, TRACES_FILE, LOCK_FILE):
+            if (out / name).is_symlink():
+                raise RunnerError(f"{out / name} is a symbolic link; a run writes only regular files in its own "
+                                  "folder (replace the link by the file, or choose another --out)")
+        self.path = out / LOCK_FILE
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(self.fd)
+                raise RunnerError(f"another run is writing to {out} (it holds {self.path}); wait for it to end, "
+                                  "or choose another --out") from None
+
+    def __enter__(self) -> "_RunLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)  # closing releases the flock
+
+
 def _prepare_dir(plan: Plan, out: Path, resume: bool) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+    """Check or write ``run.json``; the caller holds the :class:`_RunLock`."""
     meta_path, traces_path = out / RUN_FILE, out / TRACES_FILE
     if meta_path.exists():
         if not resume:
@@ -412,10 +478,58 @@ def _check_backend(plan: Plan, backend: str, workers: int) -> None:
     check_specs(plan)  # back ends import, names exist, options are known, model paths exist: all at once
 
 
+def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
+                 retry_errors: bool) -> tuple[set[str], dict[int, tuple[str, str]]]:
+    """Check every record already in ``path`` with the reader's schema; return the planned
+    keys it holds (each counted once into ``summary``) and the lines to move aside, by
+    line number, as (kind, reason): ``"invalid"`` a line that fails the schema (its game
+    is played again), ``"duplicate"`` a repeated key (the first record counts),
+    ``"foreign"`` a record of another run or not in this plan, and with ``retry_errors``
+    ``"retried"`` a game that ended in error or was degraded."""
+    planned = {s.key for s in plan.specs}
+    done: set[str] = set()
+    drop: dict[int, tuple[str, str]] = {}
+    for where, rec, trace in validated_lines(path, summary.problems):
+        if trace is None:
+            drop[where.line] = ("invalid", "not a valid trace record (see the run's warnings); its game is played again")
+            continue
+        run_id, key = record_key(trace)
+        if run_id != plan.run_id or key not in planned:
+            summary.unexpected.append(str(key))
+            drop[where.line] = ("foreign", f"game {key!r} of run {run_id!r} is not in the plan of run {plan.run_id!r}")
+            continue
+        if key in done:
+            summary.duplicates.append(key)
+            drop[where.line] = ("duplicate", f"a second record of game {key!r}; the first counts")
+            continue
+        g = summarize_trace(rec)
+        if retry_errors and (g["status"] == "error" or g["degraded"]):
+            summary.retried += 1
+            why = "ended in error" if g["status"] == "error" else "was degraded"
+            drop[where.line] = ("retried", f"game {key!r} {why}; replayed (--retry-errors)")
+            continue
+        done.add(key)
+        summary.count(g)
+    return done, drop
+
+
 def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, resume: bool = False,
         backend: str = "local", workers: int = 1, observer: RunObserver | None = None,
-        batch_games: int = 1, preflight: bool = True, probe: bool = True) -> RunSummary:
+        batch_games: int = 1, retry_errors: bool = False,
+        max_degraded: float = DEFAULT_MAX_DEGRADED, preflight: bool = True, probe: bool = True) -> RunSummary:
     """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
+
+    The folder is set up under an exclusive lock (``out_dir/run.lock``): a second runner
+    on the same folder stops at once. With ``resume=True`` every record already in
+    ``traces.jsonl`` is checked with the trace reader's schema; lines that fail it,
+    repeated game keys, records of another run and (``retry_errors=True``) games that
+    ended in error or were degraded are moved to ``traces.jsonl.rejected`` (one JSON
+    line each, with the reason) and their planned games are played again, so the file
+    ends holding each planned game exactly once.
+
+    ``max_degraded``: the share of the run's games that may be degraded (some model call
+    ran out of retries) before :attr:`RunSummary.too_degraded` says the run failed (the
+    CLI then exits 4).
 
     ``preflight=True`` (default): before any game, and before ``out_dir`` is touched,
     every distinct policy of the plan is built once and (``probe=True``) each model makes
@@ -450,33 +564,42 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     if batch_games > 1 and (backend != "local" or workers != 1):
         raise RunnerError(f"--batch-games {batch_games} batches model calls inside one process: it needs "
                           f"--backend local and --workers 1 (got --backend {backend} --workers {workers})")
+    if isinstance(max_degraded, bool) or not isinstance(max_degraded, (int, float)) or not 0 <= max_degraded <= 1:
+        raise RunnerError(f"--max-degraded must be a fraction in [0, 1]; got {max_degraded!r}")
+    if retry_errors and not resume:
+        raise RunnerError("--retry-errors replays games of an earlier run: it needs --resume")
     if preflight:  # build each policy, probe each model: stop before any game if one fails
         from .preflight import preflight as check_policies
 
         check_policies(plan, probe=probe, pool=_pool() if backend == "local" and workers == 1 else None,
                        observer=observer)
     out = Path(out_dir)
-    _prepare_dir(plan, out, resume)
-    summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan))
+    with _RunLock(out):
+        _prepare_dir(plan, out, resume)
+        return _play_into(plan, out, backend, workers, observer, batch_games, retry_errors, float(max_degraded),
+                          started)
+
+
+def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunObserver, batch_games: int,
+               retry_errors: bool, max_degraded: float, started: float) -> RunSummary:
+    summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded)
     for s in plan.specs:
         summary.cells.setdefault(s.cell, CellStats(cell=s.cell)).planned += 1
     planned = {s.key for s in plan.specs}
+    path = out / TRACES_FILE
     try:
-        writer = TraceWriter(out / TRACES_FILE)
+        writer = TraceWriter(path)
     except TraceFileLocked as e:
         raise RunnerError(f"{e}: another run is writing to {out}") from None
-    with writer:
+    try:
         summary.repaired_bytes = writer.repaired_bytes
-        done: set[str] = set()
-        for rec in iter_records(out / TRACES_FILE, summary.problems):
-            g = summarize_trace(rec)
-            if g["run_id"] != plan.run_id or g["key"] not in planned:
-                summary.unexpected.append(str(g["key"]))
-            elif g["key"] in done:
-                summary.duplicates.append(g["key"])
-            else:
-                done.add(g["key"])
-                summary.count(g)
+        done, drop = _scan_traces(plan, path, summary, retry_errors)
+        if drop:  # under the run lock: nobody else appends while the file is replaced
+            writer.close()
+            summary.rejected_file = move_aside(path, {n: why for n, (_kind, why) in drop.items()})
+            for kind, _why in drop.values():
+                summary.rejected[kind] = summary.rejected.get(kind, 0) + 1
+            writer = TraceWriter(path)
         summary.already_done = len(done)
         todo = [s for s in plan.specs if s.key not in done]
         observer.on_start(plan, summary, len(todo))
@@ -499,6 +622,8 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+    finally:
+        writer.close()
     summary.missing = len(planned - done)
     summary.seconds = time.perf_counter() - started
     observer.on_finish(summary)

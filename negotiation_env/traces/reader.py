@@ -32,10 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Iterator
 
+from ..core.jsontext import loads_record
 from .schema import GameTrace, SchemaError
 
 __all__ = ["LineProblem", "ReadResult", "trace_files", "iter_records", "iter_traces", "read_traces", "record_key",
-           "folder_run_id", "validated_lines", "PROBLEM_KINDS"]
+           "folder_run_id", "validated_lines", "TraceSource", "PROBLEM_KINDS", "ALL_RUNS_HELP"]
+
+#: the ``--all-runs`` flag's help, the same for every command that reads traces
+ALL_RUNS_HELP = ("read the records of every run found (default: the run of DIR/run.json, else of the first record; "
+                 "records of other runs are left out and listed)")
 
 #: what a skipped line can be (see :class:`LineProblem`)
 PROBLEM_KINDS = ("torn", "undecodable", "schema", "duplicate", "foreign")
@@ -98,15 +103,10 @@ def _decoded(path: str | Path, problems: list[LineProblem] | None
                     break
                 if not raw.strip():
                     continue
-                try:
-                    rec = json.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as e:  # ValueError: JSONDecodeError, int-string limit
+                try:  # the project's one bounded decoder: long numerals, deep nesting, duplicate keys refused
+                    rec = loads_record(raw.decode("utf-8"))
+                except (UnicodeDecodeError, ValueError) as e:
                     _report(problems, LineProblem(str(f), n, start, "undecodable", str(e)))
-                    yield where, None
-                    continue
-                if not isinstance(rec, dict):
-                    _report(problems, LineProblem(str(f), n, start, "undecodable",
-                                                  f"a record must be a JSON object, got {type(rec).__name__}"))
                     yield where, None
                     continue
                 yield where, rec
@@ -208,6 +208,21 @@ def iter_traces(path: str | Path, problems: list[LineProblem] | None = None, *,
             _report(problems, dropped)
             continue
         yield trace
+
+
+class TraceSource:
+    """The traces of ``path`` read with a chosen ``runs`` (see :func:`iter_traces`), as a
+    re-iterable source for the exports and Minari (which may read a source twice). The
+    problems of the first pass are appended to ``problems``."""
+
+    def __init__(self, path: str | Path, *, runs: str | Collection[str | None] | None = None,
+                 problems: list[LineProblem] | None = None):
+        self.path, self.runs, self.problems = Path(path), runs, problems
+        self._passes = 0
+
+    def __iter__(self) -> Iterator[GameTrace]:
+        self._passes += 1
+        return iter_traces(self.path, self.problems if self._passes == 1 else None, runs=self.runs)
 
 
 def read_traces(path: str | Path, *, runs: str | Collection[str | None] | None = None) -> ReadResult:

@@ -150,7 +150,7 @@ def test_noisy_variant_is_seeded():
 
 def test_hardliner_never_moves_from_its_individual_optimum():
     sc = load_scenario("mc050_1")
-    outcomes, speech, _, game = play("hardliner", "conceder", scenario="mc050_1")
+    outcomes, speech, _, game = play("hardliner", "conceder", scenario="mc050_1", theme_scope="game")  # one set of names
     best, _ = individual_best(sc, "agent_a")
     names = game.names
     for text in speech["agent_a"]:
@@ -204,11 +204,53 @@ def test_history_use_and_amnesia():
     purchases = outcomes[0]["purchases"]
     assert sorted(q for _, q in opening_r2.me) == sorted(q for q in purchases["agent_a"].values() if q)
     assert sorted(q for _, q in opening_r2.you) == sorted(q for q in purchases["agent_b"].values() if q)
-    _, sp_am, _, _ = play("amnesiac", "linear", scenario="mc100_1", num_rounds=2)
+    _, sp_am, _, _ = play("amnesiac", "linear", scenario="mc100_1", num_rounds=2, theme_scope="game")  # same names
     first_am = [a for a in G.parse(sp_am["agent_a"][0]) if isinstance(a, G.Propose)]
     # the amnesiac's round-2 opening equals its round-1 opening (curve restarts, no history)
     r2_am = next(t for t in sp_am["agent_a"][1:] if any(isinstance(a, G.Propose) for a in G.parse(t)))
     assert [a for a in G.parse(r2_am) if isinstance(a, G.Propose)] == first_am
+
+
+@pytest.mark.parametrize("a,b", [("linear", "linear"), ("anchorer", "fair_splitter"), ("abandoner", "oracle"),
+                                 ("reciprocator", "boulware")])
+@pytest.mark.parametrize("partner", ["stable", "shifting"])
+@pytest.mark.parametrize("scenario", ["mc100_1", "mc050_1"])
+def test_a_theme_per_round_renames_resources_without_changing_play(a, b, partner, scenario):
+    """C.1 themes per round: a scripted agent reads the renamed resources, and re-keys
+    what earlier rounds said (disclosures the oracle remembers) and their results (which
+    history-using agents repeat), so it plays in resource ids exactly as under one theme
+    per game."""
+    for seed, first in ((0, "agent_a"), (1, "agent_b"), (2, "agent_b")):
+        kw = dict(scenario=scenario, seed=seed, partner=partner, first_speaker=first)
+        per_round, _, err_r, g_r = play(a, b, **kw)
+        per_game, _, err_g, g_g = play(a, b, theme_scope="game", **kw)
+        assert len(set(g_r.round_themes)) > 1 and len(set(g_g.round_themes)) == 1
+        assert [(o["purchases"], o["runs"]) for o in per_round] == [(o["purchases"], o["runs"]) for o in per_game]
+        assert err_r == err_g == []
+
+
+def test_linear_opens_round_two_with_round_ones_split_under_new_names():
+    """The history-using agent repeats last round's split in the round's names."""
+    for seed in range(20):
+        outcomes, speech, _, game = play("linear", "linear", scenario="mc100_1", num_rounds=2, seed=seed)
+        if game.round_names[0] != game.round_names[1]:
+            break
+    new = game.round_names[1]
+    opening_r2 = next(a for t in speech["agent_a"][1:] for a in G.parse(t) if isinstance(a, G.Propose))
+    mine = {new.name(r): q for r, q in outcomes[0]["purchases"]["agent_a"].items() if q}
+    assert dict(opening_r2.me) == mine
+
+
+@pytest.mark.parametrize("a,b", [("linear", "linear"), ("oracle", "greedy"), ("hardliner", "hardliner"),
+                                 ("random", "conceder"), ("anchorer", "deferent")])
+def test_unlimited_talk_scripted_agents_pace_over_their_horizon_and_decide(a, b):
+    """cheap_talk_turns=0 has no hidden cap, so a scripted agent decides itself after its
+    horizon (5 turns) instead of waiting for a decision prompt that never comes."""
+    outcomes, speech, errors, game = play(a, b, num_rounds=2, cheap_talk_turns=0)
+    assert len(outcomes) == 2 and errors == []
+    assert not any(o["talk_truncated"] for o in outcomes)
+    turns = len(speech["agent_a"]) + len(speech["agent_b"])
+    assert turns <= 2 * 2 * 6  # per round and agent at most horizon + 1 turns (the deciding one)
 
 
 # --------------------------------------------------------------------------- failure modes

@@ -15,7 +15,7 @@ from negotiation_env.games.rulemaking.features import CONDITIONS as RM_CONDITION
 from negotiation_env.runner.config import RunConfigError, parse_config
 from negotiation_env.runner.plan import make_plan
 
-POOL = ("mc080_1", "mc080_2", "mc080_3")
+POOL = ("mc080_1", "mc080_2", "mc080_3", "mc080_4")  # four: a 4-round rotating game plays four
 #: the matrix message display that is not the default (whichever the default is)
 MT_DEFAULT = MatrixConfig().message_text
 MT_OTHER = next(v for v in MESSAGE_TEXT if v != MT_DEFAULT)
@@ -34,6 +34,10 @@ WARNED = [
      "'shifting_agent' = 'agent_a' has no effect with partner='stable': it counts only with partner='shifting'"),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 1},
      "'rotation' = 'rotating' has no effect with num_rounds=1: it counts only with num_rounds > 1"),
+    ("resource", {"theme": None, "theme_scope": "game"},
+     "'theme_scope' = 'game' has no effect with theme=None: it counts only with theme='random'"),
+    ("resource", {"thinking": False, "json_suffix": True},
+     "'json_suffix' = ('agent_a', 'agent_b') has no effect with thinking=False: it counts only with thinking=True"),
     ("matrix", {"treatment": "none", "message_text": MT_OTHER},
      f"'message_text' = {MT_OTHER!r} has no effect with treatment='none': it counts only with "
      "treatment='communication'"),
@@ -53,6 +57,8 @@ COUNTING = [
     ("resource", {"reflection": True}),
     ("resource", {"partner": "shifting", "shifting_agent": "agent_a"}),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 2}),
+    ("resource", {"theme_scope": "game"}),
+    ("resource", {"json_suffix": ["agent_a"]}),
     ("matrix", {"message_text": MT_OTHER}),
     ("matrix", {"on_error": "retry", "max_retries": 3}),
     ("rulemaking", {"condition": "notes", "notes_max_chars": 100}),
@@ -106,8 +112,8 @@ def test_defaults_given_explicitly_are_silent():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _build("matrix", {"on_error": "end", "max_retries": 1, "treatment": "none", "message_text": MT_DEFAULT})
-        _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": 20, "reflection": False,
-                            "shifting_agent": "agent_b"})
+        _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": None, "reflection": False,
+                            "shifting_agent": "agent_b", "theme_scope": "round", "json_suffix": False})
         _build("rulemaking", {"condition": "none", "notes_max_chars": 600, "max_sentences": 5,
                               "max_field_chars": 1000})
 

@@ -70,3 +70,21 @@ def small_config(games_per_cell: int = 2, policies=("scripted:oracle", "scripted
             **block,
         }],
     }
+
+
+class Flaky:
+    """The oracle, reporting a model call that ran out of retries on every action while
+    the file ``marker`` exists (so its games are marked degraded), and clean usage once
+    it is gone: a server that was down, then came back."""
+
+    def __init__(self, seed=None, marker=""):
+        self.seed = seed
+        self.marker = marker
+        self._inner = make_scripted("oracle", seed=seed, output="text")
+        self.last_usage = None
+
+    def act(self, obs):
+        down = bool(self.marker) and os.path.exists(self.marker)
+        self.last_usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
+                           **({"faults": [{"kind": "connection"}], "failed": True} if down else {})}
+        return self._inner.act(obs)

@@ -11,7 +11,7 @@ in scenario order (r1, r2, ...), projects in the agent's presented order.
 | round | 1 | rounds completed so far (0-based index of the current round) |
 | num_rounds | 1 | rounds in the game |
 | turns_used | 1 | this agent's talk turns used this round |
-| turns_limit | 1 | talk turns per agent this round (the hard cap when talk is unlimited) |
+| turns_limit | 1 | talk turns per agent this round (0: unlimited talk, or no talk) |
 | retries | 1 | invalid responses in a row to the current prompt |
 | budget | 1 | budget per round |
 | max_types | 1 | distinct resource types allowed per round |

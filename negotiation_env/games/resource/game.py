@@ -3,8 +3,9 @@
 Per round (``num_rounds`` of them):
 
 1. **Cheap talk.** The first speaker gets the turn-0 prompt; agents alternate, each up to
-   ``cheap_talk_turns`` turns (0: unlimited, capped at ``max_talk_turns`` each so no game
-   runs forever). Each turn answers ``{"thinking", "speech", "action"}``; the speech is
+   ``cheap_talk_turns`` turns (0: unlimited, D.8: talk goes on until an agent decides;
+   ``max_talk_turns``, off by default, is a safety cap whose reaching is recorded as a
+   ``talk_truncated`` event and ``last_round["talk_truncated"]``). Each turn answers ``{"thinking", "speech", "action"}``; the speech is
    delivered to the other agent inside the game's framing, the thinking never is.
 2. **Early decision.** A turn whose ``action`` is a purchase is that agent's decision;
    its speech is still delivered, and the other agent then gets the decision prompt
@@ -22,8 +23,14 @@ An invalid response (unparseable text, unknown resource, over budget, too many t
 runs not covered, null action when a decision is due, empty speech) is recorded in
 ``info["events"]`` and the same agent is asked again with the error, up to
 ``max_retries`` times; then a talk turn is forfeited (the other agent reads
-``[No message sent]``) and a decision falls back to ``zero`` (an empty purchase) or
-``heuristic`` (the agent's individual optimum).
+``[No message sent]``) and a decision falls back. A fallback decision is logged as the
+paper's Agent errors section logs it: a ``heuristic_fallback`` event (the agent gave no
+valid allocation after every retry) and a ``decision_auto_filled`` event (the decision
+that was substituted), both with ``substitute`` naming it; ``fallback="zero"`` (default,
+the paper) substitutes an empty purchase, ``fallback="individual_optimum"`` the agent's
+individual optimum. The round outcome marks it: ``last_round["fallback"] == {agent:
+substitute}`` (and ``last_round["fallback_agents"]``), so analysis can leave such rounds
+out as the paper does.
 
 Conditions of the paper are config fields (see :class:`ResourceConfig` and README's
 table): partner stability, project rotation, the no-talk baseline, thinking on/off,
@@ -66,23 +73,45 @@ class ResourceConfig:
     """Configuration of the resource game; every field is checked when the env is built.
 
     scenario: a shipped scenario name, a path to a JSON file, or a :class:`Scenario`.
-    theme: ``"random"`` (sampled per game from the reset seed), a theme name from
+    max_talk_turns: with ``cheap_talk_turns=0`` (unlimited talk), a safety cap on each
+        agent's talk turns per round; ``None`` (default): no cap, talk goes on until an
+        agent decides (D.8). Reaching the cap is a truncation: a ``talk_truncated`` event,
+        ``last_round["talk_truncated"] = True``, then the forced decision prompt.
+    rotation: ``"fixed"`` or ``"rotating"``: round 1 plays ``scenario``, every later round
+        a different scenario of ``rotation_pool``, none repeated within a game; a pool
+        with fewer than ``num_rounds`` distinct scenarios (``scenario`` counted) is refused.
+    transparency: (§5.7) ``"none"``; ``"full"`` (the paper's intervention: the other
+        party's complete project specifications, requirements and reward per run);
+        ``"requirements"`` (its requirements only); ``"joint"`` (``"full"`` plus the other
+        party's reward function, the paper's joint-transparency variant).
+    theme: ``"random"`` (sampled from the reset seed), a theme name from
         :data:`~negotiation_env.games.resource.themes.THEMES`, or ``None`` (abstract ids).
-    fallback: ``"zero"`` (empty purchase, event ``decision_auto_filled``) or
-        ``"heuristic"`` (individual optimum, event ``heuristic_fallback``).
+    theme_scope: with ``theme="random"``, ``"round"`` (default, Appendix C.1: each round
+        draws its own theme; an agent whose context carries over is told the new names)
+        or ``"game"`` (one theme for the whole game, as D.8 words it).
+    json_suffix: the seats (``True``: both, ``False``/``()``: none, a seat or a list of
+        seats) whose Response Format section ends with the D.1.4 suffix the paper gave
+        its Anthropic models to enforce JSON compliance. Thinking-on prompts only.
+    solo: the oracle check's one-agent decision (§3.1): the Situation section says the
+        other party buys nothing this round. Needs ``cheap_talk=False``.
+    fallback: what a decision becomes after ``max_retries`` invalid answers: ``"zero"``
+        (default, the paper: an empty purchase) or ``"individual_optimum"`` (the
+        agent's individual optimum). Either logs ``heuristic_fallback`` and
+        ``decision_auto_filled`` and marks ``last_round["fallback"]``.
 
     A setting that cannot count in the chosen configuration is warned about when the
     config is built (``UserWarning``; defaults never are): ``cheap_talk_turns``,
     ``max_talk_turns`` and ``reflection`` with ``cheap_talk=False``; ``max_talk_turns``
     unless ``cheap_talk_turns=0``; ``shifting_agent`` unless ``partner="shifting"``;
-    ``rotation="rotating"`` with ``num_rounds=1``.
+    ``rotation="rotating"`` with ``num_rounds=1``; ``theme_scope`` unless
+    ``theme="random"``; ``json_suffix`` with ``thinking=False``.
     """
 
     scenario: Any = "mc080_1"
     num_rounds: int = 4
     cheap_talk: bool = True
     cheap_talk_turns: int = 5
-    max_talk_turns: int = 20
+    max_talk_turns: int | None = None
     first_speaker: str = "agent_a"
     partner: str = "stable"
     shifting_agent: str = "agent_b"
@@ -93,6 +122,9 @@ class ResourceConfig:
     intervention: str | None = None
     reflection: bool = False
     theme: str | None = "random"
+    theme_scope: str = "round"
+    json_suffix: Any = ()
+    solo: bool = False
     max_retries: int = 3
     fallback: str = "zero"
     max_message_chars: int = 4000
@@ -104,23 +136,35 @@ class ResourceConfig:
         check_int("num_rounds", self.num_rounds, 1, 1000)
         check_bool("cheap_talk", self.cheap_talk)
         check_int("cheap_talk_turns", self.cheap_talk_turns, 0, 1000)
-        check_int("max_talk_turns", self.max_talk_turns, 1, 1000)
+        if self.max_talk_turns is not None:
+            check_int("max_talk_turns", self.max_talk_turns, 1, 1_000_000)
         check_choice("first_speaker", self.first_speaker, AGENTS)
         check_choice("partner", self.partner, ("stable", "shifting"))
         check_choice("shifting_agent", self.shifting_agent, AGENTS)
         check_choice("rotation", self.rotation, ("fixed", "rotating"))
         check_bool("thinking", self.thinking)
-        check_choice("transparency", self.transparency, ("none", "full", "joint"))
+        check_choice("transparency", self.transparency, ("none", "full", "requirements", "joint"))
         check_choice("intervention", self.intervention, (None, "project_sharing", "theory_of_mind"))
         check_bool("reflection", self.reflection)
         if self.theme is not None:
             check_choice("theme", self.theme, ("random",) + tuple(THEMES))
+        check_choice("theme_scope", self.theme_scope, ("round", "game"))
+        object.__setattr__(self, "json_suffix", _seats("json_suffix", self.json_suffix))
+        check_bool("solo", self.solo)
+        if self.solo and self.cheap_talk:
+            raise ConfigError("config field 'solo' = True needs cheap_talk=False: the oracle check's agent decides "
+                              "alone, with no partner to talk to")
         check_int("max_retries", self.max_retries, 0, 100)
-        check_choice("fallback", self.fallback, ("zero", "heuristic"))
+        if self.fallback == "heuristic":
+            raise ConfigError("config field 'fallback': 'heuristic' is now called 'individual_optimum' (every "
+                              "fallback logs the paper's heuristic_fallback event; allowed values: zero, "
+                              "individual_optimum)")
+        check_choice("fallback", self.fallback, ("zero", "individual_optimum"))
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
         check_int("max_thinking_chars", self.max_thinking_chars, 1, 1_000_000)
         if self.rotation == "rotating":
             pool = _rotation_pool(sc, self.rotation_pool)
+            _check_pool_size(sc, pool, self.num_rounds)
             object.__setattr__(self, "rotation_pool", pool)
         elif self.rotation_pool is not None:
             raise ConfigError("config field 'rotation_pool' is only used with rotation='rotating'")
@@ -137,20 +181,64 @@ class ResourceConfig:
                                 stacklevel=5)
         else:
             check_no_effect(self, "max_talk_turns", active=self.cheap_talk_turns == 0, other="cheap_talk_turns",
-                            counts_with="cheap_talk_turns=0 (unlimited talk, capped at max_talk_turns)",
+                            counts_with="cheap_talk_turns=0 (unlimited talk; max_talk_turns is its safety cap)",
                             stacklevel=5)
         check_no_effect(self, "shifting_agent", active=self.partner == "shifting", other="partner",
                         counts_with="partner='shifting'", stacklevel=5)
         check_no_effect(self, "rotation", active=self.num_rounds > 1, other="num_rounds",
                         counts_with="num_rounds > 1 (rounds 2.. draw from the rotation pool)",
                         stacklevel=5)
+        check_no_effect(self, "theme_scope", active=self.theme == "random", other="theme",
+                        counts_with="theme='random' (a fixed theme or none names every round alike)", stacklevel=5)
+        check_no_effect(self, "json_suffix", active=self.thinking, other="thinking",
+                        counts_with="thinking=True (the suffix restates the three-field JSON format)", stacklevel=5)
 
     @property
-    def turn_limit(self) -> int:
+    def turn_limit(self) -> int | None:
+        """Talk turns per agent per round; ``None``: unlimited with no safety cap."""
         return self.cheap_talk_turns or self.max_talk_turns
+
+    @property
+    def talk_cap_is_truncation(self) -> bool:
+        """Reaching :attr:`turn_limit` cuts talk short (unlimited talk with a safety cap),
+        rather than being the round's ordinary end of talk."""
+        return self.cheap_talk_turns == 0
 
     def is_shifting(self, agent: str) -> bool:
         return self.partner == "shifting" and agent == self.shifting_agent
+
+
+def _seats(field: str, value: Any) -> tuple[str, ...]:
+    """``True``: both seats; ``False``/``None``/``()``: none; a seat or a list of seats."""
+    if value is True:
+        return AGENTS
+    if value is False or value is None:
+        return ()
+    items = (value,) if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise ConfigError(f"config field '{field}' must be true, false, a seat or a list of seats "
+                          f"({', '.join(AGENTS)}); got {value!r}")
+    for x in items:
+        if x not in AGENTS:
+            raise ConfigError(f"config field '{field}': unknown seat {x!r}; seats: {', '.join(AGENTS)}")
+    return tuple(a for a in AGENTS if a in items)
+
+
+def _check_pool_size(base: Scenario, pool: tuple[Scenario, ...], num_rounds: int) -> None:
+    """A rotating game plays ``num_rounds`` different scenarios: round 1 the base, then
+    one pool scenario per round, none twice (§4.1: new scenarios each round)."""
+    names = [sc.name for sc in pool]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ConfigError(f"config field 'rotation_pool' lists scenario {dup[0]!r} twice; a rotating game never "
+                          "repeats a scenario")
+    distinct = [base.name] + [n for n in names if n != base.name]
+    if len(distinct) < num_rounds:
+        raise ConfigError(
+            f"config field 'rotation_pool': a rotating game of num_rounds={num_rounds} plays {num_rounds} different "
+            f"scenarios, but the pool with the first round's {base.name!r} has {len(distinct)} "
+            f"({', '.join(distinct)}); give more scenarios or fewer rounds"
+        )
 
 
 def _as_scenario(sc: Any, field: str) -> Scenario:
@@ -279,6 +367,15 @@ class ResourceGame(Game):
     def scenario(self) -> Scenario:
         return self.scenario_of(self.round)
 
+    @property
+    def names(self) -> Names:
+        """The resource names of the current round (its theme)."""
+        return self.round_names[min(self.round, len(self.round_names) - 1)]
+
+    @property
+    def theme(self) -> str | None:
+        return self.round_themes[min(self.round, len(self.round_themes) - 1)]
+
     def solution_for(self, scenario: Scenario) -> Solution:
         key = id(scenario)
         if key not in self._solutions:
@@ -290,15 +387,24 @@ class ResourceGame(Game):
         return self.solution_for(self.scenario)
 
     def _draw_round_scenarios(self, rng: np.random.Generator) -> list[Scenario]:
-        """Round 1 plays the configured scenario; with rotation every later round draws a
-        different pool scenario (uniformly, never the previous round's) from the game rng."""
+        """Round 1 plays the configured scenario; with rotation rounds 2.. play pool
+        scenarios drawn uniformly without replacement from the game rng, so no scenario
+        repeats within a game (the config refused a pool too small for that)."""
         out = [self.base_scenario]
         if self.config.rotation != "rotating":
             return out
-        for _ in range(1, self.config.num_rounds):
-            choices = [sc for sc in self.pool if sc != out[-1]] or list(self.pool)
-            out.append(choices[int(rng.integers(len(choices)))])
-        return out
+        others = [sc for sc in self.pool if sc.name != self.base_scenario.name]
+        order = rng.permutation(len(others))[: self.config.num_rounds - 1]
+        return out + [others[int(i)] for i in order]
+
+    def _draw_later_themes(self, rng: np.random.Generator, first: str | None) -> list[str | None]:
+        """Themes of rounds 2..: with ``theme="random"`` and ``theme_scope="round"`` each
+        round draws its own, independently and uniformly (C.1: each round is assigned a
+        random theme, so two rounds may share one); otherwise round 1's theme."""
+        cfg = self.config
+        if cfg.theme == "random" and cfg.theme_scope == "round":
+            return [sample_theme(rng) for _ in range(1, cfg.num_rounds)]
+        return [first] * (cfg.num_rounds - 1)
 
     def prompt_options(self, agent: str) -> PromptOptions:
         cfg = self.config
@@ -309,30 +415,33 @@ class ResourceGame(Game):
             intervention=cfg.intervention,
             cheap_talk_turns=cfg.cheap_talk_turns,
             num_rounds=cfg.num_rounds,
+            json_suffix=agent in cfg.json_suffix,
+            solo=cfg.solo,
         )
 
     # ----------------------------------------------------------------- lifecycle
 
     def reset(self, rng: np.random.Generator) -> None:
         cfg = self.config
-        theme = cfg.theme
-        if theme == "random":
-            theme = sample_theme(rng)
-        self.theme = theme
-        self.names = Names(theme_names(theme, self.base_scenario.resource_ids))
+        # draw order (kept so that a per-game theme draws what it always drew): round 1's
+        # theme, the round scenarios, the later rounds' themes
+        first = sample_theme(rng) if cfg.theme == "random" else cfg.theme
+        self.round_scenarios = self._draw_round_scenarios(rng)
+        self.round_themes = [first] + self._draw_later_themes(rng, first)
+        self.round_names = [Names(theme_names(t, self.base_scenario.resource_ids)) for t in self.round_themes]
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
         self.round = 0
-        self.round_scenarios = self._draw_round_scenarios(rng)
         self._opts = {a: self.prompt_options(a) for a in AGENTS}
         self._states = {a: _AgentState(conversation=[], pending=[], events=[]) for a in AGENTS}
         for a in AGENTS:
             self._reset_context(a)
         self.events = []
         self.history = []
-        self.history_fallbacks: list[list[str]] = []
+        self.history_fallbacks: list[dict[str, str]] = []
+        self.history_truncated: list[bool] = []
         self.reflections: dict[str, str] = {}
         self.transcript: list[str] = [
-            f"Scenario {self.base_scenario.name} · theme {theme or 'none'} · "
+            f"Scenario {self.base_scenario.name} · theme {self.theme or 'none'} · "
             f"M={_fmt(self.solution.joint_max)} M/C={self.solution.ratio:.2f}"
         ]
         self._done = False
@@ -346,15 +455,29 @@ class ResourceGame(Game):
         st.pending = []
 
     def _round_preamble(self, agent: str) -> list[str]:
-        """Text that opens a round for an agent before its first prompt: the D.2.3 block
-        when projects rotate (a shifting agent sees them in its fresh system prompt)."""
-        if self.round == 0 or self.config.rotation != "rotating" or self.config.is_shifting(agent):
+        """Text that opens a round for an agent before its first prompt: the renamed
+        resources when this round's theme differs from the last one's (C.1, ours), and
+        the D.2.3 block when projects rotate, or, when only the names changed, the
+        agent's projects in the new names (a shifting agent sees all of it in its fresh
+        system prompt)."""
+        if self.round == 0 or self.config.is_shifting(agent):
             return []
-        return [prompts.render_new_projects(self.scenario, agent, self.names)]
+        out = []
+        previous = self.round_names[self.round - 1]
+        renamed = previous != self.names
+        if renamed:
+            out.append(prompts.render_renamed_resources(self.scenario, previous, self.names))
+        opts = self._opts[agent]
+        if self.config.rotation == "rotating":
+            out.append(prompts.render_new_projects(self.scenario, agent, self.names, opts.transparency))
+        elif renamed:
+            out.append(prompts.render_projects_renamed(self.scenario, agent, self.names, opts.transparency))
+        return out
 
     def _start_round(self) -> None:
         self.decided: dict[str, Decision] = {}
-        self.fallbacks: dict[str, bool] = {}
+        self.fallbacks: dict[str, str] = {}  # agent -> the substitute its fallback decision played
+        self.talk_truncated = False
         for a, st in self._states.items():
             st.turns_used = 0
             st.retries = 0
@@ -483,14 +606,21 @@ class ResourceGame(Game):
         if self.phase == "talk":
             self._event(agent, "talk_turn_forfeited", message=f"no valid response after {self.config.max_retries} retries")
             return self._apply(agent, Turn("", "", None), None)
-        if self.config.fallback == "heuristic":
+        # The paper's Agent errors section: heuristic_fallback is the definitive signal that
+        # no valid allocation came after every retry; decision_auto_filled records the
+        # decision substituted (a zero allocation there; ours may be the individual optimum).
+        substitute = self.config.fallback
+        self._event(agent, "heuristic_fallback", substitute=substitute,
+                    message=f"no valid allocation after {self.config.max_retries} retries")
+        if substitute == "individual_optimum":
             purchase, runs = individual_best(self.scenario, agent)
             decision = validate_decision(self.scenario, agent, purchase, runs)
-            self._event(agent, "heuristic_fallback", purchase=purchase, runs=runs)
         else:
             decision = zero_decision(self.scenario, agent)
-            self._event(agent, "decision_auto_filled", purchase=decision.purchase_dict())
-        self.fallbacks[agent] = True
+        self._event(agent, "decision_auto_filled", substitute=substitute, purchase=decision.purchase_dict(),
+                    runs=decision.runs_dict())
+        self.fallbacks[agent] = substitute
+        self.transcript.append(f"[fallback] {agent}: {substitute} decision substituted")
         return self._apply(agent, Turn("", "", decision), None)
 
     def _apply(self, agent: str, turn: Turn, text: str | None) -> dict[str, float]:
@@ -519,11 +649,15 @@ class ResourceGame(Game):
             if turn.decision is not None:
                 self._record_decision(agent, turn.decision)
                 self.phase = "decision"
+                if self._states[other].turns_used == 0:  # it has not spoken this round: what opens the round
+                    for text in self._round_preamble(other):
+                        self._say(other, text)
                 self._say(other, prompts.render_opponent_said(turn.speech))
                 self._say(other, prompts.render_decision_prompt(self.scenario, self._opts[other]))
                 return self._zero_rewards()
             ost = self._states[other]
-            if ost.turns_used < self.config.turn_limit:
+            limit = self.config.turn_limit
+            if limit is None or ost.turns_used < limit:
                 self.talker = other
                 if ost.turns_used == 0:
                     self._say(other, self._turn0(other, turn.speech))
@@ -531,6 +665,11 @@ class ResourceGame(Game):
                     self._say(other, prompts.render_reply_prompt(turn.speech, self._opts[other]))
                 return self._zero_rewards()
             # both agents have used their turns: forced decision for both
+            if self.config.talk_cap_is_truncation:  # unlimited talk cut short by the safety cap
+                self.talk_truncated = True
+                self._event(agent, "talk_truncated", limit=limit,
+                            message=f"unlimited talk reached the safety cap of {limit} turns each; decision forced")
+                self.transcript.append(f"[talk truncated at {limit} turns each]")
             self.phase = "decision"
             self._say(other, prompts.render_opponent_said(turn.speech))
             for a in self.order:
@@ -552,7 +691,8 @@ class ResourceGame(Game):
     def _resolve(self) -> dict[str, float]:
         outcome = resolve_round(self.scenario, self.decided)
         self.history.append(outcome)
-        self.history_fallbacks.append(sorted(self.fallbacks))
+        self.history_fallbacks.append(dict(sorted(self.fallbacks.items())))
+        self.history_truncated.append(self.talk_truncated)
         for a in AGENTS:
             st = self._states[a]
             st.cumulative += outcome.reward(a)
@@ -625,7 +765,8 @@ class ResourceGame(Game):
         v[L.slice("round")] = 0 if redact else self.round
         v[L.slice("num_rounds")] = 1 if redact else self.config.num_rounds
         v[L.slice("turns_used")] = st.turns_used
-        v[L.slice("turns_limit")] = self.config.turn_limit if self.config.cheap_talk else 0
+        # 0: unlimited talk (a safety cap is the harness's, not the game's, so it is not shown)
+        v[L.slice("turns_limit")] = self.config.cheap_talk_turns if self.config.cheap_talk else 0
         v[L.slice("retries")] = st.retries
         v[L.slice("budget")] = sc.budget
         v[L.slice("max_types")] = sc.max_types
@@ -665,8 +806,11 @@ class ResourceGame(Game):
             "optimal": o.joint_reward >= M - _TOL,
             "purchases": {a: d.purchase_dict() for a, d in o.decisions},
             "runs": {a: d.runs_dict() for a, d in o.decisions},
-            "fallback_agents": list(self.history_fallbacks[index]),
-            "resource_names": dict(self.names.display),
+            "fallback": dict(self.history_fallbacks[index]),
+            "fallback_agents": sorted(self.history_fallbacks[index]),
+            "talk_truncated": self.history_truncated[index],
+            "theme": self.round_themes[index],
+            "resource_names": dict(self.round_names[index].display),
         }
 
     def info(self, agent: str) -> dict[str, Any]:

@@ -56,6 +56,13 @@ Example — purchasing: {{"thinking": "I’ll buy {r1} for my projects.", "speec
 IMPORTANT: Respond with ONLY the JSON object. No text before or after it.
 I will guide you through each phase with instructions."""
 
+# D.1.4: "For Anthropic models, an additional suffix is appended to enforce JSON
+# compliance" (config json_suffix names the seats that get it)
+JSON_SUFFIX = (
+    "IMPORTANT: You MUST respond with ONLY a valid JSON object. No other text before or after. The JSON must have "
+    "exactly three fields: 'thinking' (string), 'speech' (string), and 'action' (null or object)."
+)
+
 RESPONSE_FORMAT_PLAIN = """## Response Format
 Everything you say is passed VERBATIM to the other party — you have NO private channel. The other party sees your FULL response. Think carefully about what you reveal.
 To send a message, respond with plain natural language text — NOT JSON, NOT a wrapper object. Just write your message directly as plain text.
@@ -71,6 +78,12 @@ SITUATION_SHIFTING = """## Your Situation
 - Your goal: maximize your cumulative reward across all rounds
 - You are playing against a DIFFERENT opponent each round."""
 
+# Ours: the oracle check of §3.1 (config solo), an agent solving its allocation alone;
+# the paper does not print its oracle prompt.
+SITUATION_SOLO = """## Your Situation
+- Your goal: maximize your reward this round
+- You decide alone: the other party buys nothing this round, so the whole supply is available to you."""
+
 INTERVENTION_PROJECT_SHARING = (
     "IMPORTANT — As a FIRST step in each round’s cheap talk, share your project details (names, resource "
     "requirements, rewards) with the other party and ask them to share theirs."
@@ -85,13 +98,20 @@ TOM_REMINDER = (
     "Consider what resources they need and how their interests align or conflict with yours."
 )
 
-# Transparency (§5.7). The paper does not print this block; ours. "full" shows the other
-# party's project names and requirements, "joint" also their rewards per run.
+# Transparency (§5.7). The paper does not print this block; ours. "full" (the paper's
+# "complete project specifications") shows the other party's projects as D.1.2 shows
+# one's own, requirements and reward per run; "requirements" only the requirements;
+# "joint" adds the other party's reward function (the paper's joint-transparency variant
+# "additionally exposed each agent's reward function").
 OPPONENT_PROJECTS = """
 
 The other party's projects (revealed to both parties):
 {lines}"""
-OPPONENT_PROJECT_LINE_FULL = "- {name}: requires [{requirements}]"
+OPPONENT_PROJECT_LINE_REQUIREMENTS = "- {name}: requires [{requirements}]"
+OPPONENT_REWARD_FUNCTION = (
+    "The other party's reward = sum of (runs × reward) for each of its projects it can complete with its purchased "
+    "resources; unspent money has no value for it either."
+)
 
 # --------------------------------------------------------------------------- D.2 - D.4 user prompts
 
@@ -105,6 +125,16 @@ CHEAP_TALK_TURN0_PLAIN = """{header}
 Exchange messages with the other party ({turns_info}). Send your opening message. Or end the round early by responding with ONLY a JSON purchase."""
 
 NEW_PROJECTS = """NEW PROJECTS FOR THIS ROUND:
+{lines}"""
+
+# Ours (C.1 themes per round): an agent whose context carries over reads the new names
+# before the round's first prompt; the lines repeat D.1.1's, so the names can be read
+# the same way.
+RESOURCES_RENAMED = """RESOURCES RENAMED FOR THIS ROUND (same supply, costs and rules; only the names change): {mapping}
+- Resources available: {resource_types}
+- Resource supply per round: {resource_supply}
+- Resource costs: {resource_costs}"""
+PROJECTS_RENAMED = """YOUR PROJECTS WITH THE NEW NAMES:
 {lines}"""
 
 TURNS_INFO_LIMITED = "up to {n} exchanges this round"
@@ -209,30 +239,32 @@ class PromptOptions:
     intervention: str | None = None  # None | project_sharing | theory_of_mind (D.1.5)
     cheap_talk_turns: int = 5
     num_rounds: int = 4
+    json_suffix: bool = False  # D.1.4's JSON-compliance suffix (thinking on only)
+    solo: bool = False  # the oracle check: the agent decides alone (§3.1)
 
 
 def _opponent_projects(scenario: Scenario, agent: str, names: Names, transparency: str) -> str:
     if transparency == "none":
         return ""
     other = next(a for a in scenario.agents if a != agent)
-    if transparency == "joint":
-        lines = project_lines(scenario, other, names)
-    else:
+    if transparency == "requirements":
         lines = "\n".join(
-            OPPONENT_PROJECT_LINE_FULL.format(
+            OPPONENT_PROJECT_LINE_REQUIREMENTS.format(
                 name=p.name, requirements=", ".join(f"{names.name(rid)}×{u}" for rid, u in p.requires)
             )
             for p in scenario.projects_of(other)
         )
+    else:
+        lines = project_lines(scenario, other, names)
+    if transparency == "joint":
+        lines += "\n" + OPPONENT_REWARD_FUNCTION
     return OPPONENT_PROJECTS.format(lines=lines)
 
 
 def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: PromptOptions = PromptOptions()) -> str:
     rids = scenario.resource_ids
     rules = GAME_RULES.format(
-        resource_types=", ".join(names.name(r) for r in rids),
-        resource_supply=_json({names.name(r.id): r.supply for r in scenario.resources}),
-        resource_costs=_json({names.name(r.id): _num(r.cost) for r in scenario.resources}),
+        **_resource_fields(scenario, names),
         agent_budget=_fmt(scenario.budget),
         max_types=scenario.max_types,
         carry_over="" if opts.shifting else CARRY_OVER,
@@ -249,11 +281,13 @@ def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: Pro
             r3=names.name(rids[min(2, len(rids) - 1)]),
             purchase_example=_json(purchase_example(scenario, agent, names, 0, 1, q=(5, 2))),
         )
+        if opts.json_suffix:
+            response += "\n" + JSON_SUFFIX
     else:
         response = RESPONSE_FORMAT_PLAIN.format(
             purchase_example=_json(purchase_example(scenario, agent, names, 0, 2, q=(3, 1), runs_all_one=True))
         )
-    situation = SITUATION_SHIFTING if opts.shifting else SITUATION_STABLE
+    situation = SITUATION_SOLO if opts.solo else SITUATION_SHIFTING if opts.shifting else SITUATION_STABLE
     if opts.intervention == "project_sharing":
         situation += "\n\n" + INTERVENTION_PROJECT_SHARING
     elif opts.intervention == "theory_of_mind":
@@ -275,8 +309,30 @@ def render_turn0(round_number: int, opts: PromptOptions) -> str:
     return text
 
 
-def render_new_projects(scenario: Scenario, agent: str, names: Names) -> str:
-    return NEW_PROJECTS.format(lines=project_lines(scenario, agent, names))
+def _resource_fields(scenario: Scenario, names: Names) -> dict[str, str]:
+    return dict(
+        resource_types=", ".join(names.name(r) for r in scenario.resource_ids),
+        resource_supply=_json({names.name(r.id): r.supply for r in scenario.resources}),
+        resource_costs=_json({names.name(r.id): _num(r.cost) for r in scenario.resources}),
+    )
+
+
+def render_new_projects(scenario: Scenario, agent: str, names: Names, transparency: str = "none") -> str:
+    """D.2.3's block; under transparency the other party's new projects follow it, as the
+    system prompt shows them in round 1."""
+    return NEW_PROJECTS.format(lines=project_lines(scenario, agent, names)) + _opponent_projects(
+        scenario, agent, names, transparency)
+
+
+def render_renamed_resources(scenario: Scenario, previous: Names, names: Names) -> str:
+    mapping = ", ".join(f"{previous.name(r)} → {names.name(r)}" for r in scenario.resource_ids
+                        if previous.name(r) != names.name(r))
+    return RESOURCES_RENAMED.format(mapping=mapping + ".", **_resource_fields(scenario, names))
+
+
+def render_projects_renamed(scenario: Scenario, agent: str, names: Names, transparency: str = "none") -> str:
+    return PROJECTS_RENAMED.format(lines=project_lines(scenario, agent, names)) + _opponent_projects(
+        scenario, agent, names, transparency)
 
 
 def render_opponent_said(message: str) -> str:

@@ -21,8 +21,9 @@ from negotiation_env.games.resource import prompts as P
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("NEGOTIATION_ENV_UPDATE_GOLDEN") == "1"
 
-# explicit pools keep the golden files independent of how many scenarios ship
-POOL = ("mc080_1", "mc080_2", "mc080_3")
+# explicit pools keep the golden files independent of how many scenarios ship; four, so
+# that a default 4-round rotating game can play four different scenarios
+POOL = ("mc080_1", "mc080_2", "mc080_3", "mc080_4")
 
 CONDITIONS = {
     "shifting": {"partner": "shifting"},
@@ -31,7 +32,9 @@ CONDITIONS = {
     "no_talk_rotating": {"cheap_talk": False, "rotation": "rotating", "rotation_pool": POOL},
     "thinking_off": {"thinking": False},
     "full_transparency": {"transparency": "full"},
+    "requirements_transparency": {"transparency": "requirements"},
     "joint_transparency": {"transparency": "joint"},
+    "json_suffix": {"json_suffix": ["agent_b"]},
     "project_sharing": {"intervention": "project_sharing"},
     "theory_of_mind": {"intervention": "theory_of_mind"},
     "unlimited_talk": {"cheap_talk_turns": 0, "max_talk_turns": 2},
@@ -126,7 +129,7 @@ def test_rotation_announces_new_projects_and_scores_each_round_on_its_scenario()
     env.reset(seed=4)
     game = env.unwrapped.game
     names = [sc.name for sc in game.round_scenarios]
-    assert len(names) == 3 and all(x != y for x, y in zip(names, names[1:]))
+    assert len(names) == 3 and len(set(names)) == 3 and names[0] == "mc080_1"
     assert set(names) <= set(POOL)
     default_pool = negotiation_env.env(rotation="rotating").unwrapped.game.pool
     assert {sc.name for sc in default_pool} >= {"mc080_1", "mc080_2", "mc080_3", "mc080_4"}
@@ -156,9 +159,32 @@ def test_rotation_pool_validation():
     other["budget"] = 20
     with pytest.raises(ConfigError, match="differs from 'mc080_1'"):
         negotiation_env.env(rotation="rotating", rotation_pool=["mc080_1", other])
-    env = negotiation_env.env(rotation="rotating", rotation_pool=["mc080_1", "mc080_2"], num_rounds=4)
+    # a pool too small for a new scenario every round is refused (it used to repeat)
+    with pytest.raises(ConfigError, match=r"num_rounds=4 plays 4 different scenarios, but the pool with the first "
+                                          r"round's 'mc080_1' has 2 \(mc080_1, mc080_2\)"):
+        negotiation_env.env(rotation="rotating", rotation_pool=["mc080_1", "mc080_2"], num_rounds=4)
+    with pytest.raises(ConfigError, match="has 3 .*mc080_1, mc080_2, mc080_3"):  # the base counts once
+        negotiation_env.env(rotation="rotating", rotation_pool=["mc080_2", "mc080_3"], num_rounds=4)
+    with pytest.raises(ConfigError, match="lists scenario 'mc080_2' twice"):
+        negotiation_env.env(rotation="rotating", rotation_pool=["mc080_2", "mc080_2", "mc080_3"], num_rounds=3)
+    env = negotiation_env.env(rotation="rotating", rotation_pool=["mc080_2", "mc080_3", "mc080_4"], num_rounds=4)
     env.reset(seed=0)
-    assert [s.name for s in env.unwrapped.game.round_scenarios] == ["mc080_1", "mc080_2", "mc080_1", "mc080_2"]
+    assert sorted(s.name for s in env.unwrapped.game.round_scenarios) == ["mc080_1", "mc080_2", "mc080_3", "mc080_4"]
+
+
+@pytest.mark.parametrize("pool", [None, POOL], ids=["default_pool", "pool_of_four"])
+def test_rotating_game_never_repeats_a_scenario(pool):
+    """§4.1: rotating projects are a new scenario every round. With the old draw (never
+    the previous round's) a 4-round game could come back to a scenario (A B A C)."""
+    env = negotiation_env.env(rotation="rotating", rotation_pool=pool, num_rounds=4)
+    seen = set()
+    for seed in range(200):
+        env.reset(seed=seed)
+        names = [sc.name for sc in env.unwrapped.game.round_scenarios]
+        assert len(names) == 4 and len(set(names)) == 4 and names[0] == "mc080_1", (seed, names)
+        seen.add(tuple(names))
+    others = len(env.unwrapped.game.pool) - 1
+    assert len(seen) == others * (others - 1) * (others - 2) if pool is not None else len(seen) > 100
 
 
 def test_no_talk_goes_straight_to_decisions_and_skips_reflection():
@@ -203,19 +229,54 @@ def test_thinking_off_plain_text_is_speech_and_bare_json_is_the_decision():
     assert env.rewards == {"agent_a": 17.0, "agent_b": 10.0}
 
 
-@pytest.mark.parametrize("mode", ["none", "full", "joint"])
+@pytest.mark.parametrize("mode", ["none", "full", "requirements", "joint"])
 def test_transparency(mode):
     env = negotiation_env.env(theme="medieval", transparency=mode)
     env.reset(seed=0)
     system = env.observe("agent_a")["conversation"][0]["content"]
+    revealed = system.split("The other party's projects")[1].split("## Decision Format")[0] if mode != "none" else ""
     # agent_b's projects: a {r1:5}->5, b {r3:4}->12, c {r1:3, r3:4}->12
+    with_rewards = ("The other party's projects (revealed to both parties):\n- project_a: requires [wood×5], reward = 5/run\n"
+                    "- project_b: requires [gold×4], reward = 12/run\n- project_c: requires [wood×3, gold×4], reward = 12/run")
     if mode == "none":
         assert "The other party's projects" not in system
-    elif mode == "full":
-        assert "The other party's projects (revealed to both parties):\n- project_a: requires [wood×5]\n- project_b: requires [gold×4]\n- project_c: requires [wood×3, gold×4]" in system
-        assert "reward" not in system.split("The other party's projects")[1].split("## Decision Format")[0]
-    else:
-        assert "- project_a: requires [wood×5], reward = 5/run\n- project_b: requires [gold×4], reward = 12/run" in system
+    elif mode == "full":  # §5.7: the complete project specifications, rewards included
+        assert with_rewards + "\n\n## Decision Format" in system
+        assert "reward function" not in revealed and P.OPPONENT_REWARD_FUNCTION not in system
+    elif mode == "requirements":  # what "full" showed before: requirements only
+        assert "The other party's projects (revealed to both parties):\n- project_a: requires [wood×5]\n- project_b: requires [gold×4]\n- project_c: requires [wood×3, gold×4]\n\n" in system
+        assert "reward" not in revealed
+    else:  # the joint variant adds the other party's reward function
+        assert with_rewards + "\n" + P.OPPONENT_REWARD_FUNCTION + "\n\n## Decision Format" in system
+
+
+def test_transparency_reveals_the_partners_new_projects_each_rotating_round():
+    env = negotiation_env.env(theme="medieval", transparency="full", rotation="rotating", rotation_pool=POOL,
+                              num_rounds=2)
+    env.reset(seed=0)
+    env.step(json.dumps({"speech": "x", "action": {"gold": 1}}))
+    env.step(json.dumps({"speech": "y", "action": {"wood": 1}}))
+    game = env.unwrapped.game
+    second = game.round_scenarios[1]
+    partner = P.project_lines(second, "agent_b", game.names)
+    assert ("NEW PROJECTS FOR THIS ROUND:\n" + P.project_lines(second, "agent_a", game.names)
+            + "\n\nThe other party's projects (revealed to both parties):\n" + partner) in env.observe("agent_a")["prompt"]
+
+
+def test_json_suffix_of_d14_for_the_seats_that_need_it():
+    env = negotiation_env.env(json_suffix="agent_b")
+    env.reset(seed=0)
+    sys_a, sys_b = (env.observe(a)["conversation"][0]["content"] for a in ("agent_a", "agent_b"))
+    suffix = ("IMPORTANT: You MUST respond with ONLY a valid JSON object. No other text before or after. The JSON must "
+              "have exactly three fields: 'thinking' (string), 'speech' (string), and 'action' (null or object).")
+    assert suffix not in sys_a
+    assert "I will guide you through each phase with instructions.\n" + suffix + "\n\n## Your Situation" in sys_b
+    assert negotiation_env.env(json_suffix=True).unwrapped.game.config.json_suffix == ("agent_a", "agent_b")
+    assert negotiation_env.env(json_suffix=False).unwrapped.game.config.json_suffix == ()
+    with pytest.raises(ConfigError, match="json_suffix.*unknown seat 'agent_c'"):
+        negotiation_env.env(json_suffix=["agent_c"])
+    with pytest.warns(UserWarning, match="'json_suffix' .* has no effect with thinking=False"):
+        negotiation_env.env(json_suffix=True, thinking=False)
 
 
 def test_interventions():
@@ -267,3 +328,70 @@ def test_reflection_step_with_figures():
 def test_condition_values_are_validated(kwargs, match):
     with pytest.raises(ConfigError, match=match):
         negotiation_env.env(**kwargs)
+
+
+def _decide_in_current_names(env, agent, units_by_id):
+    names = env.infos[agent]["resource_names"]
+    return json.dumps({"thinking": "", "speech": "deal", "action": {names[r]: q for r, q in units_by_id.items()}})
+
+
+def test_themes_are_drawn_per_round_and_announced_to_agents_that_keep_their_context():
+    """C.1: each game round is assigned a random theme. Under the per-game draw every
+    round had round 1's names."""
+    themes = []
+    for seed in range(50):
+        env = negotiation_env.env(num_rounds=4)
+        env.reset(seed=seed)
+        themes.append(env.unwrapped.game.round_themes)
+    assert sum(len(set(t)) > 1 for t in themes) >= 45
+    seed = next(i for i, t in enumerate(themes) if t[0] != t[1])
+    env = negotiation_env.env(num_rounds=2, partner="shifting")
+    env.reset(seed=seed)
+    game = env.unwrapped.game
+    old, new = game.round_names
+    env.step(_decide_in_current_names(env, "agent_a", {"r2": 2, "r3": 3}))
+    env.step(_decide_in_current_names(env, "agent_b", {"r1": 10}))
+    last = env.infos["agent_a"]["last_round"]
+    assert last["theme"] == themes[seed][0] and last["resource_names"] == old.display and last["joint_reward"] == 27
+    # agent_a keeps its context: round 1's result in round 1's names, then the new names
+    prompt = env.observe("agent_a")["prompt"]
+    r1, r2, r3 = (new.name(r) for r in ("r1", "r2", "r3"))
+    mapping = ", ".join(f"{old.name(r)} → {new.name(r)}" for r in ("r1", "r2", "r3") if old.name(r) != new.name(r))
+    assert prompt == (
+        f'--- Round result: You purchased {{"{old.name("r2")}": 2, "{old.name("r3")}": 3}}, ran projects [project_a×1], '
+        f'and earned reward = 17. Opponent purchased {{"{old.name("r1")}": 10}}. ---\n\n'
+        f"RESOURCES RENAMED FOR THIS ROUND (same supply, costs and rules; only the names change): {mapping}.\n"
+        f"- Resources available: {r1}, {r2}, {r3}\n"
+        f'- Resource supply per round: {{"{r1}": 10, "{r2}": 10, "{r3}": 6}}\n'
+        f'- Resource costs: {{"{r1}": 1, "{r2}": 1.5, "{r3}": 3}}\n\n'
+        "YOUR PROJECTS WITH THE NEW NAMES:\n"
+        f"- project_a: requires [{r2}×2, {r3}×3], reward = 17/run\n"
+        f"- project_b: requires [{r2}×3, {r3}×1], reward = 5/run\n"
+        f"- project_c: requires [{r3}×4], reward = 11/run\n\n"
+        "--- CHEAP TALK PHASE (Round 2/2) ---\n"
+        'Exchange messages with the other party (up to 5 exchanges this round). Respond with JSON. Set "action" to null '
+        "to keep chatting, or to a purchase object to finalize."
+    )
+    assert env.infos["agent_a"]["theme"] == themes[seed][1]
+    # the shifting agent starts afresh: its new system prompt names this round's resources
+    env.step(_decide_in_current_names(env, "agent_a", {"r2": 2, "r3": 3}))
+    conv_b = env.observe("agent_b")["conversation"]
+    assert f"- Resources available: {r1}, {r2}, {r3}" in conv_b[0]["content"]
+    assert not any("RESOURCES RENAMED" in m["content"] for m in conv_b)
+    env.step(_decide_in_current_names(env, "agent_b", {"r1": 10}))
+    assert env.rewards == {"agent_a": 17.0, "agent_b": 10.0}  # the new names are the ones parsed
+    assert env.infos["agent_a"]["last_round"]["resource_names"] == new.display
+
+
+def test_theme_per_game_is_an_option_and_draws_round_ones_theme():
+    for seed in range(20):
+        per_round = negotiation_env.env(num_rounds=4)
+        per_round.reset(seed=seed)
+        per_game = negotiation_env.env(num_rounds=4, theme_scope="game")
+        per_game.reset(seed=seed)
+        themes = per_game.unwrapped.game.round_themes
+        assert themes == [per_round.unwrapped.game.round_themes[0]] * 4
+    with pytest.warns(UserWarning, match="'theme_scope' = 'game' has no effect with theme='medieval'"):
+        negotiation_env.env(theme="medieval", theme_scope="game")
+    with pytest.raises(ConfigError, match="theme_scope"):
+        negotiation_env.env(theme_scope="match")

@@ -13,10 +13,11 @@ import negotiation_env
 from baselines.scripted import GreedyPolicy, RandomPolicy
 from negotiation_env import ConfigError
 from negotiation_env.games.resource import load_scenario, solve
+from negotiation_env.games.resource import prompts as P
 
 CONFIGS = [
     {},
-    {"theme": None, "fallback": "heuristic"},
+    {"theme": None, "fallback": "individual_optimum"},
     {"cheap_talk_turns": 0, "max_talk_turns": 3},
     {"cheap_talk_turns": 1, "first_speaker": "agent_b", "num_rounds": 2},
     {"scenario": "mc100_1", "max_retries": 0},
@@ -146,8 +147,8 @@ def test_no_runs_notice():
     assert env.infos["agent_a"]["last_round"]["kind"] == {"agent_a": "no_runs", "agent_b": "standard"}
 
 
-@pytest.mark.parametrize("fallback,event", [("zero", "decision_auto_filled"), ("heuristic", "heuristic_fallback")])
-def test_retries_then_fallback(fallback, event):
+@pytest.mark.parametrize("fallback", ["zero", "individual_optimum"])
+def test_retries_then_fallback(fallback):
     env = negotiation_env.env(theme="medieval", num_rounds=1, max_retries=3, fallback=fallback)
     env.reset(seed=0)
     env.step(decide({"gold": 4}))  # agent_a decides early (project_c x1)
@@ -158,16 +159,40 @@ def test_retries_then_fallback(fallback, event):
         assert "exceeds the budget of $18" in ev[-1]["message"]
         assert env.agent_selection == "agent_b"
     env.step("not json at all")
-    types = [e["type"] for e in env.infos["agent_b"]["events"]]
-    assert types == ["validation_error", event]
+    events = env.infos["agent_b"]["events"]
+    # the paper's Agent errors: heuristic_fallback (no valid allocation after every retry)
+    # and decision_auto_filled (the decision substituted), logged together
+    assert [e["type"] for e in events] == ["validation_error", "heuristic_fallback", "decision_auto_filled"]
+    assert events[1]["substitute"] == events[2]["substitute"] == fallback
+    assert events[1]["message"] == "no valid allocation after 3 retries"
+    last = env.infos["agent_b"]["last_round"]
     sc = load_scenario("mc080_1")
-    if fallback == "zero":
-        assert env.rewards["agent_b"] == 0.0
+    if fallback == "zero":  # the paper's default zero allocation: nothing bought, nothing run
+        assert events[2]["purchase"] == {"r1": 0, "r2": 0, "r3": 0} == last["purchases"]["agent_b"]
+        assert events[2]["runs"] == {"project_a": 0, "project_b": 0, "project_c": 0} == last["runs"]["agent_b"]
+        assert env.rewards == {"agent_a": 11.0, "agent_b": 0.0}  # agent_a's gold x4 runs project_c
+        assert last["kind"] == {"agent_a": "standard", "agent_b": "no_runs"} and not last["overdraw"]
     else:
         # individual optimum of agent_b, which overdraws gold with agent_a's 4 units
-        assert env.infos["agent_b"]["last_round"]["purchases"]["agent_b"]["r3"] + 4 > 6
+        assert last["purchases"]["agent_b"]["r3"] + 4 > 6 and last["overdraw"]
+        assert events[2]["purchase"] == last["purchases"]["agent_b"]
         assert solve(sc).individual_max["agent_b"] == 17
-    assert env.infos["agent_b"]["last_round"]["fallback_agents"] == ["agent_b"]
+    assert last["fallback"] == {"agent_b": fallback} and last["fallback_agents"] == ["agent_b"]
+    assert env.infos["agent_a"]["last_round"]["fallback"] == {"agent_b": fallback}
+
+
+def test_a_round_without_fallback_says_so():
+    env = negotiation_env.env(theme="medieval", num_rounds=1)
+    env.reset(seed=0)
+    env.step(decide({"gold": 4}))
+    env.step(decide({"wood": 5}))
+    last = env.infos["agent_a"]["last_round"]
+    assert last["fallback"] == {} and last["fallback_agents"] == [] and last["talk_truncated"] is False
+
+
+def test_the_old_heuristic_name_is_refused_with_its_new_name():
+    with pytest.raises(ConfigError, match="'heuristic' is now called 'individual_optimum'"):
+        negotiation_env.env(fallback="heuristic")
 
 
 def test_talk_turn_forfeited_after_retries():
@@ -232,7 +257,28 @@ def test_parallel_simultaneous_decision_takes_both_actions_in_one_step():
     assert rew == {"agent_a": 17.0, "agent_b": 10.0} and all(term.values())
 
 
-def test_unlimited_talk_is_capped_and_worded():
+def test_unlimited_talk_has_no_hidden_cap():
+    """D.8: with cheap_talk_turns=0 talk goes on until an agent decides. The old hidden
+    cap forced the decision after 20 turns each; 50 each is still talk."""
+    env = negotiation_env.env(theme="medieval", num_rounds=1, cheap_talk_turns=0)
+    env.reset(seed=0)
+    assert "(as much as required)" in env.observe("agent_a")["prompt"]
+    for i in range(50):
+        env.step(talk(f"a{i}"))
+        env.step(talk(f"b{i}"))
+    assert env.infos["agent_a"]["phase"] == "talk" and env.agent_selection == "agent_a"
+    assert env.unwrapped.game._states["agent_a"].turns_used == 50
+    env.step(decide({"gold": 4}))  # an early decision ends the talk (the other gets the decision prompt)
+    assert env.observe("agent_b")["prompt"].endswith(P.render_decision_prompt(load_scenario("mc080_1")))
+    env.step(decide({"wood": 5}))
+    assert all(env.terminations.values())
+    assert env.infos["agent_a"]["last_round"]["talk_truncated"] is False
+    assert not any(e["type"] == "talk_truncated" for e in env.unwrapped.game.events)
+    from negotiation_env.games.resource.features import FeatureLayout
+    assert FeatureLayout(3, 3).get(env.observe("agent_a")["features"], "turns_limit")[0] == 0  # 0: unlimited
+
+
+def test_unlimited_talk_safety_cap_is_recorded_as_a_truncation():
     env = negotiation_env.env(theme="medieval", num_rounds=1, cheap_talk_turns=0, max_talk_turns=3)
     env.reset(seed=0)
     assert "(as much as required)" in env.observe("agent_a")["prompt"]
@@ -240,6 +286,20 @@ def test_unlimited_talk_is_capped_and_worded():
         env.step(talk("a"))
         env.step(talk("b"))
     assert env.infos["agent_a"]["phase"] == "decision"
+    ev = env.infos["agent_b"]["events"]
+    assert [e["type"] for e in ev] == ["talk_truncated"] and ev[0]["limit"] == 3
+    env.step(decide({"gold": 4}))
+    env.step(decide({"wood": 5}))
+    assert env.infos["agent_a"]["last_round"]["talk_truncated"] is True
+    # a limited round ending at its limit is no truncation
+    env = negotiation_env.env(theme="medieval", num_rounds=1, cheap_talk_turns=1)
+    env.reset(seed=0)
+    env.step(talk("a"))
+    env.step(talk("b"))
+    assert env.infos["agent_b"]["events"] == []
+    env.step(decide({"gold": 4}))
+    env.step(decide({"wood": 5}))
+    assert env.infos["agent_a"]["last_round"]["talk_truncated"] is False
 
 
 def test_first_speaker_config():
