@@ -9,7 +9,7 @@
     policies = ["scripted:oracle", "scripted:linear",
                 { spec = "openai:gpt-5-mini@https://api.openai.com/v1", label = "gpt5mini",
                   options = { api_key_env = "OPENAI_API_KEY" } }]
-    pairings = "all"            # self | cross | all | ordered | [[label per seat], ...]
+    pairings = "all"            # self | cross | all | balanced | ordered | [[label per seat], ...]
     games_per_cell = 10
     swap_first_speaker = true   # game i is opened by agent i mod n (config field first_speaker)
     max_steps = 10000           # per game; a game past it is stored as "truncated"
@@ -71,7 +71,7 @@ MAX_CONFIG_DEPTH = 32
 MAX_CONFIG_VALUES = 100_000
 
 POLICY_KINDS = ("scripted", "hf", "openai", "python")
-PAIRINGS = ("self", "cross", "all", "ordered")
+PAIRINGS = ("self", "cross", "all", "balanced", "ordered")
 DEFAULT_CONFIG = Path(__file__).with_name("configs") / "default.toml"
 _LABEL = re.compile(r"[^|+\s]+")
 
@@ -130,7 +130,7 @@ class GameBlock(_Strict):
     game: str
     name: str | None = None
     policies: list[PolicyEntry] = Field(min_length=1)
-    pairings: Literal["self", "cross", "all", "ordered"] | list[list[str]] = "all"
+    pairings: Literal["self", "cross", "all", "balanced", "ordered"] | list[list[str]] = "all"
     games_per_cell: int = Field(1, ge=1, le=1_000_000)
     swap_first_speaker: bool = False
     max_steps: int = Field(10_000, ge=1, le=1_000_000)

@@ -8,6 +8,18 @@ by ``+`` (e.g. ``resource|stability=stable,rotation=fixed|0.8|scripted:oracle+sc
 A cell is a key without its repetition. Keys are unique; a resumed run plays exactly the
 keys not yet in its trace file.
 
+Lineups (``pairings``). ``self``: each policy against itself. ``cross``: each combination
+of different policies once, seats in the order the policies are listed (so the
+first-listed policy always holds the first seat); ``all``: ``self`` and ``cross``.
+``balanced``: ``all`` with every combination also played in each of its distinct cyclic
+rotations over the seats, so that within a combination every policy holds every seat
+equally often (two seats: each cross pairing in both seat orders; a seat-bound role such
+as the resource game's shifting agent, ``agent_b``, or the first seat of an unswapped
+game then falls to each policy of a pairing alike). Self-play lineups and each
+combination's listed order keep their keys; the rotations are new cells. ``ordered``:
+every assignment of policies to seats (for two seats the same lineups as ``balanced``,
+in another order). A list names the lineups.
+
 Repetition ``r`` of a cell plays scenario ``r // n_agents`` (cycling through the set) with
 ``first_speaker = agents[r % n_agents]`` when ``swap_first_speaker`` is on, else scenario
 ``r``; so with two agents and the swap each scenario is played once in each order.
@@ -188,7 +200,21 @@ def _lineups(block: GameBlock, labels: list[str], n: int, where: str) -> list[tu
     combos = list(itertools.combinations_with_replacement(labels, n))
     if p == "cross":
         combos = [c for c in combos if len(set(c)) > 1]
+    if p == "balanced":
+        return [r for c in combos for r in _rotations(c)]
     return combos
+
+
+def _rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The distinct cyclic rotations of ``lineup``, the lineup itself first: over them
+    every label holds every seat the same number of times."""
+    out: list[tuple[str, ...]] = []
+    for k in range(len(lineup)):
+        r = lineup[k:] + lineup[:k]
+        if r in out:  # a periodic lineup: the rotations from here repeat
+            break
+        out.append(r)
+    return out
 
 
 def _lineup_count(block: GameBlock, n_labels: int, seats: int) -> int:
@@ -201,6 +227,12 @@ def _lineup_count(block: GameBlock, n_labels: int, seats: int) -> int:
     if p == "ordered":
         return n_labels ** seats
     combos = math.comb(n_labels + seats - 1, seats)
+    if p == "balanced":
+        if seats == 2:  # n self-play lineups, each other combination in both orders
+            return n_labels ** 2
+        if combos > MAX_PLAN_GAMES:  # at least one lineup per combination: refused either way
+            return combos
+        return sum(len(_rotations(c)) for c in itertools.combinations_with_replacement(range(n_labels), seats))
     return combos - n_labels if p == "cross" else combos
 
 

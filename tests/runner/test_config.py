@@ -1,3 +1,5 @@
+from collections import Counter
+
 import pytest
 
 from negotiation_env.runner import RunConfigError, load_config, make_plan, parse_config
@@ -17,7 +19,7 @@ def block(**kw):
 
 @pytest.mark.parametrize("change, message", [
     ({"games_per_cell": 0}, r"games\[0\]\.games_per_cell: Input should be greater than or equal to 1 \(got 0\)"),
-    ({"pairings": "round-robin"}, r"games\[0\]\.pairings: must be one of self, cross, all, ordered"),
+    ({"pairings": "round-robin"}, r"games\[0\]\.pairings: must be one of self, cross, all, balanced, ordered"),
     ({"policies": []}, r"games\[0\]\.policies: List should have at least 1 item"),
     ({"policies": ["oracle"]}, r"games\[0\]\.policies\[0\]\.spec: a policy spec is KIND:NAME"),
     ({"policies": ["magic:x"]}, r"unknown policy kind 'magic'"),
@@ -96,10 +98,17 @@ def test_files_toml_yaml_and_errors(tmp_path):
 
 def test_default_config_is_the_seed_000_cohort_shape():
     plan = make_plan(load_config())
-    assert len(plan) == 720 and len(plan.cells) == 72
+    # 12 conditions x (3 self-play + 3 cross pairings in both seat orders) x 10 games
+    assert len(plan) == 1080 and len(plan.cells) == 108
     conditions = {s.condition for s in plan.specs}
     assert conditions == {f"stability={a},rotation={b}" for a in ("stable", "shifting") for b in ("fixed", "rotating")}
     assert {s.scenario_set for s in plan.specs} == {"mc0.5", "mc0.8", "mc1.0"}
-    lineups = {s.lineup for s in plan.specs}
-    assert len(lineups) == 6  # 3 self-play + 3 cross-play pairings
+    lineups = Counter(s.lineup for s in plan.specs)
+    assert len(lineups) == 9 and len({frozenset(x) for x in lineups}) == 6  # 3 self-play + 3 cross-play pairings
+    # seat balance: every cross pair is played equally often in both seat orders, so under
+    # partner shifting (agent_b's context resets) neither policy is always the one reset
+    for (x, y), n in lineups.items():
+        assert n == 120 and lineups[(y, x)] == n
+    shifted = Counter(s.lineup[1] for s in plan.specs if s.config["partner"] == "shifting" and len(set(s.lineup)) == 2)
+    assert set(shifted.values()) == {120}  # each policy is the reset one in 120 cross-play games
     assert all(s.config["num_rounds"] == 4 for s in plan.specs)

@@ -1,6 +1,12 @@
+import json
+import math
 from collections import Counter
 
+import pytest
+
 from negotiation_env.runner import make_plan, parse_config
+from negotiation_env.runner.config import GameBlock
+from negotiation_env.runner.plan import _lineup_count, _lineups
 
 from .helpers import small_config
 
@@ -68,7 +74,56 @@ def test_pairings():
     assert lineups("cross") == [(o, r), (o, g), (r, g)]
     assert lineups("all") == [(o, o), (o, r), (o, g), (r, r), (r, g), (g, g)]
     assert len(lineups("ordered")) == 9
+    # balanced: "all" with each cross pairing also in the other seat order, right after it
+    assert lineups("balanced") == [(o, o), (o, r), (r, o), (o, g), (g, o), (r, r), (r, g), (g, r), (g, g)]
+    assert set(lineups("balanced")) == set(lineups("ordered"))
     assert lineups([[g, o], [o, o]]) == [(g, o), (o, o)]
+
+
+def test_balanced_pairings_add_the_other_seat_order_and_keep_every_existing_key():
+    """Seat balance (issue 17): with "all" the first-listed policy always held seat A, so
+    under partner shifting the other was always the one whose context resets. "balanced"
+    plays each cross pairing in both seat orders; the games "all" planned keep their keys,
+    seeds and configs, and the new seat order plays the very same env games."""
+    old = make_plan(parse_config(small_config(games_per_cell=4)))
+    new = make_plan(parse_config(small_config(games_per_cell=4, pairings="balanced")))
+    assert len(old) == 2 * 2 * 3 * 4 and len(new) == 2 * 2 * 4 * 4  # conditions x sets x lineups x games
+    by_key = {s.key: s for s in new.specs}
+    for s in old.specs:
+        t = by_key[s.key]
+        assert (t.env_seed, t.policy_seeds, t.config, t.lineup) == (s.env_seed, s.policy_seeds, s.config, s.lineup)
+    games = Counter(s.lineup for s in new.specs)
+    for (x, y), n in games.items():
+        assert games[(y, x)] == n == 2 * 2 * 4
+    mirrored = {}
+    for s in new.specs:
+        mirrored.setdefault((s.condition, s.scenario_set, s.repetition, frozenset(s.lineup)), set()).add(
+            (s.env_seed, json.dumps(s.config, sort_keys=True)))
+    assert all(len(v) == 1 for v in mirrored.values())  # both seat orders: the same game
+    # per pairing, scenario and seat that opens: each policy is once the shifted seat (agent_b)
+    o, r = "scripted:oracle", "scripted:random"
+    cell = [s for s in new.specs if s.condition == "stability=shifting" and s.scenario_set == "lo" and set(s.lineup) == {o, r}]
+    assert Counter((s.lineup[1], s.config["first_speaker"]) for s in cell) == Counter(
+        {(r, "agent_a"): 2, (r, "agent_b"): 2, (o, "agent_a"): 2, (o, "agent_b"): 2})
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+@pytest.mark.parametrize("n_labels", [1, 2, 3, 4])
+def test_balanced_rotations_hold_every_seat_equally_and_are_counted_exactly(seats, n_labels):
+    labels = [f"scripted:p{i}" for i in range(n_labels)]
+    block = GameBlock(game="resource", policies=labels, pairings="balanced")
+    lineups = _lineups(block, labels, seats, "games[0]")
+    assert len(lineups) == len(set(lineups)) == _lineup_count(block, n_labels, seats)
+    by_combo = {}
+    for lu in lineups:
+        by_combo.setdefault(tuple(sorted(lu)), []).append(lu)
+    assert len(by_combo) == math.comb(n_labels + seats - 1, seats)  # every combination, as "all"
+    for combo, rots in by_combo.items():
+        for label in set(combo):
+            per_seat = [sum(lu[s] == label for lu in rots) for s in range(seats)]
+            assert len(set(per_seat)) == 1, (combo, rots)  # the same count in every seat
+    if seats == 5 and n_labels == 2:  # (a,a,a,a,b) rotates 5 ways, never a full 2**5 = 32
+        assert len(lineups) == 2 + 5 * 4 == 22
 
 
 def test_conditions_cross_factors_and_labels():
