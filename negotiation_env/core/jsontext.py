@@ -21,13 +21,15 @@ Cost is linear in the text. Decoding a JSON value is linear (the C scanner), so 
 needs a bound is the number of places decoding starts: an object can only start at a
 ``{`` followed by ``"`` or ``}``, so the decoder is tried at the first ``{`` (for the
 message of a broken answer) and then only at such starts, at most
-:data:`MAX_CANDIDATES` of them per text. (Trying every ``{`` cost time quadratic in the
+:data:`MAX_CANDIDATES` of them per text; of the code fences, the first
+:data:`MAX_CANDIDATES` are candidates, then the whole text. (Trying every ``{`` cost time quadratic in the
 text: a failed attempt at position p builds an error that scans p characters for its
 line number, about 2 s for 100,000 ``{``.) ``benchmarks/json_extraction.py`` measures it.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -44,7 +46,7 @@ MAX_DOCUMENT_DEPTH = 100
 #: the longest numeral accepted, sign, digits, point and exponent included: a 53-bit seed
 #: has 16 digits and ``repr`` of a float at most 24 characters
 MAX_NUMBER_CHARS = 100
-#: object starts tried in one text (each a linear decode)
+#: object starts tried in one text (each a linear decode), and code fences tried in one answer
 MAX_CANDIDATES = 16
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.S)
@@ -176,7 +178,7 @@ def extract_json_object(text: str, *, max_chars: int | None = MAX_RESPONSE_CHARS
         raise ParseError("empty response; a JSON object is required")
     warnings: list[str] = []
     candidates: list[str] = [stripped]
-    fences = _FENCE.findall(stripped)
+    fences = [m.group(1) for m in itertools.islice(_FENCE.finditer(stripped), MAX_CANDIDATES)]
     if fences:
         candidates = [f.strip() for f in fences] + candidates
     first_error: ParseError | None = None
