@@ -42,6 +42,9 @@ def _err(msg: str) -> int:
 class _Bars(RunObserver):
     """Progress bars: games, cells and a status line (errors, steps, tokens)."""
 
+    def on_preflight(self, report: PreflightReport) -> None:
+        _print_preflight(report, self.console)
+
     def __init__(self, console: Console):
         self.console = console
         self.progress: Progress | None = None
@@ -273,7 +276,6 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             _print_preflight(preflight(plan, probe=bool(args.probe)), console, every=True)
             return 0
         bars = _Bars(console)
-        bars.on_preflight = lambda report: _print_preflight(report, console)  # type: ignore[attr-defined]
         try:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
                           observer=bars, batch_games=args.batch_games, retry_errors=args.retry_errors,

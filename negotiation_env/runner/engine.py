@@ -309,6 +309,9 @@ class RunSummary:
 class RunObserver:
     """Progress hooks (the CLI draws bars from them); every method is optional."""
 
+    def on_preflight(self, report: Any) -> None:
+        """After the preflight built and probed every policy (a :class:`~.preflight.PreflightReport`)."""
+
     def on_start(self, plan: Plan, summary: RunSummary, todo: int) -> None: ...
 
     def on_game(self, game: dict[str, Any], summary: RunSummary) -> None: ...
