@@ -51,13 +51,13 @@ are the paper's and can be replaced through :class:`ReplayTexts`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...core.config import build_config
+from ...core.jsontext import loads_document
 from ...core.spaces import sanitize
 from . import prompts
 from .game import AGENTS, MatrixConfig, MatrixGame
@@ -134,7 +134,7 @@ def _resimulate(trace: Mapping[str, Any], config: MatrixConfig) -> MatrixGame:
     game = MatrixGame(config)
     game.reset(np.random.default_rng(0))
     for i, s in enumerate(trace.get("steps") or []):
-        action = s["action"] if s.get("action_type", "text") == "text" else json.loads(s["action"])
+        action = s["action"] if s.get("action_type", "text") == "text" else loads_document(s["action"])
         if s["agent"] not in game.acting() or s.get("phase", game.phase) != game.phase:
             raise ReplayError(f"trace {trace.get('game_id')!r} step {i}: {s['agent']} does not act at this point of "
                               "the replayed game (a step is missing, or another version of the game made the trace)")

@@ -351,9 +351,9 @@ class ResourceMenu(Menu):
         if action is None:
             return None, "unmapped"
         if isinstance(action, str):
-            import json
+            from negotiation_env.core.jsontext import loads_document
 
-            action = json.loads(action)
+            action = loads_document(action)  # bounded: a hostile row is a JSONTextError (a ValueError)
         if phase == "reflection":
             return self.REFLECT, "exact"
         opts = self._options_for(scenario, agent)
