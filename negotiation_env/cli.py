@@ -1,6 +1,11 @@
 """The ``negotiation-env`` command. The CLI owns the terminal (rich); the library never prints.
 
-    negotiation-env play [--scenario mc080_1] [--seed 0] [--a greedy] [--b random] [--text]
+    negotiation-env --version
+    negotiation-env games [GAME] [--json]    # env ids, seats, conditions, config fields with defaults
+    negotiation-env play [--game G] [--a SPEC] [--b SPEC] [--seat AGENT=SPEC]... [--others SPEC] [--set F=V]...
+                         [--seed 0] [--text]   (resource also: --scenario mc080_1 --rounds 4 --turns 5 --theme T)
+                         # SPEC: a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL,
+                         # python:MODULE:FACTORY (found from the current folder) or human (you, at the terminal)
     negotiation-env scenarios [list]     # the shipped pool with solver figures
     negotiation-env scenarios generate --ratio 0.8 --n 20 --seed 0 --out DIR
 """
@@ -9,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 import tempfile
@@ -21,50 +27,374 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import ConfigError, env as make_env
+from . import GAMES, ConfigError, __version__, env as make_env
+from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
 
 
-def _play(args: argparse.Namespace, console: Console) -> int:
-    from baselines.scripted import POLICIES, make
+#: the policies `play` seats where no flag names one, in the game's seat order
+DEFAULT_SEATS = {
+    "resource": ("greedy", "random"),
+    "matrix": ("tit_for_tat", "bernoulli"),
+    "rulemaking": ("reciprocator", "conceder", "hardliner", "satisficer", "noisy_conceder"),
+}
+SPEC_FORMS = "a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL, python:MODULE:FACTORY or human"
 
-    for flag in ("a", "b"):
-        name = getattr(args, flag)
-        if name not in POLICIES:
-            console.print(f"[red]error:[/] {escape(f'--{flag}: unknown policy {name!r}; available: ' + ', '.join(POLICIES))}")
-            return 2
-    output = "text" if args.text else "structured"
-    config = dict(scenario=args.scenario, num_rounds=args.rounds, cheap_talk_turns=args.turns)
-    if args.theme is not None:
-        config["theme"] = None if args.theme == "none" else args.theme
-    env = make_env(game="resource", render_mode="ansi", **config)
+
+class PlayError(ValueError):
+    """A bad `play` flag; the message names it (exit 2)."""
+
+
+class ModelUnavailable(RuntimeError):
+    """A seat's model did not answer its probe before the game (exit 3, as `run`'s preflight)."""
+
+
+def scripted_names(game: str) -> list[str]:
+    """The scripted policy names of ``game`` (what ``scripted:NAME`` takes there)."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"baselines.scripted.{game}")
+        if hasattr(mod, "POLICIES"):
+            return list(mod.POLICIES)
+    except ImportError:
+        pass
+    from baselines.scripted import POLICIES
+
+    return list(POLICIES)
+
+
+def _value(text: str):
+    """A ``--set`` value: JSON where it parses (numbers, true/false/null, lists), else the text."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _play_config(args: argparse.Namespace) -> dict:
+    """The game config from --set FIELD=VALUE and (resource game) the old flags, whose
+    defaults stay the old ones (mc080_1, 4 rounds, 5 talk turns, a random theme)."""
+    config: dict = {}
+    by_flag: dict[str, str] = {}
+    resource_flags = {"--scenario": ("scenario", args.scenario, "mc080_1"), "--rounds": ("num_rounds", args.rounds, 4),
+                      "--turns": ("cheap_talk_turns", args.turns, 5), "--theme": ("theme", args.theme, None)}
+    given = [flag for flag, (_, v, _) in resource_flags.items() if v is not None]
+    if args.game != "resource" and given:
+        raise PlayError(f"{', '.join(given)}: resource-game flags; give the {args.game} game's config as "
+                        f"--set FIELD=VALUE ('negotiation-env games {args.game}' lists its fields)")
+    for item in args.set:
+        field, sep, text = item.partition("=")
+        if not sep or not field:
+            raise PlayError(f"--set expects FIELD=VALUE; got {item!r}")
+        if field in by_flag:
+            raise PlayError(f"--set {item}: {field} is already set by {by_flag[field]}")
+        config[field] = _value(text)
+        by_flag[field] = f"--set {item}"
+    if args.game == "resource":
+        for flag, (field, v, default) in resource_flags.items():
+            if field in config and v is not None:
+                raise PlayError(f"{flag} and {by_flag[field]} both set {field}; give one")
+            if field == "theme":
+                if v is not None:
+                    config["theme"] = None if v == "none" else v
+            elif field not in config:
+                config[field] = default if v is None else v
+    return config
+
+
+def _seat_specs(args: argparse.Namespace, agents: list[str]) -> dict[str, tuple[str, str]]:
+    """``{seat: (flag, spec text)}`` for every seat: --a/--b (the first two seats), --seat
+    AGENT=SPEC, then --others or the game's defaults."""
+    seats: dict[str, tuple[str, str]] = {}
+    for flag, i in (("--a", 0), ("--b", 1)):
+        text = getattr(args, flag[2:])
+        if text is not None:
+            if i >= len(agents):
+                raise PlayError(f"{flag}: the {args.game} game has {len(agents)} seat(s)")
+            seats[agents[i]] = (flag, text)
+    for item in args.seat:
+        agent, sep, text = item.partition("=")
+        if not sep or not text:
+            raise PlayError(f"--seat expects AGENT=SPEC; got {item!r}")
+        if agent not in agents:
+            raise PlayError(f"--seat {item}: unknown seat {agent!r}; the {args.game} game's seats: {', '.join(agents)}")
+        if agent in seats:
+            raise PlayError(f"--seat {item}: seat {agent} is already given by {seats[agent][0]}")
+        seats[agent] = ("--seat", text)
+    defaults = DEFAULT_SEATS.get(args.game, ())
+    for i, agent in enumerate(agents):
+        if agent not in seats:
+            if args.others is not None:
+                seats[agent] = ("--others", args.others)
+            elif i < len(defaults):
+                seats[agent] = ("default", defaults[i])
+            else:
+                raise PlayError(f"no policy for seat {agent}: give --seat {agent}=SPEC or --others SPEC")
+    return {a: seats[a] for a in agents}
+
+
+def _build_policy(flag: str, text: str, game: str, output: str, seed: int | None, console: Console):
+    """The policy of one seat: ``human``, a bare scripted name or a runner policy spec
+    (:func:`negotiation_env.runner.policies.resolve_factory`)."""
+    from pydantic import ValidationError
+
+    from .runner.config import PolicyEntry
+    from .runner.policies import PolicyUnavailable, resolve_factory
+
+    if text == "human":
+        return HumanSeat(console)
+    bare = ":" not in text
+    spec = f"scripted:{text}" if bare else text
+    options = {"output": output} if spec.startswith("scripted:") else {}
+    try:
+        entry = PolicyEntry(spec=spec, options=options)
+    except ValidationError as e:
+        msg = "; ".join(str(err["msg"]).removeprefix("Value error, ") for err in e.errors())
+        raise PlayError(f"{flag} {text}: {msg} (a seat takes {SPEC_FORMS})") from None
+    try:
+        factory = resolve_factory(entry, game)
+    except PolicyUnavailable as e:
+        if bare:
+            raise PlayError(f"{flag}: unknown policy {text!r} for the {game} game; available: "
+                            f"{', '.join(scripted_names(game))} (or {SPEC_FORMS})") from None
+        raise PlayError(f"{flag} {text}: {e}") from None
+    try:
+        policy = factory(seed)
+    except (TypeError, ValueError, OSError) as e:
+        raise PlayError(f"{flag} {text}: {e}") from None
+    if callable(getattr(policy, "probe", None)):  # a model: one short call first, as the runner's preflight
+        try:
+            policy.probe()
+        except Exception as e:  # noqa: BLE001 - any failure means no game can be played with it
+            raise ModelUnavailable(f"{flag} {text}: the model did not answer a first short call: {e}") from None
+    return policy
+
+
+class HumanSeat:
+    """A seat played from the terminal: shows what the env tells the seat that it has not
+    shown yet (the system prompt first, then each new prompt, which carries the env's own
+    error message after a bad move) and reads the answer from stdin. The text goes to
+    ``env.step`` unchanged, so the game's parser judges it as it judges a model's answer.
+
+    An answer is one line, unless that line is empty or opens a JSON object that is not
+    complete yet: then lines are read until the object is complete or a blank line comes
+    (paste a pretty-printed JSON answer, or start with an empty line to type several)."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self._seen: list[dict] = []
+
+    def act(self, observation) -> str:
+        conversation = [dict(m) for m in observation.get("conversation") or ()]
+        k = len(self._seen)
+        new = conversation[k:] if conversation[:k] == self._seen else conversation
+        shown = [m for m in new if m.get("role") != "assistant"]
+        if not shown or shown[-1].get("content") != observation["prompt"]:
+            shown.append({"role": "user", "content": observation["prompt"]})
+        self._seen = conversation
+        for m in shown:
+            self.console.print(f"\n[{m.get('role', 'user')}]\n{m.get('content', '')}", markup=False, highlight=False,
+                               soft_wrap=True)  # the env's text as it is, lines unbroken
+        self.console.print("your answer> ", end="", markup=False, highlight=False)
+        return read_answer(sys.stdin)
+
+
+def _complete_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def read_answer(stream) -> str:
+    """One answer from ``stream`` (see :class:`HumanSeat`); EOFError when it is closed
+    before any answer."""
+    line = stream.readline()
+    if line == "":
+        raise EOFError("stdin closed")
+    first = line.rstrip("\r\n")
+    opens_json = first.lstrip().startswith("{")
+    if first.strip() and not (opens_json and not _complete_json(first)):
+        return first
+    lines = [first] if first.strip() else []
+    while True:
+        line = stream.readline()
+        text = line.rstrip("\r\n")
+        if line == "" or not text.strip():
+            break
+        lines.append(text)
+        if lines[0].lstrip().startswith("{") and _complete_json("\n".join(lines)):
+            break
+    return "\n".join(lines)
+
+
+def _play(args: argparse.Namespace, console: Console) -> int:
+    err = Console(stderr=True)
+    try:
+        config = _play_config(args)
+        env = make_env(game=args.game, render_mode="ansi", **config)
+        agents = list(env.possible_agents)
+        seats = _seat_specs(args, agents)
+        output = "text" if args.text else "structured"
+        policies, models = {}, {}
+        for i, (agent, (flag, text)) in enumerate(seats.items()):
+            seed = None if args.seed is None else args.seed + i
+            if text.partition(":")[0] in ("hf", "openai"):  # one model for all its seats, as the runner does
+                if text not in models:
+                    models[text] = _build_policy(flag, text, args.game, output, seed, console)
+                policies[agent] = models[text]
+            else:
+                policies[agent] = _build_policy(flag, text, args.game, output, seed, console)
+    except (PlayError, ModelUnavailable) as e:
+        err.print(f"error: {e}", markup=False, highlight=False)
+        return 2 if isinstance(e, PlayError) else 3
     env.reset(seed=args.seed)
-    policies = {
-        "agent_a": make(args.a, seed=args.seed, output=output),
-        "agent_b": make(args.b, seed=None if args.seed is None else args.seed + 1, output=output),
-    }
     totals = {a: 0.0 for a in env.possible_agents}
     events = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        events += len(info["events"])
-        env.step(None if term or trunc else policies[agent].act(obs))
+    try:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            totals[agent] += reward
+            events += len(info["events"])
+            env.step(None if term or trunc else policies[agent].act(obs))
+    except (EOFError, KeyboardInterrupt) as e:
+        console.print(env.render(), markup=False, highlight=False)
+        why = "stdin closed" if isinstance(e, EOFError) else "interrupted"
+        err.print(f"game stopped ({why}) at {agent}'s turn; nothing was scored", markup=False, highlight=False)
+        return 1
     console.print(env.render(), markup=False, highlight=False)
     game = env.unwrapped.game
-    table = Table(title=escape(f"{args.a} (agent_a) vs {args.b} (agent_b) on {game.scenario.name}"))
-    table.add_column("round")
-    table.add_column("agent_a", justify="right")
-    table.add_column("agent_b", justify="right")
-    table.add_column("joint / M", justify="right")
-    table.add_column("outcome")
-    for i in range(len(game.history)):
-        o = game.round_outcome(i)
-        kind = "overdraw" if o["overdraw"] else ("optimal" if o["optimal"] else "suboptimal")
-        table.add_row(str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
-                      f"{o['joint_reward']:g} / {o['joint_max']:g}", kind)
-    table.add_row("total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events")
+    if args.game == "resource":
+        table = Table(title=escape(f"{seats['agent_a'][1]} (agent_a) vs {seats['agent_b'][1]} (agent_b) "
+                                   f"on {game.scenario.name}"))
+        table.add_column("round")
+        table.add_column("agent_a", justify="right")
+        table.add_column("agent_b", justify="right")
+        table.add_column("joint / M", justify="right")
+        table.add_column("outcome")
+        for i in range(len(game.history)):
+            o = game.round_outcome(i)
+            kind = "overdraw" if o["overdraw"] else ("optimal" if o["optimal"] else "suboptimal")
+            table.add_row(str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
+                          f"{o['joint_reward']:g} / {o['joint_max']:g}", kind)
+        table.add_row("total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events")
+    else:
+        table = Table(title=escape(f"{args.game} ({env.metadata['name']}), seed {args.seed}"))
+        for col in ("seat", "policy", "reward"):
+            table.add_column(col, justify="right" if col == "reward" else "left")
+        for agent in agents:
+            table.add_row(escape(agent), escape(seats[agent][1]), f"{totals[agent]:g}")
     console.print(table)
+    return 0
+
+
+#: the config fields each game's conditions are (the papers' factors); their values come
+#: from the game's own constants or, where the game keeps them only in its validator,
+#: from that validator (:func:`_allowed`), so the list cannot drift from what is accepted
+CONDITION_FIELDS = {
+    "resource": ("scenario", "cheap_talk", "partner", "rotation", "transparency", "intervention", "reflection",
+                 "thinking", "theme"),
+    "rulemaking": ("environment", "condition"),
+    "matrix": ("stage_game", "framing", "treatment"),
+}
+
+
+class _Probe:
+    def __repr__(self) -> str:
+        return "<probe>"
+
+
+def _allowed(cfg_cls: type, field: str) -> list[str] | None:
+    """The values ``cfg_cls`` accepts for a choice or boolean ``field``, read from the
+    error its validator gives an impossible value (None when it names no list)."""
+    import ast
+
+    try:
+        build_config(cfg_cls, {field: _Probe()})
+    except ConfigError as e:
+        msg = str(e)
+        if "must be True or False" in msg:
+            return ["True", "False"]
+        m = re.search(r"must be one of (.*); got <probe>", msg)
+        if m:
+            try:
+                return [str(v) for v in ast.literal_eval(f"({m.group(1)},)")]
+            except (ValueError, SyntaxError):
+                return None
+    except Exception:  # noqa: BLE001 - a field that does not take a probe names no list
+        return None
+    return None
+
+
+def game_conditions(game: str) -> dict[str, list[str]]:
+    """``{config field: values}`` of the conditions ``game`` varies."""
+    cfg_cls = GAMES[game][0]
+    out: dict[str, list[str]] = {}
+    if game == "resource":
+        out["scenario"] = [f"{len(list_scenarios())} shipped ('negotiation-env scenarios' lists them)", "a JSON path"]
+    elif game == "rulemaking":
+        from .games.rulemaking import CONDITIONS, list_scenarios as rulemaking_scenarios
+
+        out["environment"] = list(rulemaking_scenarios()) + ["a JSON path"]
+        out["condition"] = list(CONDITIONS)
+    elif game == "matrix":
+        from .games.matrix import FRAMINGS, STAGE_GAMES, TREATMENTS
+
+        out.update(stage_game=list(STAGE_GAMES), framing=list(FRAMINGS), treatment=list(TREATMENTS))
+    for field in CONDITION_FIELDS.get(game, ()):
+        if field not in out:
+            values = _allowed(cfg_cls, field)
+            if values is not None:
+                out[field] = values
+    return out
+
+
+def describe_game(game: str) -> dict:
+    """What ``negotiation-env games`` prints for ``game``, as data."""
+    from .core.configdoc import config_fields, plain
+
+    cfg_cls, game_cls = GAMES[game]
+    return {
+        "game": game,
+        "env_id": game_cls.metadata["name"],
+        "config_class": f"{cfg_cls.__module__}.{cfg_cls.__name__}",
+        "seats": list(game_cls(cfg_cls()).possible_agents),
+        "conditions": game_conditions(game),
+        "scripted_policies": scripted_names(game),
+        "default_seats": list(DEFAULT_SEATS.get(game, ())),
+        "fields": [{"name": f.name, "type": plain(f.type), "default": f.default, "description": plain(f.description)}
+                   for f in config_fields(cfg_cls)],
+    }
+
+
+def _games(args: argparse.Namespace, console: Console) -> int:
+    import json
+    import textwrap
+
+    infos = [describe_game(g) for g in ([args.game] if args.game else GAMES)]
+    if args.json:
+        console.print_json(json.dumps(infos))
+        return 0
+    lines: list[str] = []
+    for d in infos:
+        lines += [f"{d['game']}  (env id {d['env_id']}: negotiation_env.make({d['env_id']!r}))",
+                  f"  seats: {', '.join(d['seats'])}",
+                  f"  scripted policies: {', '.join(d['scripted_policies'])}",
+                  "  conditions:"]
+        lines += [f"    {k}: {', '.join(v)}" for k, v in d["conditions"].items()]
+        lines.append(f"  config fields ({d['config_class']}):")
+        for f in d["fields"]:
+            lines.append(f"    {f['name']}: {f['type']} = {f['default']}")
+            if f["description"]:
+                lines += textwrap.wrap(f["description"], 96, initial_indent="        ", subsequent_indent="        ")
+        lines.append("")
+    console.print("\n".join(lines).rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
     return 0
 
 
@@ -187,16 +517,35 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="negotiation-env", description="Negotiation games for LLM agents.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play one resource game between two built-in policies")
-    play.add_argument("--scenario", default="mc080_1", help="shipped scenario name or JSON path")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--a", default="greedy", help="scripted policy of agent_a (any name in baselines.scripted.POLICIES)")
-    play.add_argument("--b", default="random", help="scripted policy of agent_b")
-    play.add_argument("--rounds", type=int, default=4)
-    play.add_argument("--turns", type=int, default=5, help="cheap-talk turns per agent (0: unlimited)")
-    play.add_argument("--theme", default=None, help="theme name, 'random' or 'none' (default: random)")
-    play.add_argument("--text", action="store_true", help="policies answer with raw JSON text, as an LLM would")
+    games = sub.add_parser("games", help="list the games: env ids, seats, conditions, config fields with defaults",
+                           description="Every game (or GAME): its env id for negotiation_env.make, its seats, the "
+                                       "conditions it varies, its scripted policies and every config field with "
+                                       "type, default and description (from the config dataclass).")
+    games.add_argument("game", nargs="?", choices=sorted(GAMES), help="one game (default: all)")
+    games.add_argument("--json", action="store_true", help="print the same as JSON")
+    games.set_defaults(func=_games)
+    play = sub.add_parser(
+        "play", help="play one game of any game between any policies (a human seat included)",
+        description="Play one game and print its transcript and a result table. A seat takes " + SPEC_FORMS
+                    + ". --a and --b are the first two seats in the game's order (resource agent_a, agent_b; matrix "
+                      "agent_0, agent_1); --seat AGENT=SPEC names any seat (rulemaking has five); seats left "
+                      "open get --others, else the game's defaults.")
+    play.add_argument("--game", default="resource", choices=sorted(GAMES), help="the game (default resource)")
+    play.add_argument("--a", default=None, help="policy of the first seat (resource default: greedy)")
+    play.add_argument("--b", default=None, help="policy of the second seat (resource default: random)")
+    play.add_argument("--seat", action="append", default=[], metavar="AGENT=SPEC", help="policy of one seat (repeat)")
+    play.add_argument("--others", default=None, metavar="SPEC", help="policy of every seat not given otherwise")
+    play.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                      help="a game config field (repeat; VALUE read as JSON where it parses, else as text)")
+    play.add_argument("--seed", type=int, default=0, help="reset seed; seat i's policy gets seed + i (default 0)")
+    play.add_argument("--scenario", default=None, help="resource: shipped scenario name or JSON path (default mc080_1)")
+    play.add_argument("--rounds", type=int, default=None, help="resource: rounds (default 4)")
+    play.add_argument("--turns", type=int, default=None, help="resource: cheap-talk turns per agent (default 5; 0: unlimited)")
+    play.add_argument("--theme", default=None, help="resource: theme name, 'random' or 'none' (default: random)")
+    play.add_argument("--text", action="store_true",
+                      help="scripted policies answer with raw text, as an LLM would (default: structured actions)")
     play.set_defaults(func=_play)
     sc = sub.add_parser("scenarios", help="list the shipped scenarios (default) or generate new ones",
                         description="Without a subcommand, 'scenarios' lists the shipped pool (same as 'scenarios list').")
@@ -253,6 +602,13 @@ def _warning_printer():
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console()
+    # a python:MODULE:FACTORY policy names a module of the folder the user runs from, as
+    # `python -m` would find it; the CLI adds that folder for the command (the library
+    # never touches sys.path), in front, so it wins over an installed module of that name
+    cwd = os.getcwd()
+    added = cwd not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
     with warnings.catch_warnings():
         warnings.showwarning = _warning_printer()
         try:
@@ -260,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, ScenarioError) as e:
             Console(stderr=True).print(f"[red]error:[/] {escape(str(e))}", highlight=False)
             return 2
+        finally:
+            if added and cwd in sys.path:
+                sys.path.remove(cwd)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FieldDoc", "config_fields", "config_table", "field_descriptions"]
+__all__ = ["FieldDoc", "config_fields", "config_table", "field_descriptions", "plain"]
 
 _ENTRY = re.compile(r"^(\s*)([a-z_][a-z0-9_]*(?:,\s*[a-z_][a-z0-9_]*)*):\s+(.*)$")
 
@@ -77,10 +77,19 @@ def config_fields(cls: type) -> list[FieldDoc]:
             for f in dataclasses.fields(cls)]
 
 
+_ROLE = re.compile(r":[a-z]+:`~?\.?([^`]+)`")
+
+
 def _md(text: str) -> str:
     # reST literals to Markdown code, Sphinx roles to their text, pipes escaped for tables
-    text = re.sub(r":[a-z]+:`~?\.?([^`]+)`", lambda m: f"`{m.group(1).split('.')[-1]}`", text)
+    text = _ROLE.sub(lambda m: f"`{m.group(1).split('.')[-1]}`", text)
     return text.replace("``", "`").replace("|", "\\|")
+
+
+def plain(text: str) -> str:
+    """A description (or type, or default) for a terminal: reST literals and Sphinx
+    roles as their bare text (``negotiation-env games``)."""
+    return _ROLE.sub(lambda m: m.group(1).split(".")[-1], text).replace("``", "")
 
 
 def config_table(cls: type) -> str:
