@@ -10,8 +10,13 @@ to it, the later it gives ground.
 
 * ``conceder`` (time-based): Counter while ``a(t) > 1 - salience``, then Concede for
   the rest of the run. With the linear curve a party concedes once ``t >= salience``.
-* ``noisy_conceder``: the conceder, but with probability ``noise`` (0.3) a turn's move
-  is replaced by one drawn uniformly from Support, Oppose, Concede, Counter.
+* ``noisy_conceder``: the conceder, but with probability ``noise`` (:data:`NOISE_E1`,
+  0.5) a turn's move is replaced by one drawn uniformly from Support, Oppose, Concede,
+  Counter. The paper does not give its noise level; 0.5 is calibrated on its E1 count
+  (13 of 15 against the conceder's 14): once agreement ends a run (the game's
+  ``early_end``), a random Concede can only bring agreement forward, and at 0.3 ours
+  closed 298 of 300 E1 runs, a rate under which 13 or fewer of 15 has probability 0.004;
+  at 0.5, 289 of 300 (see benchmarks/rulemaking_baselines.py).
 * ``satisficer`` (aspiration): settles when what it sees is good enough. Its value of
   the current state is ``w * (1 - salience) + (1 - w) * others' softening share``
   (Support or Concede by other parties in the last window, over the other parties still
@@ -21,9 +26,14 @@ to it, the later it gives ground.
   saliences: it agrees when enough parties care little, which is roughly half the time.
 * ``hardliner``: Counter on every turn (one repeated action, the GPT-5.2 Native signature).
 * ``reciprocator``: Concede only after another party has conceded within the window;
-  otherwise Counter, with a Support probe (probability ``probe``) before the closing
-  stretch. It softens but never concedes first, so a population of them never closes
-  (the DeepSeek Native signature).
+  otherwise Counter, with a Support probe (probability ``probe`` per turn) before the
+  closing stretch. It softens but never concedes first, so a population of them does
+  not close (the DeepSeek Native signature). The paper's reciprocator softens "in 67% of
+  runs" (§7); ``probe`` defaults to :data:`PROBE_E1` = 1 - (1/3)^(1/10) = 0.104, the
+  per-turn rate at which a population probes at least once in the ten turns before the
+  closing stretch of a 15-turn run with probability 2/3 (0.3, the old default, softened
+  in 97% of runs, and its chance Support runs closed 8% of E1 runs by consensus once
+  agreement ends a run).
 * ``mixed``: :class:`RulemakingMix` draws each seat's policy per run from a roster.
 
 Each policy fills the condition's private state when it has one (a templated notebook
@@ -49,6 +59,12 @@ __all__ = ["RulemakingNegotiator", "Conceder", "Satisficer", "Hardliner", "Recip
            "RULEMAKING_POLICIES", "make_rulemaking"]
 
 SUPPORT, OPPOSE, CONCEDE, COUNTER, EXIT = range(len(MOVES))
+#: the reciprocator's per-turn Support probe: (1 - p)^10 = 1/3, so a homogeneous
+#: population softens in 2/3 of 15-turn runs (ten turns before a 5-turn closing stretch;
+#: seed 001 §7: "softening in 67% of runs")
+PROBE_E1 = 1.0 - (1.0 / 3.0) ** (1.0 / 10.0)
+#: the noisy conceder's replacement probability, calibrated on seed 001 §7's E1 count (13/15)
+NOISE_E1 = 0.5
 # features are float32: comparisons allow this much rounding
 _EPS = 1e-6
 
@@ -185,7 +201,7 @@ class Reciprocator(RulemakingNegotiator):
 
     name = "reciprocator"
 
-    def __init__(self, seed=None, output="structured", *, probe: float = 0.3, closing_turns: int = 5):
+    def __init__(self, seed=None, output="structured", *, probe: float = PROBE_E1, closing_turns: int = 5):
         super().__init__(seed, output)
         if not 0.0 <= probe <= 1.0:
             raise ValueError(f"probe must be in [0, 1]; got {probe}")
@@ -204,7 +220,7 @@ def _conceder(seed=None, output="structured"):
 
 
 def _noisy(seed=None, output="structured"):
-    return Conceder(seed, output, noise=0.3, name="noisy_conceder")
+    return Conceder(seed, output, noise=NOISE_E1, name="noisy_conceder")
 
 
 RULEMAKING_POLICIES = {

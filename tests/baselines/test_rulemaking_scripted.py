@@ -14,7 +14,7 @@ import pytest
 import negotiation_env
 from baselines.scripted.concession import aspiration
 from baselines.scripted.rulemaking import (
-    CONCEDE, COUNTER, SUPPORT, Conceder, Hardliner, Reciprocator, RulemakingMix, Satisficer, make_rulemaking)
+    CONCEDE, COUNTER, PROBE_E1, SUPPORT, Conceder, Hardliner, Reciprocator, RulemakingMix, Satisficer, make_rulemaking)
 from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
 from negotiation_env.games.rulemaking.parser import parse_structured, parse_text
 from negotiation_env.games.rulemaking.scenario import load_scenario
@@ -113,6 +113,27 @@ def homogeneous(policy, environment, runs=15):
     return labels
 
 
+def test_reciprocator_probe_softens_two_thirds_of_runs_and_never_closes():
+    # ten probe turns before the five-turn closing stretch: P(no probe) = (1 - p)^10 = 1/3
+    assert (1 - PROBE_E1) ** 10 == pytest.approx(1 / 3)
+    runs = 90
+    soft = agree = 0
+    for k in range(runs):
+        env = negotiation_env.parallel_env(game="rulemaking")
+        o, _ = env.reset(seed=k)
+        pols = {a: make_rulemaking("reciprocator", seed=100 * k + i) for i, a in enumerate(env.possible_agents)}
+        while env.agents:
+            o, _, _, _, info = env.step({a: pols[a].act(o[a]) for a in env.agents})
+        out = info[env.possible_agents[0]]["outcome"]
+        moves = out["trajectory"]
+        # softening is a probe only: Support before turn 11, never a Concede (nobody concedes first)
+        assert "Concede" not in moves and "Support" not in moves[10:]
+        soft += "Support" in moves
+        agree += out["agreement"]
+    # the 99.9% range of Binomial(90, 2/3) is [45, 74]; the old probe 0.3 softened 97% of runs
+    assert 45 <= soft <= 74 and agree == 0
+
+
 @pytest.mark.parametrize("environment", ["E1", "E2", "E3"])
 def test_agreement_follows_strategy(environment):
     # bargaining theory's prediction, the paper's §7 result: conceders mostly close,
@@ -137,15 +158,47 @@ def bench():
 
 def test_benchmark_smallest_run_writes_json_and_markdown(bench, tmp_path):
     out = tmp_path / "r.json"
-    assert bench.main(["--environments", "E1", "--policies", "hardliner,mixed", "--runs", "3", "--no-progress",
-                       "--out", str(out)]) == 0
-    res = json.loads(out.read_text())["results"]
+    assert bench.main(["--environments", "E1", "--policies", "hardliner,mixed", "--runs", "3", "--seeds", "1",
+                       "--no-progress", "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    res = doc["results"]
     assert res["E1/hardliner"]["counts"]["authority"] == 3 and res["E1/hardliner"]["trajectory_uniqueness"] == pytest.approx(1 / 3)
     assert sum(res["E1/mixed"]["counts"].values()) == 3
     md = out.with_suffix(".md").read_text()
-    assert "| E1 | hardliner | 0 | 0 | 3 | 0 | 0/3 | [0.00, 0.56] | 0/15 | pass | 0.00 |" in md
+    assert "| E1 | hardliner | 0 | 0 | 3 | 0 | 0/3 | [0.00, 0.56] | pass 1 | 1.00 | 15.0 | 0.00 | 0.00 | 0.33 |" in md
+    # Clopper-Pearson 0 of 3: [0, 1 - 0.025^(1/3)] = [0, 0.71]; 0 of 15: [0, 0.22]; Fisher on [[0, 3], [0, 15]]: 1
+    assert "| hardliner | 0/3 (0.00) | [0.00, 0.71] | 0 / 0 / 0 | 0/15 (0.00) | [0.00, 0.22] | 1 | yes | " in md
     assert "| E1 | mixed |" in md and "policy vs hardliner" in md
-    # reproducible: the same seed gives the same outcomes
-    a = bench.play_run("E1", "mixed", 2, 0)
-    b = bench.play_run("E1", "mixed", 2, 0)
-    assert a == b and np.isfinite(a["entropy"])
+    assert doc["paper_comparison"]["hardliner"]["consistent"]
+
+
+def test_benchmark_pools_seeds_and_each_seed_is_its_own_cell(bench, tmp_path):
+    out = tmp_path / "r.json"
+    assert bench.main(["--environments", "E1", "--policies", "conceder", "--runs", "2", "--seeds", "2", "--seed", "5",
+                       "--no-progress", "--out", str(out)]) == 0
+    r = json.loads(out.read_text())["results"]["E1/conceder"]
+    expected = [sum(bench.play_run("E1", "conceder", k, sd)["agreement"] for k in range(2)) for sd in (5, 6)]
+    assert r["runs"] == 4 and r["per_seed_agreements"] == expected and r["agreements"] == sum(expected)
+
+
+def test_paper_row_fisher_against_the_papers_15_runs(bench):
+    def outs(k, n, soft=0):
+        return [{"label": "compromise" if i < k else "authority", "softening": i < soft} for i in range(n)]
+
+    # 299 of 300 against the paper's 14 of 15: 2 failures in 315 runs, f of them ours, is
+    # hypergeometric: P(f=0) = 15*14 / (315*314), P(f=1) = 2*300*15 / (315*314), P(f=2) the rest
+    # (the likeliest); the two-sided p sums the tables no likelier than the observed f=1
+    row = bench._paper_row("conceder", outs(299, 300), [15] * 20, 15)
+    assert row["fisher_p"] == pytest.approx((15 * 14 + 2 * 300 * 15) / (315 * 314))
+    assert row["consistent"] and row["paper_ci"] == pytest.approx((0.6805, 0.9983), abs=1e-4)
+    # one 15-run cell of 15 against 14: no evidence of a difference (a point rate of 1 would say "impossible")
+    row = bench._paper_row("conceder", outs(15, 15), [15], 15)
+    assert row["fisher_p"] == 1.0 and row["consistent"]
+    # 298 of 300 against 13 of 15 (the noisy conceder at noise 0.3 once agreement ends a run): outside
+    row = bench._paper_row("noisy_conceder", outs(298, 300), [15] * 20, 15)
+    assert row["fisher_p"] == pytest.approx(0.01204, abs=1e-4) and not row["consistent"]
+    # the reciprocator's softening beside the paper's 67% (10 of 15); 97% (the old probe) is outside
+    row = bench._paper_row("reciprocator", outs(0, 300, soft=195), [0] * 20, 15)
+    assert row["softening"] == 0.65 and row["paper_softening"] == pytest.approx(2 / 3) and row["softening_consistent"]
+    assert not bench._paper_row("reciprocator", outs(0, 300, soft=291), [0] * 20, 15)["softening_consistent"]
+
