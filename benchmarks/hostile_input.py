@@ -1,0 +1,327 @@
+"""Hostile input, class by class: every case must end in the typed error (or be accepted
+where it is legitimately valid), within a time bound, and a game must go on.
+
+    python benchmarks/hostile_input.py               # 100 cases per class and target (a few minutes)
+    python benchmarks/hostile_input.py --quick       # 10 cases, under a minute
+    python benchmarks/hostile_input.py --cases 500 --seed 3
+
+Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``):
+
+* ``huge integer``: a numeral of 101 to 6,000 digits (sign, fraction, exponent mixed);
+* ``deep nesting``: arrays or objects nested past the limit, up to 5,000 levels, closed or not;
+* ``brace flood``: 1,000 to 100,000 characters of a repeated opener (``{``, ``{"a":``, ``[``,
+  a code fence, ...);
+* ``alias bomb``: YAML anchors nested 1 to 9 levels, 2 to 10 wide (up to 10^9 values),
+  or a cyclic alias: past 100,000 values refused on load, smaller ones refused by the plan
+  (they sit in a config field the game does not have);
+* ``duplicate key``: a key given twice in one object;
+* ``invisible text``: a rationale, speech or message of only zero-width, format or blank
+  characters.
+
+Targets: the resource and rulemaking answer parsers, the judge validator, the resource
+and rulemaking envs (the hostile answer is stepped; the game must not end, the same
+agent must be asked again), the matrix message parser, both scenario loaders (a file),
+and the run config loader (YAML and TOML files). A case *fails* when anything other than
+the target's typed error escapes, when a case that must be refused is accepted (a flood
+may hold a valid answer, ``{}`` for one, and may be accepted), when a
+game ends or moves on, or when it takes longer than ``--max-seconds``. Table on stdout,
+JSON in ``benchmarks/results/hostile_input.json`` (``--quick``: ``hostile_input_quick.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import negotiation_env  # noqa: E402
+from machine import machine_info, write_result  # noqa: E402
+from negotiation_env.analysis.judge import JudgeOutputError, load_taxonomy, validate_labels  # noqa: E402
+from negotiation_env.core.jsontext import ParseError  # noqa: E402
+from negotiation_env.games.matrix.parser import parse_message  # noqa: E402
+from negotiation_env.games.resource.parser import parse_text as resource_parse  # noqa: E402
+from negotiation_env.games.resource.scenario import ScenarioError, load_scenario  # noqa: E402
+from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse  # noqa: E402
+from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError  # noqa: E402
+from negotiation_env.games.rulemaking.scenario import load_scenario as load_rm  # noqa: E402
+from negotiation_env.runner.config import RunConfigError, load_config  # noqa: E402
+
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "hostile_input.json"
+QUICK_OUT = DEFAULT_OUT.with_name("hostile_input_quick.json")
+
+FLOOD = ["{", '{"a":', '{"a"', "[", '{"speech":', "```", "```json\n{", "<think>", '"', "\\", "{ {", "{}{"]
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u3164", "\u2800", "\u0301", "\u202e",
+             " ", "\t", "\x1b", "\u3000", "\U000e0041"]
+RES = load_scenario("mc080_1")
+RM = load_rm("E1")
+GAME = negotiation_env.make_game("resource", theme="medieval")
+GAME.reset(np.random.default_rng(0))
+NAMES = GAME.names
+TAX = load_taxonomy()
+
+
+# --------------------------------------------------------------------------- cases
+
+
+def numeral(rng) -> str:
+    digits = "".join(rng.choice(list("0123456789"), size=int(rng.integers(101, 6001))))
+    digits = "1" + digits[1:]
+    return str(rng.choice(["", "-"])) + digits + str(rng.choice(["", ".5", "e7", "E-3"]))
+
+
+def nesting(rng, limit: int) -> str:
+    d = int(rng.integers(limit + 1, 5001))
+    opener, closer = [("[", "]"), ('{"a": ', "}")][int(rng.integers(2))]
+    return opener * d + "1" + (closer * d if rng.random() < 0.5 else "")
+
+
+def flood(rng) -> str:
+    piece = str(rng.choice(FLOOD))
+    return (piece * (int(rng.integers(1_000, 100_001)) // len(piece) + 1))[:100_000]
+
+
+def invisible(rng) -> str:
+    return "".join(rng.choice(INVISIBLE, size=int(rng.integers(1, 7))))
+
+
+def answer_case(cls: str, rng, game: str) -> str:
+    """A model answer of ``game`` ('resource', 'rulemaking' or 'judge') with the attack."""
+    if cls == "brace flood":
+        return flood(rng)
+    if game == "resource":
+        if cls == "huge integer":
+            return '{"thinking": "t", "speech": "s", "action": {"r1": %s}}' % numeral(rng)
+        if cls == "deep nesting":
+            return '{"speech": "s", "action": ' + nesting(rng, 32) + "}"
+        if cls == "duplicate key":
+            k = str(rng.choice(["speech", "action", "thinking"]))
+            return '{"%s": "a", "speech": "s", "action": null, "%s": null}' % (k, k)
+        return json.dumps({"thinking": "", "speech": invisible(rng), "action": None})
+    if game == "rulemaking":
+        if cls == "huge integer":
+            return '{"move": "Support", "issue": null, "rationale": "r", "x": %s}' % numeral(rng)
+        if cls == "deep nesting":
+            return '{"move": "Support", "rationale": "r", "x": ' + nesting(rng, 32) + "}"
+        if cls == "duplicate key":
+            k = str(rng.choice(["move", "rationale", "issue"]))
+            return '{"%s": null, "move": "Support", "issue": null, "rationale": "r", "%s": null}' % (k, k)
+        return json.dumps({"move": str(rng.choice(["Support", "Counter"])), "issue": None, "rationale": invisible(rng)},
+                          ensure_ascii=bool(rng.integers(2)))
+    if cls == "huge integer":  # judge
+        return '{"rounds": [{"round_number": %s}]}' % numeral(rng)
+    if cls == "deep nesting":
+        return '{"rounds": ' + nesting(rng, 32) + "}"
+    return '{"rounds": [], "rounds": []}'
+
+
+def scenario_case(cls: str, rng, doc: dict) -> str:
+    text = json.dumps(doc)
+    if cls == "huge integer":
+        import re
+        spots = [m.span() for m in re.finditer(r"(?<=: )-?\d+(\.\d+)?", text)]
+        a, b = spots[int(rng.integers(len(spots)))]
+        return text[:a] + numeral(rng) + text[b:]
+    if cls == "deep nesting":
+        return '{"meta": ' + nesting(rng, 100) + ", " + text[1:]
+    if cls == "brace flood":
+        return flood(rng)
+    braces = [i for i, ch in enumerate(text) if ch == "{"]
+    i = braces[int(rng.integers(len(braces)))]
+    key = str(rng.choice(["name", "budget", "supply", "id", "p", "x"]))
+    return text[:i + 1] + f'"{key}": 1, "{key}": 2, ' + text[i + 1:]
+
+
+CONFIG_TAIL = {"yaml": "games:\n  - game: resource\n    policies: ['scripted:oracle']\n",
+               "toml": "[[games]]\ngame = 'resource'\npolicies = ['scripted:oracle']\n"}
+
+
+def config_case(cls: str, rng, fmt: str) -> tuple[str, bool]:
+    """(file text, must it be refused?)"""
+    tail = CONFIG_TAIL[fmt]
+    if cls == "huge integer":
+        return (f"seed: {numeral(rng)}\n" if fmt == "yaml" else f"seed = {numeral(rng)}\n") + tail, True
+    if cls == "deep nesting":
+        inner = nesting(rng, 32)
+        inner = inner if fmt == "yaml" or inner.startswith("[") else inner.replace('{"a": ', "{a = ")
+        line = f"    config: {{x: {inner}}}\n" if fmt == "yaml" else f"config = {{x = {inner}}}\n"
+        return tail + line, True
+    # alias bomb (YAML only)
+    if rng.random() < 0.2:
+        return tail + "    config: " + str(rng.choice(["&c {a: *c}", "{a: &l [*l]}", "&m {a: [1, {b: *m}]}"])) + "\n", True
+    width, levels = int(rng.integers(2, 11)), int(rng.integers(1, 10))
+    lines = ["a0: &a0 [" + ",".join(['"x"'] * width) + "]"]
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+    # a bomb past MAX_CONFIG_VALUES must be refused on load; a smaller one may load (it sits
+    # in a game config field that does not exist, so the plan refuses it)
+    return tail + "    config:\n      bomb: {" + ", ".join(lines) + "}\n", width ** levels > 100_000
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _file(text: str, suffix: str) -> str:
+    with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False, encoding="utf-8") as f:
+        f.write(text)
+    return f.name
+
+
+def _env_step(game: str, text: str) -> None:
+    env = negotiation_env.env(game=game, **({"num_rounds": 1} if game == "resource" else {}))
+    env.reset(seed=0)
+    who = env.agent_selection
+    env.step(text)
+    if any(env.terminations.values()) or any(env.truncations.values()):
+        raise AssertionError("the game ended")
+    if not any(e["type"] == "validation_error" for e in env.infos[who]["events"]):
+        raise AssertionError("accepted")  # the turn counted: right only where the text held a valid answer
+    if env.agent_selection != who:
+        raise AssertionError("refused, but the game moved on")
+
+
+def _refused(call: Callable[[], Any], error: type[BaseException]) -> None:
+    try:
+        call()
+    except error:
+        return
+    raise AssertionError("accepted")
+
+
+TARGETS: dict[str, tuple[tuple[str, ...], Callable[[str, Any], None]]] = {
+    # target -> (classes it takes, run(class, rng))
+    "resource parser": (("huge integer", "deep nesting", "brace flood", "duplicate key", "invisible text"),
+                        lambda c, rng: _refused(lambda: resource_parse(answer_case(c, rng, "resource"), RES, "agent_a",
+                                                                       NAMES, require_decision=False), ParseError)),
+    "resource env": (("huge integer", "deep nesting", "brace flood", "duplicate key", "invisible text"),
+                     lambda c, rng: _env_step("resource", answer_case(c, rng, "resource"))),
+    "rulemaking parser": (("huge integer", "deep nesting", "brace flood", "duplicate key", "invisible text"),
+                          lambda c, rng: _refused(lambda: rulemaking_parse(answer_case(c, rng, "rulemaking"), RM,
+                                                                           "none"), ParseError)),
+    "rulemaking env": (("huge integer", "deep nesting", "brace flood", "duplicate key", "invisible text"),
+                       lambda c, rng: _env_step("rulemaking", answer_case(c, rng, "rulemaking"))),
+    "matrix message": (("invisible text",), lambda c, rng: _refused(lambda: parse_message(invisible(rng)), ParseError)),
+    "judge validator": (("huge integer", "deep nesting", "brace flood", "duplicate key"),
+                        lambda c, rng: _refused(lambda: validate_labels(answer_case(c, rng, "judge"), 1, TAX),
+                                                JudgeOutputError)),
+    "resource scenario file": (("huge integer", "deep nesting", "brace flood", "duplicate key"),
+                               lambda c, rng: _load(load_scenario, scenario_case(c, rng, RES.to_dict()), ".json",
+                                                    ScenarioError)),
+    "rulemaking scenario file": (("huge integer", "deep nesting", "brace flood", "duplicate key"),
+                                 lambda c, rng: _load(load_rm, scenario_case(c, rng, RM.to_dict()), ".json",
+                                                      RMScenarioError)),
+    "run config (YAML)": (("huge integer", "deep nesting", "alias bomb"), lambda c, rng: _config(c, rng)),
+    "run config (TOML)": (("huge integer", "deep nesting"),
+                          lambda c, rng: _load(load_config, config_case(c, rng, "toml")[0], ".toml", RunConfigError)),
+}
+
+
+def _config(cls: str, rng) -> str | None:
+    """Load a YAML case; one that may load must then be refused by the plan."""
+    text, must_refuse = config_case(cls, rng, "yaml")
+    if must_refuse:
+        return _load(load_config, text, ".yaml", RunConfigError)
+    path = _file(text, ".yaml")
+    try:
+        from negotiation_env.runner import make_plan
+
+        _refused(lambda: make_plan(load_config(path)), RunConfigError)
+    finally:
+        os.unlink(path)
+    return "loaded, refused by the plan"
+
+
+def _load(loader, text: str, suffix: str, error) -> None:
+    path = _file(text, suffix)
+    try:
+        _refused(lambda: loader(path), error)
+    finally:
+        os.unlink(path)
+
+
+CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text")
+#: classes whose text may hold a valid answer (a flood of "{}{" starts with the empty object,
+#: an empty purchase): accepting it is right, so only an escaping exception or the time fails
+MAY_ACCEPT = ("brace flood",)
+
+
+def run(cases: int, seed: int, max_seconds: float) -> dict[str, Any]:
+    rows = []
+    for ci, cls in enumerate(CLASSES):
+        for ti, (target, (classes, fn)) in enumerate(TARGETS.items()):
+            if cls not in classes:
+                continue
+            rng = np.random.default_rng([seed, ci, ti])
+            failures: list[str] = []
+            outcomes: dict[str, int] = {}
+            worst = 0.0
+            for _ in range(cases):
+                t0 = time.perf_counter()
+                try:
+                    how = fn(cls, rng) or "refused"
+                except Exception as e:  # noqa: BLE001 - any escape is the failure being counted
+                    if str(e) == "accepted" and cls in MAY_ACCEPT:
+                        how = "accepted (valid answer inside)"
+                    else:
+                        how = "failed"
+                        failures.append(f"{type(e).__name__}: {str(e)[:120]}")
+                outcomes[how] = outcomes.get(how, 0) + 1
+                dt = time.perf_counter() - t0
+                worst = max(worst, dt)
+                if dt > max_seconds:
+                    failures.append(f"took {dt:.2f} s")
+            rows.append({"class": cls, "target": target, "cases": cases, "failures": len(failures),
+                         "outcomes": outcomes, "failure_examples": failures[:3], "max_seconds": worst})
+    return {"cases_per_target": cases, "seed": seed, "max_seconds_allowed": max_seconds, "rows": rows,
+            "by_class": {c: {"cases": sum(r["cases"] for r in rows if r["class"] == c),
+                             "targets": [r["target"] for r in rows if r["class"] == c],
+                             "failures": sum(r["failures"] for r in rows if r["class"] == c)} for c in CLASSES}}
+
+
+def print_tables(result: dict[str, Any]) -> None:
+    print(f"Hostile input: {result['cases_per_target']} cases per class and target (seed {result['seed']})")
+    w = max(len(r["target"]) for r in result["rows"])
+    print(f"{'class':16s} {'target':{w}s} {'cases':>6s} {'failures':>8s} {'max s':>7s}  outcomes")
+    for r in result["rows"]:
+        how = ", ".join(f"{k} {v}" for k, v in r["outcomes"].items())
+        print(f"{r['class']:16s} {r['target']:{w}s} {r['cases']:6d} {r['failures']:8d} {r['max_seconds']:7.3f}  {how}")
+        for ex in r["failure_examples"]:
+            print(f"    {ex}")
+    print()
+    print(f"{'class':16s} {'cases':>6s} {'failures':>8s}  targets")
+    for c, v in result["by_class"].items():
+        print(f"{c:16s} {v['cases']:6d} {v['failures']:8d}  {', '.join(v['targets'])}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="10 cases per class and target")
+    p.add_argument("--cases", type=int, default=None, help="cases per class and target (default 100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-seconds", type=float, default=2.0, help="a case slower than this fails (default 2)")
+    p.add_argument("--out", type=Path, default=None, help="JSON output path")
+    args = p.parse_args(argv)
+    cases = args.cases or (10 if args.quick else 100)
+    t0 = time.perf_counter()
+    result = run(cases, args.seed, args.max_seconds)
+    result["seconds_total"] = time.perf_counter() - t0
+    result["machine"] = machine_info()
+    result["command"] = " ".join(["python", "benchmarks/hostile_input.py", *(argv if argv is not None else sys.argv[1:])])
+    print_tables(result)
+    write_result(args.out or (QUICK_OUT if args.quick else DEFAULT_OUT), result)
+    total = sum(r["failures"] for r in result["rows"])
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
