@@ -36,7 +36,10 @@ Too few dyads to test: with n_no and n_talk dyads in each stratum the smallest t
     (0.05) no test is made, whatever ``test``: p, interval and q are None and the cell
     is marked ``"n/a"`` (2 vs 2: 2/6 = 0.33; 3 vs 3: 0.10; 3 vs 5 or 4 vs 4 is the first
     testable cell: 2/56, 2/70). A 95% interval that excluded zero would be a test at .05,
-    so the bootstrap interval is refused with it.
+    so the bootstrap interval is refused with it; it is refused too unless every cell
+    could be tested on its own (a row pooling many 2 vs 2 framings can be tested, but
+    resampling two dyads halves their variance, so its percentile interval would be
+    too narrow).
 Benjamini-Hochberg: across every tested cell of a table (:func:`switching_table`; cells
     too small to test cannot be significant and are left out of the family, a filter
     that does not depend on the outcome), q < alpha (0.05) marks a cell "+"
@@ -53,7 +56,7 @@ Outcomes (A.1): action-A rate (over agent-rounds), joint outcomes AA / AB / BA /
     message minus no message (the opposite sign of ΔS), computed within every cell
     (a framing, or framing x pairing for a per-game row), cells weighted equally, with
     the stratified dyad bootstrap interval (talk and no-talk dyads resampled
-    independently); an interval only where the cells' dyads could support a test
+    independently); an interval only where every cell's dyads could support a test
     (the rule above).
 Alternation (A.2, Table S4; :func:`alternation_table`), no-talk dyads by default: the
     share of agent trajectories switching on every transition (9/9 in a complete
@@ -290,6 +293,11 @@ def smallest_permutation_p(sizes: Sequence[tuple[int, int]]) -> float:
     return min(1.0, 2.0 / relabellings)
 
 
+def _interval_ok(sizes: Sequence[tuple[int, int]], alpha: float) -> bool:
+    """A bootstrap interval is reported only where every cell could be tested on its own."""
+    return all(smallest_permutation_p([s]) < alpha for s in sizes)
+
+
 def _check_test(test: str, alpha: float) -> None:
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
@@ -396,7 +404,9 @@ def _effect(strata: Sequence[tuple[Sequence[Dyad], Sequence[Dyad]]], n_resamples
     if not out["tested"]:  # too few dyads: no p and no interval (one excluding 0 would be a test)
         return out
     gen = _generator(rng)
-    out["delta_ci"], dist = _bootstrap_interval(sw, tr, m, delta, n_resamples, confidence, gen)
+    ci, dist = _bootstrap_interval(sw, tr, m, delta, n_resamples, confidence, gen)
+    if _interval_ok(sizes, alpha):
+        out["delta_ci"] = ci
     if test == "bootstrap":
         below, above = int(np.sum(dist <= 0)), int(np.sum(dist >= 0))
         out["p"] = min(1.0, 2.0 * (1 + min(below, above)) / (1 + dist.size))
@@ -556,8 +566,8 @@ def outcome_effects(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
     framings; Table S1: rows the game, cells pairing x framing).
 
     Each row: the ``rows`` values, ``game`` (the stage game's name if a row key),
-    ``cells``, ``dyads_no_talk``, ``dyads_talk``, ``tested`` (False: too few dyads for
-    an interval, see the module docstring) and per quantity of :data:`OUTCOMES` a dict
+    ``cells``, ``dyads_no_talk``, ``dyads_talk``, ``tested`` (False: a cell has too few
+    dyads for an interval, see the module docstring) and per quantity of :data:`OUTCOMES` a dict
     ``{"no_talk", "talk", "delta", "ci"}``. Stage games in their order."""
     from ..games.matrix.rules import STAGE_GAMES
 
@@ -575,10 +585,11 @@ def outcome_effects(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
         if not strata:
             continue
         values = dict(zip(rows, key))
-        min_p = smallest_permutation_p([(len(no), len(yes)) for no, yes in strata])
+        sizes = [(len(no), len(yes)) for no, yes in strata]
         row: dict[str, Any] = {**values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
                                "cells": len(strata), "dyads_no_talk": sum(len(no) for no, _ in strata),
-                               "dyads_talk": sum(len(yes) for _, yes in strata), "tested": min_p < alpha}
+                               "dyads_talk": sum(len(yes) for _, yes in strata),
+                               "tested": smallest_permutation_p(sizes) < alpha and _interval_ok(sizes, alpha)}
         for what in OUTCOMES:
             talk = [_outcome_counts(yes, what) for _, yes in strata]
             none = [_outcome_counts(no, what) for no, _ in strata]

@@ -692,6 +692,9 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
                         "none is made and the cell is not in the Benjamini-Hochberg family.")
         notes.append(f"matrix_table1: {untested_cells} of {n_cells} framing cell(s) and {untested_rows} of "
                      f"{len(rows_in)} row(s) have too few dyads to test (no p, CI or mark; marked n/a).")
+    if any(r["tested"] and r["delta_ci"] is None for r in rows_in):
+        t1_notes.append("A tested row's CI is – where one of its framings is too small to test on its own: "
+                        "resampling a cell of two dyads halves their variance, so the interval would be too narrow.")
     t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
                t1_notes)
 
@@ -719,8 +722,8 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
 
     eff = mm.outcome_effects(usable, n_resamples=n_resamples)
     eff_note = (f"Differences are talk minus no talk. 95% percentile CI from {n_resamples} dyad bootstrap resamples "
-                "within each cell, talk and no-talk dyads resampled independently (seed 42); – where the dyads are "
-                "too few to test (as in matrix_table1). Complete-case dyads only.")
+                "within each cell, talk and no-talk dyads resampled independently (seed 42); – where a cell's dyads "
+                "are too few to test on their own (as in matrix_table1). Complete-case dyads only.")
     t_eff = Table("matrix_outcome_effects", "Action-A rate and payoff by treatment with differences (seed 002 "
                   "Table S2 layout)", ["Pairing", "Game"] + effect_cols,
                   [[r["pairing"], r["game"]] + effect_cells(r) for r in eff], ["text", "text"] + effect_fmts,

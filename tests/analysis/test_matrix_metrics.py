@@ -135,7 +135,9 @@ def test_delta_s_weights_cells_equally_and_resamples_within_strata():
     more = traces + [half("business", "none")] * 3 + [half("business", "communication")] * 3
     e = mm.communication_effect(more, n_resamples=500)  # 1 vs 3 and 4 vs 4: 4 x 70 relabellings
     assert e["tested"] and e["min_p"] == pytest.approx(2 / 280) and e["delta"] == 0.5
-    assert e["delta_ci"] == (0.5, 0.5)  # deterministic players: no sampling spread
+    assert e["delta_ci"] is None  # a test, but no interval: the neutral cell (1 vs 3) is too small on its own
+    enough = more + [alt("neutral", "none")] * 3 + [fixed("neutral", "communication")]  # 4 vs 4 there too
+    assert mm.communication_effect(enough, n_resamples=500)["delta_ci"] == (0.5, 0.5)  # deterministic: no spread
     # business holds S = 0.5 under every relabelling; in neutral only the observed one of its 4 reaches +0.5
     # (the alternator among the talk dyads gives -1/6): exact p = 2 x 1/4, whatever business's 70
     assert e["exact"] and e["p"] == pytest.approx(0.5)
@@ -258,6 +260,7 @@ def test_switching_table_rows_cells_and_benjamini_hochberg():
     # 2 vs 2 per framing: no cell can be tested; the row (6^3 relabellings) can, and is null
     assert zero["delta"] == 0.0 and zero["contexts"] == {"N": "n/a", "S": "n/a", "T": "n/a"}
     assert zero["tested"] and zero["p"] == 1.0 and zero["min_p"] == pytest.approx(2 / 216)
+    assert zero["delta_ci"] is None and r["delta_ci"] is not None  # intervals need every cell testable alone
     cells = [(e["p"], e["q"]) for row in rows for e in row["cell_effects"].values() if e["tested"]]
     assert len(cells) == 3  # the Bernoulli cells; the untested ones are not in the family
     want = multipletests([p for p, _ in cells], method="fdr_bh")[1]

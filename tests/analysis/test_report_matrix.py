@@ -182,6 +182,28 @@ def test_too_few_dyads_get_a_note_not_a_mark(tmp_path):
     assert s.rows[0][6:] == [None, None, 0, 1, 1]
 
 
+def test_a_row_of_many_small_framings_is_tested_without_an_interval(tmp_path):
+    """2 vs 2 dyads in each of the six framings: no cell can be tested, the row can
+    (6^6 relabellings within framings; N_RES random ones, none as extreme as the fully
+    separated data), but its bootstrap interval would resample two dyads a cell: refused."""
+    from negotiation_env.games.matrix.features import FRAMINGS
+
+    traces = []
+    for framing in FRAMINGS:
+        traces += [play(make("alternator", output="text"), make("alternator", output="text"), treatment="none",
+                        framing=framing, game_id=f"{framing}n{i}", seed=i) for i in range(2)]
+        traces += [play(make("always_a", output="text"), make("always_a", output="text"), framing=framing,
+                        game_id=f"{framing}t{i}", seed=i) for i in range(2)]
+    for t in traces:
+        t["policies"] = {A0: {"label": "x"}, A1: {"label": "y"}}
+    rep = build_report(traces, tmp_path, n_resamples=N_RES, plots=False)
+    t = rep.table("matrix_table1")
+    (row,) = t.rows
+    assert row[2:9] == [1.0, 0.0, 1.0, None, pytest.approx(2 / (N_RES + 1)), 12, 12]
+    assert row[9:] == ["n/a"] * 6
+    assert "A tested row's CI is – where one of its framings is too small to test on its own" in t.markdown()
+
+
 def test_figure_and_cells(report, run_dir, tmp_path):
     fig = [f for f in report.figures if f.name == "fig_matrix_switching.png"]
     assert fig and fig[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
