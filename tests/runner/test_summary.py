@@ -88,7 +88,7 @@ def test_matrix_rows_print_the_reports_outcome_figures(matrix_run):
     """One pairing, one stage game: a condition row of the summary is a row of the
     report's matrix_outcomes table, figure for figure as printed."""
     summary, traces = matrix_run
-    _, outcome, _ = matrix_tables(traces, n_resamples=50)[0]
+    outcome = next(t for t in matrix_tables(traces, n_resamples=50)[0] if t.name == "matrix_outcomes")
     lines = _printed(summary)
     header = _row(lines, "condition · set")
     for cond, treatment in (("treatment=talk", "talk"), ("treatment=no_talk", "no talk")):
