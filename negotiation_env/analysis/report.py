@@ -692,6 +692,12 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
                         "none is made and the cell is not in the Benjamini-Hochberg family.")
         notes.append(f"matrix_table1: {untested_cells} of {n_cells} framing cell(s) and {untested_rows} of "
                      f"{len(rows_in)} row(s) have too few dyads to test (no p, CI or mark; marked n/a).")
+    small = [min(e["dyads"]) for r in rows_in if r["delta_ci"] is not None for e in r["cell_effects"].values()]
+    if small and min(small) < 20:
+        t1_notes.append(f"Cells here have as few as {min(small)} dyads a treatment: the percentile bootstrap interval "
+                        "is then narrower than its nominal 95% (n resampled dyads keep (n - 1)/n of their variance), "
+                        "so it can exclude 0 where the test does not reject; p and the marks are the permutation "
+                        "test's, valid at any size.")
     if any(r["tested"] and r["delta_ci"] is None for r in rows_in):
         t1_notes.append("A tested row's CI is – where one of its framings is too small to test on its own: "
                         "resampling a cell of two dyads halves their variance, so the interval would be too narrow.")

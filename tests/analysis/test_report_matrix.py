@@ -107,6 +107,7 @@ def test_table1_rows_match_the_closed_forms(report, traces):
     md = t.markdown()
     assert "| tit_for_tat × tit_for_tat | Harmony | 100.0 | 0.0 | 100.0 | [100.0, 100.0] | 0.007 | 10 | 10 | + | + |" in md
     assert "permutation test over dyads" in md and "n/a" not in md
+    assert "Cells here have as few as 5 dyads a treatment: the percentile bootstrap interval is then narrower" in md
     rows = list(csv.reader(io.StringIO(t.csv_text())))
     assert rows[0][5:7] == ["ΔS 95% CI (pp) low", "ΔS 95% CI (pp) high"]
     assert rows[3][:7] == ["tit_for_tat × tit_for_tat", "Prisoner's Dilemma", "1", "0", "1", "1", "1"]
