@@ -542,7 +542,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="reset seed; seat i's policy gets seed + i (default 0)")
     play.add_argument("--scenario", default=None, help="resource: shipped scenario name or JSON path (default mc080_1)")
     play.add_argument("--rounds", type=int, default=None, help="resource: rounds (default 4)")
-    play.add_argument("--turns", type=int, default=None, help="resource: cheap-talk turns per agent (default 5; 0: unlimited)")
+    play.add_argument("--turns", type=int, default=None,
+                      help="resource: cheap-talk turns per agent (default 5; 0: unlimited)")
     play.add_argument("--theme", default=None, help="resource: theme name, 'random' or 'none' (default: random)")
     play.add_argument("--text", action="store_true",
                       help="scripted policies answer with raw text, as an LLM would (default: structured actions)")
