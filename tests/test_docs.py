@@ -36,6 +36,12 @@ def test_every_config_field_is_in_its_game_page(game):
 
 
 @pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))
+def test_every_config_field_is_described(game):
+    cls = negotiation_env.GAMES[game][0]
+    assert [f.name for f in config_fields(cls) if not f.description] == []
+
+
+@pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))
 def test_config_table_defaults_are_the_dataclass_defaults(game):
     cls = negotiation_env.GAMES[game][0]
     docs = {f.name: f for f in config_fields(cls)}

@@ -73,6 +73,30 @@ class ResourceConfig:
     """Configuration of the resource game; every field is checked when the env is built.
 
     scenario: a shipped scenario name, a path to a JSON file, or a :class:`Scenario`.
+    num_rounds: rounds in a game (1-1000); the agents are told the number.
+    cheap_talk: ``False`` is the no-talk baseline (§5.1, D.7): both agents go straight to
+        the decision prompt every round.
+    cheap_talk_turns: talk turns per agent and round (0-1000); ``0`` means unlimited talk,
+        worded "as much as required" (D.2.1, D.8).
+    first_speaker: ``"agent_a"`` or ``"agent_b"``: who opens every round's talk.
+    partner: ``"stable"`` or ``"shifting"`` (§4.1, D.8): with ``"shifting"``,
+        ``shifting_agent``'s context is reset to a fresh system prompt every round and it
+        never sees an earlier round.
+    shifting_agent: the agent whose context resets when ``partner="shifting"``.
+    rotation_pool: with ``rotation="rotating"``, the scenarios (names, paths, dicts) later
+        rounds draw from, on the scenario's environment; default every shipped scenario
+        within 0.05 of ``scenario``'s M/C.
+    thinking: ``False`` is the thinking-off format of D.6 (no private channel: plain text is
+        speech, a bare JSON purchase object is the decision).
+    intervention: ``None``, ``"project_sharing"`` or ``"theory_of_mind"`` (D.1.5, F.1): the
+        instruction added after the situation (and, for theory of mind, the turn-0 reminder).
+    reflection: ``True`` adds the D.5 reflection prompt after the last result; the answer
+        lands in ``info["reflection"]``.
+    max_retries: re-prompts after an invalid answer (0-100) before a talk turn is forfeited
+        or a decision falls back.
+    max_message_chars: cap on speech (longer speech is cut, event ``output_truncated``) and
+        the bound of the action space's text fields.
+    max_thinking_chars: cap on private thinking (cut, event ``output_truncated``).
     max_talk_turns: with ``cheap_talk_turns=0`` (unlimited talk), a safety cap on each
         agent's talk turns per round; ``None`` (default): no cap, talk goes on until an
         agent decides (D.8). Reaching the cap is a truncation: a ``talk_truncated`` event,

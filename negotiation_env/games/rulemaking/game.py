@@ -71,7 +71,19 @@ class RulemakingConfig:
 
     environment: ``"E1"``, ``"E2"``, ``"E3"``, a path to a scenario JSON file, or a
         :class:`RulemakingScenario`.
-    condition: one of :data:`CONDITIONS` (README's table says what each adds).
+    condition: one of :data:`CONDITIONS` (the rulemaking docs page says what each adds).
+    max_turns: the horizon: a run lasts at most this many turns (15), after which the
+        authority decides what stays unresolved.
+    history_window: how many of the latest public turns each turn prompt shows (5).
+    max_retries: re-prompts after an invalid answer before the harness records Oppose
+        for the party (``move_fallback``).
+    closing_turns: the length of the closing stretch the outcome classifier reads (5).
+    compromise_parties: how many distinct parties must sustain a concession through the
+        closing stretch for a compromise (2).
+    consensus_share: the share of Support moves in the closing stretch, with no Oppose or
+        Exit, that makes a consensus (0.8).
+    min_turns: the shortest run the authority can decide; a shorter one is a deadlock (5).
+    max_rationale_chars: a rationale longer than this is cut (``output_format_warning``).
     reward: ``"agreement"`` (after the final turn every party still at the table gets
         1 when the label is compromise or consensus, else 0) or ``"none"`` (all zero).
     early_end: which agreement ends a run before ``max_turns``: ``"agreement"`` (the
