@@ -35,6 +35,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..core.jsontext import JSONTextError, loads_document
 from ..traces.reader import LineProblem, record_key, validated_lines
 from ..traces.recorder import TraceRecorder, describe_policy, utc_now
 from ..traces.schema import SCHEMA_VERSION, GameTrace, package_info, redact
@@ -453,8 +454,10 @@ def _prepare_dir(plan: Plan, out: Path, resume: bool) -> None:
             raise RunnerError(f"{out} already holds a run ({RUN_FILE}); pass --resume to continue it, "
                               "or choose an empty --out")
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
+            meta = loads_document(meta_path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise JSONTextError(f"expected a JSON object, got {type(meta).__name__}")
+        except (OSError, UnicodeDecodeError, JSONTextError) as e:
             raise RunnerError(f"{meta_path} is unreadable ({e}); move it away to start over") from None
         if meta.get("run_id") != plan.run_id:
             raise RunnerError(f"{out} holds run {meta.get('run_id')!r} of another config (this config is run "

@@ -26,13 +26,12 @@ it shows in ``problems``, which ``report``, ``export`` and ``view`` print.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Iterator
 
-from ..core.jsontext import loads_record
+from ..core.jsontext import loads_document, loads_record
 from .schema import GameTrace, SchemaError
 
 __all__ = ["LineProblem", "ReadResult", "trace_files", "iter_records", "iter_traces", "read_traces", "record_key",
@@ -136,7 +135,7 @@ def folder_run_id(path: str | Path) -> str | None:
     p = Path(path)
     meta = (p if p.is_dir() else p.parent) / "run.json"
     try:
-        rid = json.loads(meta.read_text(encoding="utf-8")).get("run_id")
+        rid = loads_document(meta.read_text(encoding="utf-8")).get("run_id")
     except (OSError, ValueError, AttributeError):
         return None
     return rid if isinstance(rid, str) else None

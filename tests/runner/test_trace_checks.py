@@ -240,3 +240,19 @@ def test_export_counts_each_game_once_and_all_runs_on_purpose(tmp_path, runs, ca
     assert main(["export", str(d), "--kind", "minari", "--out", str(tmp_path / "m")]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "duplicate:" in out and "foreign:" in out and f"{n} episodes" in out
+
+
+def test_a_run_json_with_a_huge_number_is_a_clear_error(tmp_path):
+    d = tmp_path / "bad_meta"
+    d.mkdir()
+    (d / "run.json").write_text('{"run_id": "x", "planned": ' + "9" * 5000 + "}")
+    with pytest.raises(RunnerError, match="run.json is unreadable"):
+        run(CONFIG, d, resume=True)
+    assert main(["run", "--out", str(d), "--resume"]) == 2
+    # the reader ignores it (no run named) and reads the first record's run
+    assert read_traces_or_empty(d) == []
+
+
+def read_traces_or_empty(d: Path) -> list:
+    (d / "traces.jsonl").touch()
+    return read_traces(d).traces
