@@ -89,6 +89,45 @@ games with one scenario; :func:`game_metrics` reports them as None when the roun
 game used different scenarios. The round-1 deference figures are None for a rotating
 game (:func:`is_rotating`). Payoff alternation is computed for every game; Table 4 reads
 it on non-rotating games.
+
+Fallback rounds (the paper's Agent errors section: "Rounds containing heuristic fallbacks
+are excluded from all analyses"): a round in which some agent gave no valid allocation
+after every retry, so the env substituted one (:func:`fallback_rounds` reads the round
+outcome's ``fallback`` -- ``{agent: substitute}``, a list of agents or ``True`` --, its
+``fallback_agents`` list, and the round's ``heuristic_fallback`` / ``decision_auto_filled``
+step events, so traces of every version are read). Every measure here leaves such rounds
+out unless ``include_fallbacks=True``: per-round rates over the kept rounds; a measure
+over round pairs or windows only uses pairs (windows) of kept rounds that are adjacent
+in the game; round-1 deference needs round 1 kept. The game-level figures (rounds to the
+first optimum, games with an optimal round) are over games without a left-out round,
+since a substituted round may hide the first optimum. ``rounds`` counts the kept rounds;
+``excluded_rounds`` the ones left out (``fallback_rounds``: rounds with a fallback, kept
+or not).
+
+Failed improvement (§5.8: "failed improvement across repeated interaction", Figure 6's
+rule-based breakdown and Figure 7's "failed-improvement rounds"; the paper's exact
+definition is not in seed 000, so this is ours): a round whose previous round (adjacent,
+both kept) was not jointly optimal had room to improve. Its transition is ``optimal``
+(it reaches M), ``improved`` (not optimal, efficiency above the previous round's) or
+``failed`` (not optimal, efficiency not above the previous round's), read after an
+overdrawn and after a suboptimal round separately (``after_overdraw_*`` /
+``after_suboptimal_*``, over such pairs). Efficiency, not joint reward, so rotating games
+compare rounds of different scenarios on one scale. Figure 7's failed-improvement
+rounds are the failed ones that are themselves suboptimal (not overdrawn).
+
+Main cohort and interventions (:func:`intervention_of`, :func:`protocol_of`; the rule is
+the paper's §4-§5.7): a game belongs to the main cohort when cheap talk is on with the
+default 5 turns, thinking is on, there is no transparency and no prompt intervention,
+and it is not the oracle check (``solo``). Partner stability (stable / shifting), project
+rotation (fixed / rotating), M/C, first speaker, theme, reflection, ``json_suffix`` and
+the fallback substitute are main factors or settings, not interventions. Anything else
+is an intervention arm named by its parts joined with ``" + "``: ``no-talk``,
+``unlimited-talk`` (``cheap_talk_turns = 0``), ``turns=N`` (another turn limit),
+``no-thinking``, ``transparency=full|requirements|joint``,
+``intervention=project_sharing|theory_of_mind``, ``oracle-check``. The number of rounds
+is the protocol (``rounds=N`` when not the paper's 4): not an intervention, but games of
+different protocols are never pooled. An arm's matched baseline is the main-cohort games
+of the same pairing, M/C, partner stability, rotation and protocol (:func:`match_key`).
 """
 
 from __future__ import annotations
@@ -102,7 +141,9 @@ import numpy as np
 from .acceptance import accepts, rejects
 
 __all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
-           "pooled_metrics", "model_metrics", "is_rotating"]
+           "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
+           "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
+           "TRANSITION_KEYS"]
 _YOU = re.compile(r"\byou\s+(?:can\s+|could\s+|should\s+|will\s+|'ll\s+)?(?:take|get|buy|have|purchase|keep)\b"
                   r"(?P<body>[^.;!?]*)", re.IGNORECASE)
 _ME = re.compile(r"\b(?:i|i'll|i will)\s+(?:will\s+)?(?:take|get|buy|purchase|keep)\b(?P<body>[^.;!?]*)",
@@ -301,12 +342,16 @@ def _frac(xs: Sequence[bool]) -> tuple[int, int]:
     return int(sum(bool(x) for x in xs)), len(xs)
 
 
+#: the failed-improvement counts: after an overdrawn / a suboptimal round, the next round's transition
+TRANSITION_KEYS = tuple(f"after_{prev}_{to}" for prev in ("overdraw", "suboptimal")
+                        for to in ("optimal", "improved", "failed"))
+
 RATE_KEYS = ("overdraw_rate", "optimum_rate", "positive_after_overdraw", "early_decision_rate", "payoff_alternation",
              "sustained_alternation", "equal_split_rate", "perfunctory_fairness_rate", "equal_split_suboptimal_share",
              "proposal_rate", "deference_rate", "deference_accepted_rate", "deference_suboptimal_rate",
              "deference_optimal_rate", "r1_deference_rate", "r1_deference_suboptimal_rate", "r1_deference_optimal_rate",
              "abandonment_rate", "abandonment_in_overdraw", "win_stay", "lose_shift", "repeat_rate",
-             "repeat_after_overdraw", "stubborn_anchoring")
+             "repeat_after_overdraw", "stubborn_anchoring") + TRANSITION_KEYS
 
 
 def is_rotating(trace: Mapping[str, Any]) -> bool:
@@ -316,6 +361,133 @@ def is_rotating(trace: Mapping[str, Any]) -> bool:
     if rotation is not None:
         return rotation == "rotating"
     return len({(r.get("outcome") or {}).get("scenario") for r in trace.get("rounds") or []}) > 1
+
+
+#: the step events that mark a fallback decision (the paper's Agent errors section)
+FALLBACK_EVENTS = ("heuristic_fallback", "decision_auto_filled")
+
+
+def _agents_of(flag: Any) -> list[str] | None:
+    """The agents a round outcome's fallback field names; None when it marks none. A
+    flag that says "fallback" without naming agents (``True``) gives ``["?"]``."""
+    if isinstance(flag, Mapping):
+        return sorted(str(a) for a in flag) or None
+    if isinstance(flag, (list, tuple)):
+        return sorted(str(a) for a in flag) or None
+    if isinstance(flag, str):
+        return [flag] if flag else None
+    if flag is True:
+        return ["?"]
+    return None
+
+
+def fallback_rounds(trace: Mapping[str, Any]) -> dict[int, list[str]]:
+    """``{round: [agents]}`` for the rounds of ``trace`` in which some agent's decision
+    was a fallback: named by the round outcome's ``fallback`` (a dict, a list or
+    ``True``) or ``fallback_agents``, or by a ``heuristic_fallback`` /
+    ``decision_auto_filled`` event of a step of that round (any of them is enough)."""
+    out: dict[int, set[str]] = {}
+    for r in trace.get("rounds") or []:
+        o = r.get("outcome") if isinstance(r.get("outcome"), Mapping) else {}
+        for key in ("fallback", "fallback_agents"):
+            who = _agents_of(o.get(key))
+            if who:
+                out.setdefault(int(r["round"]), set()).update(who)
+    for st in trace.get("steps") or []:
+        for ev in st.get("events") or []:
+            if isinstance(ev, Mapping) and ev.get("type") in FALLBACK_EVENTS and st.get("phase") != "reflection":
+                k = ev.get("round", st.get("round"))
+                if isinstance(k, int) and not isinstance(k, bool):
+                    out.setdefault(k, set()).add(str(ev.get("agent") or st.get("agent") or "?"))
+    return {k: sorted(v - {"?"} if len(v) > 1 else v) for k, v in sorted(out.items())}
+
+
+def intervention_of(trace: Mapping[str, Any]) -> str:
+    """The game's intervention arm: ``""`` for the main cohort, else its parts joined by
+    ``" + "`` (the rule is in the module docstring)."""
+    cfg = trace.get("config") or {}
+    parts = []
+    if cfg.get("solo") is True:
+        parts.append("oracle-check")
+    if cfg.get("cheap_talk", True) is False:
+        parts.append("no-talk")
+    else:
+        turns = cfg.get("cheap_talk_turns", 5)
+        if turns == 0:
+            parts.append("unlimited-talk")
+        elif turns != 5:
+            parts.append(f"turns={turns}")
+    if cfg.get("thinking", True) is False:
+        parts.append("no-thinking")
+    if cfg.get("transparency", "none") not in (None, "none"):
+        parts.append(f"transparency={cfg['transparency']}")
+    if cfg.get("intervention") is not None:
+        parts.append(f"intervention={cfg['intervention']}")
+    return " + ".join(parts)
+
+
+def protocol_of(trace: Mapping[str, Any]) -> str:
+    """``""`` for the paper's 4 rounds, else ``"rounds=N"``."""
+    rounds = (trace.get("config") or {}).get("num_rounds", 4)
+    return "" if rounds == 4 else f"rounds={rounds}"
+
+
+def match_key(trace: Mapping[str, Any]) -> tuple[str, Any, str, str, str]:
+    """What an intervention game and its matched baseline share: (pairing, M/C level,
+    partner stability, rotation, protocol)."""
+    from .cells import resource_cell
+
+    c = resource_cell(trace)
+    return (c.pairing, c.mc, c.partner, c.rotation, protocol_of(trace))
+
+
+def round_kind(outcome: Mapping[str, Any]) -> str:
+    """``overdraw``, ``optimal`` or ``suboptimal`` (not optimal, not overdrawn)."""
+    return "overdraw" if outcome["overdraw"] else ("optimal" if outcome["optimal"] else "suboptimal")
+
+
+def _efficiency(o: Mapping[str, Any]) -> float | None:
+    if isinstance(o.get("efficiency"), (int, float)):
+        return float(o["efficiency"])
+    if isinstance(o.get("joint_reward"), (int, float)) and isinstance(o.get("joint_max"), (int, float)):
+        return o["joint_reward"] / o["joint_max"] if o["joint_max"] else 1.0
+    return None
+
+
+def _transition(prev_optimal: bool, prev_eff: float | None, optimal: bool, eff: float | None) -> str | None:
+    """The failed-improvement class of a round after its previous one (module docstring);
+    None when the previous round was optimal (nothing to improve) or an efficiency is unknown."""
+    if prev_optimal:
+        return None
+    if optimal:
+        return "optimal"
+    if prev_eff is None or eff is None:
+        return None
+    return "improved" if eff > prev_eff + 1e-12 else "failed"
+
+
+def round_classes(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> tuple[dict[int, dict[str, Any]], int]:
+    """``({round: {"kind", "transition"}}, rounds left out)`` for the kept rounds of a
+    resource trace (fallback rounds out unless ``include_fallbacks``); reads only each
+    outcome's ``overdraw``, ``optimal`` and efficiency (``efficiency``, else joint reward
+    / joint max), as :func:`game_metrics` classifies them."""
+    fb = {} if include_fallbacks else fallback_rounds(trace)
+    rounds = sorted((r for r in trace.get("rounds") or [] if isinstance(r.get("outcome"), Mapping)),
+                    key=lambda r: int(r["round"]))
+    out: dict[int, dict[str, Any]] = {}
+    prev = None
+    for r in rounds:
+        k, o = int(r["round"]), r["outcome"]
+        if k in fb:
+            prev = None
+            continue
+        cur = (k, bool(o.get("optimal")), _efficiency(o))
+        t = _transition(prev[1], prev[2], cur[1], cur[2]) if prev is not None and prev[0] == k - 1 else None
+        out[k] = {"kind": round_kind({"overdraw": bool(o.get("overdraw")), "optimal": bool(o.get("optimal"))}),
+                  "transition": t}
+        prev = cur
+    return out, sum(1 for r in rounds if int(r["round"]) in fb)
+
 
 
 def _deference(proc: Sequence[Mapping[str, Any]], opt: Sequence[bool]) -> dict[str, tuple[int, int]]:
@@ -329,34 +501,51 @@ def _deference(proc: Sequence[Mapping[str, Any]], opt: Sequence[bool]) -> dict[s
             "optimal": _frac([p["first_proposal_followed"] and o for p, o in rows])}
 
 
-def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
+def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
     """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
-    so games pool exactly; a rate with no opportunity is None."""
-    rounds = rounds_of(trace)
-    if not rounds:
+    so games pool exactly; a rate with no opportunity is None. Fallback rounds
+    (:func:`fallback_rounds`) are left out unless ``include_fallbacks`` (module
+    docstring); a game whose every round is left out has ``rounds == 0`` and no rates."""
+    every = rounds_of(trace)
+    if not every:
         raise ValueError("the trace has no resolved rounds")
-    eff = [float(r.outcome["efficiency"]) if "efficiency" in r.outcome else
-           (r.outcome["joint_reward"] / r.outcome["joint_max"] if r.outcome["joint_max"] else 1.0) for r in rounds]
-    over = [bool(r.outcome["overdraw"]) for r in rounds]
-    opt = [bool(r.outcome["optimal"]) for r in rounds]
-    first_opt = next((r.index for r, o in zip(rounds, opt) if o), None)
-    proc = [_round_process(r) for r in rounds]
-    winners = [r.winner for r in rounds]
-    # every adjacent pair and every 4-round window is an opportunity; a tie (an overdraw
-    # pays both 0) has no higher-reward agent, so a pair or window with one never flips
-    pairs = list(zip(winners, winners[1:]))
-    windows = [winners[i:i + 4] for i in range(len(winners) - 3)]
+    fb = fallback_rounds(trace)
+    keep = [include_fallbacks or r.index not in fb for r in every]
+    n = len(every)
+    eff_all = [float(r.outcome["efficiency"]) if "efficiency" in r.outcome else
+               (r.outcome["joint_reward"] / r.outcome["joint_max"] if r.outcome["joint_max"] else 1.0) for r in every]
+    over_all = [bool(r.outcome["overdraw"]) for r in every]
+    opt_all = [bool(r.outcome["optimal"]) for r in every]
+    proc_all = [_round_process(r) for r in every]
+    winners_all = [r.winner for r in every]
+    kept = [i for i in range(n) if keep[i]]
+    rounds = [every[i] for i in kept]
+    eff = [eff_all[i] for i in kept]
+    over = [over_all[i] for i in kept]
+    opt = [opt_all[i] for i in kept]
+    proc = [proc_all[i] for i in kept]
+    # pairs (windows) of kept rounds that are adjacent in the game; a left-out round
+    # breaks the sequence, it is not skipped over
+    pairs = [i for i in range(n - 1) if keep[i] and keep[i + 1] and every[i + 1].index == every[i].index + 1]
+    windows = [i for i in range(n - 3) if all(keep[i:i + 4]) and every[i + 3].index == every[i].index + 3]
     suboptimal = [not o and not v for o, v in zip(opt, over)]
     defer = _deference(proc, opt)
-    r1 = _deference(proc[:1], opt[:1]) if rounds[0].index == 1 and not is_rotating(trace) else None
+    r1 = _deference(proc[:1], opt[:1]) if rounds and rounds[0].index == 1 and not is_rotating(trace) else None
+    # every adjacent pair and every 4-round window is an opportunity; a tie (an overdraw
+    # pays both 0) has no higher-reward agent, so a pair or window with one never flips
+    w = winners_all
+    transition: dict[int, str | None] = {}
+    for i in pairs:
+        if not opt_all[i]:
+            transition[i + 1] = _transition(opt_all[i], eff_all[i], opt_all[i + 1], eff_all[i + 1])
     counts: dict[str, tuple[int, int] | None] = {
         "overdraw_rate": _frac(over),
         "optimum_rate": _frac(opt),
-        "positive_after_overdraw": _frac([rounds[i + 1].outcome["joint_reward"] > 0
-                                          for i in range(len(rounds) - 1) if over[i]]),
+        "positive_after_overdraw": _frac([every[i + 1].outcome["joint_reward"] > 0 for i in pairs if over_all[i]]),
         "early_decision_rate": _frac([r.early for r in rounds]),
-        "payoff_alternation": _frac([a is not None and b is not None and a != b for a, b in pairs]),
-        "sustained_alternation": _frac([all(w) and w[0] == w[2] != w[1] == w[3] for w in windows]),
+        "payoff_alternation": _frac([w[i] is not None and w[i + 1] is not None and w[i] != w[i + 1] for i in pairs]),
+        "sustained_alternation": _frac([all(w[i:i + 4]) and w[i] == w[i + 2] != w[i + 1] == w[i + 3]
+                                        for i in windows]),
         "equal_split_rate": _frac([p["equal_split"] for p in proc]),
         "perfunctory_fairness_rate": _frac([p["equal_split"] and s for p, s in zip(proc, suboptimal)]),
         "equal_split_suboptimal_share": _frac([s for p, s in zip(proc, suboptimal) if p["equal_split"]]),
@@ -373,48 +562,67 @@ def game_metrics(trace: Mapping[str, Any]) -> dict[str, Any]:
         "win_stay": None, "lose_shift": None, "repeat_rate": None, "repeat_after_overdraw": None,
         "stubborn_anchoring": None,
     }
-    same_scenario = len({r.outcome.get("scenario") for r in rounds}) == 1
-    if same_scenario and len(rounds) > 1:
-        prev, nxt = rounds[:-1], rounds[1:]
-        match = [a.joint_allocation == b.joint_allocation for a, b in zip(prev, nxt)]
-        counts["win_stay"] = _frac([m for m, a in zip(match, prev) if not a.outcome["overdraw"]])
-        counts["lose_shift"] = _frac([not m for m, a in zip(match, prev) if not a.outcome["optimal"]])
-        counts["repeat_rate"] = _frac(match)
-        counts["repeat_after_overdraw"] = _frac([m for m, a in zip(match, prev) if a.outcome["overdraw"]])
-        counts["stubborn_anchoring"] = _frac([m for m, a in zip(match, prev)
-                                              if not a.outcome["optimal"] and not a.outcome["overdraw"]])
+    for prev in ("overdraw", "suboptimal"):
+        after = [transition[i + 1] for i in pairs if i + 1 in transition and over_all[i] == (prev == "overdraw")]
+        for to in ("optimal", "improved", "failed"):
+            counts[f"after_{prev}_{to}"] = _frac([t == to for t in after])
+    same_scenario = len({r.outcome.get("scenario") for r in every}) == 1
+    if same_scenario and pairs:
+        match = {i: every[i].joint_allocation == every[i + 1].joint_allocation for i in pairs}
+        counts["win_stay"] = _frac([match[i] for i in pairs if not over_all[i]])
+        counts["lose_shift"] = _frac([not match[i] for i in pairs if not opt_all[i]])
+        counts["repeat_rate"] = _frac([match[i] for i in pairs])
+        counts["repeat_after_overdraw"] = _frac([match[i] for i in pairs if over_all[i]])
+        counts["stubborn_anchoring"] = _frac([match[i] for i in pairs if not opt_all[i] and not over_all[i]])
+    # the game-level figures need every round: a substituted round may hide the first optimum
+    whole = len(kept) == n
+    first_opt = next((r.index for r, o in zip(rounds, opt) if o), None) if whole else None
     out: dict[str, Any] = {
-        "rounds": len(rounds),
-        "efficiency": float(np.mean(eff)),
+        "rounds": len(kept),
+        "rounds_total": n,
+        "fallback_rounds": sum(r.index in fb for r in every),
+        "excluded_rounds": n - len(kept),
+        "efficiency": float(np.mean(eff)) if eff else None,
         "rounds_to_first_optimum": first_opt,
-        "has_optimal_round": first_opt is not None,
+        "has_optimal_round": (first_opt is not None) if whole else None,
     }
     for k in RATE_KEYS:
         c = counts[k]
         out[k] = c[0] / c[1] if c and c[1] else None
     out["counts"] = counts
     out["proposal_turns"] = [p["first_proposal_turn"] for p in proc if p["first_proposal_turn"] is not None]
-    out["per_round"] = [{"round": r.index, "overdraw": o, "optimal": p, "efficiency": e, "early": r.early, **pr}
-                        for r, o, p, e, pr in zip(rounds, over, opt, eff, proc)]
+    out["per_round"] = [{"round": every[i].index, "overdraw": over_all[i], "optimal": opt_all[i],
+                         "efficiency": eff_all[i], "early": every[i].early, "kind": round_kind(every[i].outcome),
+                         "transition": transition.get(i), "fallback": fb.get(every[i].index, []), **proc_all[i]}
+                        for i in kept]
     return out
 
 
-def pooled_metrics(traces: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Figures pooled over every round of every game (the paper's "x% of rounds"): each
-    rate is total events / total opportunities (both under ``counts``); plus the
-    game-level shares (games with an optimal round, mean rounds to first optimum) and the
-    median turn of the rounds' first other-directed proposals."""
-    games = [game_metrics(t) for t in traces]
+def pool(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Pool :func:`game_metrics` results over every kept round of every game (the paper's
+    "x% of rounds"): each rate is total events / total opportunities (both under
+    ``counts``); plus the game-level shares over the games with no left-out round
+    (games with an optimal round, mean rounds to first optimum), the median turn of the
+    rounds' first other-directed proposals and what was left out (``excluded_rounds``,
+    ``games_excluded``: games with no kept round)."""
     if not games:
         raise ValueError("no traces")
     rounds = [r for g in games for r in g["per_round"]]
+    whole = [g for g in games if g["has_optimal_round"] is not None]
     out: dict[str, Any] = {
-        "games": len(games),
+        "games": sum(1 for g in games if g["rounds"]),
+        "games_total": len(games),
+        "games_excluded": sum(1 for g in games if not g["rounds"]),
+        "games_with_fallback": sum(1 for g in games if g["fallback_rounds"]),
         "rounds": len(rounds),
-        "efficiency": float(np.mean([r["efficiency"] for r in rounds])),
-        "games_with_optimal_round": sum(g["has_optimal_round"] for g in games) / len(games),
+        "rounds_total": sum(g["rounds_total"] for g in games),
+        "fallback_rounds": sum(g["fallback_rounds"] for g in games),
+        "excluded_rounds": sum(g["excluded_rounds"] for g in games),
+        "efficiency": float(np.mean([r["efficiency"] for r in rounds])) if rounds else None,
+        "whole_games": len(whole),
+        "games_with_optimal_round": sum(g["has_optimal_round"] for g in whole) / len(whole) if whole else None,
     }
-    firsts = [g["rounds_to_first_optimum"] for g in games if g["rounds_to_first_optimum"] is not None]
+    firsts = [g["rounds_to_first_optimum"] for g in whole if g["rounds_to_first_optimum"] is not None]
     out["mean_rounds_to_first_optimum"] = float(np.mean(firsts)) if firsts else None
     out["counts"] = {}
     for k in RATE_KEYS:
@@ -427,14 +635,21 @@ def pooled_metrics(traces: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def model_metrics(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dict[str, dict[str, Any]]:
+def pooled_metrics(traces: Iterable[Mapping[str, Any]], *, include_fallbacks: bool = False) -> dict[str, Any]:
+    """:func:`pool` of :func:`game_metrics` over ``traces``."""
+    return pool([game_metrics(t, include_fallbacks=include_fallbacks) for t in traces])
+
+
+def model_metrics(traces: Iterable[Mapping[str, Any]], label: Any = None, *,
+                  include_fallbacks: bool = False) -> dict[str, dict[str, Any]]:
     """Per-model figures of §5.4-5.5: for each model (``label(trace, agent)``, default the
     seat label of :func:`negotiation_env.analysis.cells.seat_label`), the dyad-level
     equal-split and perfunctory-fairness rates over the rounds of the games it played
     (a self-play game counts once), and its compliance: of the rounds' first
     other-directed proposals addressed to it, the share it followed exactly (and the
     share it followed after saying yes). Each figure comes with its (events,
-    opportunities) pair under ``counts``."""
+    opportunities) pair under ``counts``. Fallback rounds are left out unless
+    ``include_fallbacks``; a game with no kept round does not count."""
     if label is None:
         from .cells import seat_label as label
     acc: dict[str, dict[str, list[int]]] = {}
@@ -446,7 +661,9 @@ def model_metrics(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dic
         slot[1] += c[1]
 
     for t in traces:
-        g = game_metrics(t)
+        g = game_metrics(t, include_fallbacks=include_fallbacks)
+        if not g["rounds"]:
+            continue
         seats = {a: label(t, a) for a in (t.get("agents") or sorted((t["rounds"][0]["outcome"]["purchases"])))}
         for model in set(seats.values()):
             add(model, "games", (1, 1))
@@ -471,3 +688,125 @@ def model_metrics(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dic
         row["counts"] = {k: tuple(v) for k, v in c.items()}
         out[model] = row
     return out
+
+
+def _int(v: Any) -> int | None:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) else None
+
+
+def token_usage(traces: Iterable[Mapping[str, Any]], label: Any = None, *,
+                include_fallbacks: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
+    """Token counts per model and part of the game (Table 12): ``{model: {part: row}}``
+    with ``part`` one of ``"rounds"`` (every talk and decision call), ``"talk"``,
+    ``"decision"``, ``"round N"`` and ``"reflection"``. A row sums, over the steps (calls)
+    whose ``tokens`` hold integer ``prompt_tokens`` and ``completion_tokens`` (retries
+    included: they are billed), ``prompt``, ``completion`` and ``thinking``
+    (``reasoning_tokens``, part of completion, summed over the calls that report it;
+    ``thinking_calls`` counts them), ``calls``, and ``units``: the agent-rounds with such
+    a call in that part (agent-games for the reflection). Steps of left-out fallback
+    rounds are not counted unless ``include_fallbacks``; ``excluded_calls`` counts
+    them per model (under part ``"rounds"``)."""
+    if label is None:
+        from .cells import seat_label as label
+    acc: dict[str, dict[str, dict[str, Any]]] = {}
+    for t in traces:
+        fb = {} if include_fallbacks else fallback_rounds(t)
+        for st in t.get("steps") or []:
+            tok = st.get("tokens")
+            if not isinstance(tok, Mapping):
+                continue
+            p, c = _int(tok.get("prompt_tokens")), _int(tok.get("completion_tokens"))
+            if p is None or c is None:
+                continue
+            agent, k, phase = st.get("agent"), st.get("round"), st.get("phase")
+            model = label(t, agent)
+            parts = acc.setdefault(model, {})
+            if phase != "reflection" and k in fb:
+                row = parts.setdefault("rounds", _token_row())
+                row["excluded_calls"] += 1
+                continue
+            unit = (t.get("game_id"), agent, "reflection" if phase == "reflection" else k)
+            names = ["reflection"] if phase == "reflection" else ["rounds", str(phase), f"round {k}"]
+            r = _int(tok.get("reasoning_tokens"))
+            for name in names:
+                row = parts.setdefault(name, _token_row())
+                row["calls"] += 1
+                row["prompt"] += p
+                row["completion"] += c
+                if r is not None:
+                    row["thinking"] += r
+                    row["thinking_calls"] += 1
+                row["_units"].add(unit)
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for model, parts in sorted(acc.items()):
+        out[model] = {}
+        for name, row in parts.items():
+            row = dict(row)
+            row["units"] = len(row.pop("_units"))
+            out[model][name] = row
+    return out
+
+
+def _token_row() -> dict[str, Any]:
+    return {"calls": 0, "prompt": 0, "completion": 0, "thinking": 0, "thinking_calls": 0, "excluded_calls": 0,
+            "_units": set()}
+
+
+#: the error events of the paper's Agent errors section, in its order: retriable ones
+#: (re-prompted up to ``max_retries`` times) and the two that mark a fallback decision
+ERROR_EVENTS = ("validation_error", "output_format_warning", "heuristic_fallback", "decision_auto_filled")
+#: other events this game logs about an agent's output (ours, not the paper's)
+OTHER_EVENTS = ("talk_turn_forfeited", "output_truncated", "reflection_skipped")
+
+
+def error_rates(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dict[str, dict[str, Any]]:
+    """The Agent errors section's figures per model (``label(trace, agent)``, default the
+    seat label): ``games`` it played, ``agent_rounds`` (resolved rounds x its seats: a
+    self-play round counts twice), the count of each event of :data:`ERROR_EVENTS` and
+    :data:`OTHER_EVENTS` its seats logged, ``events`` (the :data:`ERROR_EVENTS` total),
+    ``games_with_error`` (games in which its seats logged one) and ``fallback_rounds``
+    (agent-rounds with a fallback decision). Under ``"All"`` the same over all games
+    (``games_with_error``: games with any error event). Fallback rounds are counted,
+    not left out: they are what this table is about."""
+    if label is None:
+        from .cells import seat_label as label
+    acc: dict[str, dict[str, Any]] = {}
+
+    def row(name: str) -> dict[str, Any]:
+        return acc.setdefault(name, {"games": 0, "agent_rounds": 0, "events": 0, "games_with_error": 0,
+                                     "fallback_rounds": 0, **{k: 0 for k in ERROR_EVENTS + OTHER_EVENTS}})
+
+    for t in traces:
+        agents = list(t.get("agents") or [])
+        seats = {a: label(t, a) for a in agents}
+        n_rounds = len(t.get("rounds") or [])
+        fb = fallback_rounds(t)
+        hit: set[str] = set()
+        total = row("All")
+        total["games"] += 1
+        total["agent_rounds"] += n_rounds * len(agents)
+        for model in set(seats.values()):
+            r = row(model)
+            r["games"] += 1
+            r["agent_rounds"] += n_rounds * sum(1 for m in seats.values() if m == model)
+        for who in fb.values():
+            for a in who:
+                total["fallback_rounds"] += 1
+                if a in seats:
+                    row(seats[a])["fallback_rounds"] += 1
+        for st in t.get("steps") or []:
+            for ev in st.get("events") or []:
+                kind = ev.get("type") if isinstance(ev, Mapping) else None
+                if kind not in ERROR_EVENTS + OTHER_EVENTS:
+                    continue
+                a = ev.get("agent") or st.get("agent")
+                for r in ([row(seats[a])] if a in seats else []) + [total]:
+                    r[kind] += 1
+                    if kind in ERROR_EVENTS:
+                        r["events"] += 1
+                if kind in ERROR_EVENTS:
+                    hit.add(seats.get(a, "?"))
+        for model in hit & set(seats.values()):
+            row(model)["games_with_error"] += 1
+        total["games_with_error"] += bool(hit)
+    return dict(sorted(acc.items(), key=lambda kv: (kv[0] == "All", kv[0])))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from negotiation_env.analysis.resource_metrics import (extract_proposals, game_metrics, model_metrics,
-                                                       pooled_metrics, rounds_of)
+from negotiation_env.analysis.resource_metrics import (error_rates, extract_proposals, fallback_rounds, game_metrics,
+                                                       intervention_of, model_metrics, pooled_metrics, protocol_of,
+                                                       round_classes, rounds_of, token_usage)
 
 NAMES = {"r1": "wood", "r2": "stone", "r3": "gold"}
 
@@ -286,3 +287,179 @@ def test_bad_traces_are_refused():
         game_metrics(trace([]))
     with pytest.raises(ValueError, match="lacks 'purchases'"):
         game_metrics({"game": "resource", "rounds": [{"round": 1, "outcome": {"rewards": {}}}]})
+
+
+# --------------------------------------------------------------------------- fallback rounds
+
+
+def fell_back(r, agents=("agent_a",)):
+    """Round record ``r`` marked as the game marks a fallback decision."""
+    r["outcome"]["fallback"] = {a: "zero" for a in agents}
+    r["outcome"]["fallback_agents"] = sorted(agents)
+    return r
+
+
+def test_fallback_rounds_are_read_from_every_trace_form():
+    base = [rnd(k, (1, 0, 0), (0, 1, 0), 5, 5) for k in (1, 2, 3)]
+    assert fallback_rounds(trace(base)) == {}
+    # the game's two outcome fields, each alone, and an older list-valued / boolean flag
+    t = trace([dict(base[0], outcome=dict(base[0]["outcome"], fallback={"agent_b": "zero"})),
+               dict(base[1], outcome=dict(base[1]["outcome"], fallback_agents=["agent_a"])),
+               dict(base[2], outcome=dict(base[2]["outcome"], fallback=True))])
+    assert fallback_rounds(t) == {1: ["agent_b"], 2: ["agent_a"], 3: ["?"]}
+    # no outcome field at all: the steps' heuristic_fallback / decision_auto_filled events
+    ev = {"agent": "agent_b", "round": 2, "phase": "decision", "parsed": None,
+          "events": [{"type": "validation_error", "agent": "agent_b", "round": 2},
+                     {"type": "heuristic_fallback", "agent": "agent_b", "round": 2}]}
+    assert fallback_rounds(trace(base, [ev])) == {2: ["agent_b"]}
+    # empty markers mark nothing
+    quiet = dict(base[0], outcome=dict(base[0]["outcome"], fallback={}, fallback_agents=[]))
+    assert fallback_rounds(trace([quiet])) == {}
+
+
+def test_fallback_rounds_are_left_out_of_every_measure():
+    # 4 rounds, one scenario: optimal, FALLBACK (annulled by the substitute), suboptimal, the same again
+    t = trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), fell_back(rnd(2, (0, 0, 0), (9, 0, 0), 0, 0, overdraw=True)),
+               rnd(3, (2, 0, 0), (2, 0, 0), 5, 5), rnd(4, (2, 0, 0), (2, 0, 0), 5, 5)])
+    m = game_metrics(t)
+    assert (m["rounds"], m["rounds_total"], m["excluded_rounds"], m["fallback_rounds"]) == (3, 4, 1, 1)
+    assert m["counts"]["overdraw_rate"] == (0, 3) and m["counts"]["optimum_rate"] == (1, 3)
+    assert m["efficiency"] == pytest.approx((1 + 0.5 + 0.5) / 3)
+    # only the pair (3, 4) joins two kept adjacent rounds: (1, 2) and (2, 3) touch the fallback
+    assert m["counts"]["repeat_rate"] == (1, 1) and m["counts"]["win_stay"] == (1, 1)
+    assert m["counts"]["stubborn_anchoring"] == (1, 1) and m["counts"]["positive_after_overdraw"] == (0, 0)
+    assert m["counts"]["payoff_alternation"] == (0, 1) and m["counts"]["sustained_alternation"] == (0, 0)
+    # a left-out round may hide the first optimum: no game-level figure
+    assert m["has_optimal_round"] is None and m["rounds_to_first_optimum"] is None
+    assert [r["round"] for r in m["per_round"]] == [1, 3, 4]
+    # counted as play, the same game is the old reading
+    a = game_metrics(t, include_fallbacks=True)
+    assert (a["rounds"], a["excluded_rounds"], a["fallback_rounds"]) == (4, 0, 1)
+    assert a["counts"]["overdraw_rate"] == (1, 4) and a["efficiency"] == pytest.approx(2 / 4)
+    assert a["counts"]["repeat_rate"] == (1, 3) and a["counts"]["positive_after_overdraw"] == (1, 1)
+    assert a["has_optimal_round"] is True and a["rounds_to_first_optimum"] == 1
+    # pooled: games without a left-out round carry the game-level shares
+    other = trace([rnd(1, (2, 0, 0), (2, 0, 0), 5, 5), rnd(2, (2, 0, 0), (3, 0, 0), 10, 10)])
+    p = pooled_metrics([t, other])
+    assert (p["games"], p["rounds"], p["rounds_total"], p["excluded_rounds"], p["whole_games"]) == (2, 5, 6, 1, 1)
+    assert p["games_with_optimal_round"] == 1.0 and p["mean_rounds_to_first_optimum"] == 2.0
+    # a game whose every round fell back counts nowhere, and is counted as left out
+    gone = trace([fell_back(rnd(1, (0, 0, 0), (0, 0, 0), 0, 0), ("agent_a", "agent_b"))])
+    g = game_metrics(gone)
+    assert g["rounds"] == 0 and g["efficiency"] is None and g["overdraw_rate"] is None
+    p = pooled_metrics([gone, other])
+    assert (p["games"], p["games_excluded"], p["rounds"], p["efficiency"]) == (1, 1, 2, pytest.approx(0.75))
+    assert model_metrics([dict(gone, agents=["agent_a", "agent_b"])]) == {}
+
+
+def test_failed_improvement_transitions():
+    # efficiencies 0 (overdraw), 0 (overdraw), 0.5, 0.5, 0.75, 1.0, 0.25: after an overdraw
+    # one failed (overdraw again) and one improved; after a suboptimal round failed (0.5
+    # -> 0.5), improved (0.5 -> 0.75) and optimal (0.75 -> 1); after the optimum nothing
+    effs = [None, None, 10, 10, 15, 20, 5]
+    t = trace([rnd(k, (1, 0, 0), (0, 1, 0), e or 0, 0, overdraw=e is None) for k, e in enumerate(effs, start=1)])
+    m = game_metrics(t)
+    assert [r["transition"] for r in m["per_round"]] == [None, "failed", "improved", "failed", "improved", "optimal",
+                                                         None]
+    c = m["counts"]
+    assert c["after_overdraw_failed"] == (1, 2) and c["after_overdraw_improved"] == (1, 2)
+    assert c["after_overdraw_optimal"] == (0, 2)
+    assert c["after_suboptimal_failed"] == (1, 3) and c["after_suboptimal_improved"] == (1, 3)
+    assert c["after_suboptimal_optimal"] == (1, 3)
+    # round_classes reads the same classes from the outcomes alone
+    classes, left = round_classes(t)
+    assert left == 0 and [classes[k]["transition"] for k in sorted(classes)] == [r["transition"] for r in
+                                                                                 m["per_round"]]
+    assert [classes[k]["kind"] for k in sorted(classes)] == ["overdraw", "overdraw", "suboptimal", "suboptimal",
+                                                             "suboptimal", "optimal", "suboptimal"]
+    # a fallback round breaks the chain: round 4 has no previous kept round
+    t["rounds"][2] = fell_back(t["rounds"][2])
+    classes, left = round_classes(t)
+    assert left == 1 and 3 not in classes and classes[4]["transition"] is None
+    assert [r["transition"] for r in game_metrics(t)["per_round"]] == [None, "failed", None, "improved", "optimal",
+                                                                       None]
+
+
+@pytest.mark.parametrize("config, arm, protocol", [
+    ({}, "", ""),
+    ({"partner": "shifting", "rotation": "rotating", "theme": None, "reflection": True, "first_speaker": "agent_b",
+      "json_suffix": ["agent_a"], "fallback": "individual_optimum"}, "", ""),
+    ({"num_rounds": 2}, "", "rounds=2"),
+    ({"cheap_talk": False}, "no-talk", ""),
+    ({"cheap_talk": False, "cheap_talk_turns": 0}, "no-talk", ""),  # turns cannot count without talk
+    ({"cheap_talk_turns": 0}, "unlimited-talk", ""),
+    ({"cheap_talk_turns": 3}, "turns=3", ""),
+    ({"thinking": False}, "no-thinking", ""),
+    ({"transparency": "full"}, "transparency=full", ""),
+    ({"transparency": "none", "intervention": None}, "", ""),
+    ({"intervention": "project_sharing"}, "intervention=project_sharing", ""),
+    ({"intervention": "theory_of_mind", "thinking": False}, "no-thinking + intervention=theory_of_mind", ""),
+    ({"solo": True, "cheap_talk": False}, "oracle-check + no-talk", ""),
+])
+def test_main_cohort_and_intervention_arms(config, arm, protocol):
+    t = {"game": "resource", "config": config}
+    assert intervention_of(t) == arm and protocol_of(t) == protocol
+
+
+def test_token_usage_per_model_and_part():
+    usage = lambda p, c, r=None: {"prompt_tokens": p, "completion_tokens": c, "reasoning_tokens": r}  # noqa: E731
+    steps = [
+        {"agent": "agent_a", "round": 1, "phase": "talk", "tokens": usage(100, 40, 30)},
+        {"agent": "agent_a", "round": 1, "phase": "talk", "tokens": usage(120, 20, 10)},  # a retry: billed too
+        {"agent": "agent_a", "round": 1, "phase": "decision", "tokens": usage(200, 10, 0)},
+        {"agent": "agent_b", "round": 1, "phase": "talk", "tokens": usage(50, 50, 40)},
+        {"agent": "agent_b", "round": 1, "phase": "decision", "tokens": usage(60, 30)},  # no thinking count
+        {"agent": "agent_a", "round": 2, "phase": "talk", "tokens": usage(300, 30, 3)},  # round 2 fell back
+        {"agent": "agent_b", "round": 2, "phase": "decision", "tokens": usage(80, 8, 4)},
+        {"agent": "agent_a", "round": 2, "phase": "reflection", "tokens": usage(400, 60, 20)},  # after the rounds
+        {"agent": "agent_b", "round": 1, "phase": "talk", "tokens": None},
+        {"agent": "agent_b", "round": 1, "phase": "talk", "tokens": {"prompt_tokens": "?", "completion_tokens": 3}},
+    ]
+    t = {"game": "resource", "game_id": "g", "agents": ["agent_a", "agent_b"],
+         "policies": {"agent_a": {"label": "x"}, "agent_b": {"label": "y"}}, "steps": steps,
+         "rounds": [rnd(1, (1, 0, 0), (0, 1, 0), 5, 5), fell_back(rnd(2, (1, 0, 0), (0, 0, 0), 5, 0), ("agent_b",))]}
+    u = token_usage([t])
+    x, y = u["x"], u["y"]
+    # a fallback round is left out for both seats: x's round-2 call is not counted either
+    assert x["rounds"] == {"calls": 3, "prompt": 420, "completion": 70, "thinking": 40, "thinking_calls": 3,
+                           "excluded_calls": 1, "units": 1}
+    assert (x["talk"]["calls"], x["talk"]["units"], x["talk"]["prompt"]) == (2, 1, 220)
+    assert (x["decision"]["calls"], x["decision"]["units"], x["round 1"]["prompt"]) == (1, 1, 420)
+    assert "round 2" not in x
+    assert x["reflection"] == {"calls": 1, "prompt": 400, "completion": 60, "thinking": 20, "thinking_calls": 1,
+                               "excluded_calls": 0, "units": 1}
+    assert y["rounds"] == {"calls": 2, "prompt": 110, "completion": 80, "thinking": 40, "thinking_calls": 1,
+                           "excluded_calls": 1, "units": 1}
+    both = token_usage([t], include_fallbacks=True)
+    assert both["x"]["round 2"]["prompt"] == 300 and both["y"]["rounds"]["units"] == 2
+
+
+def test_error_rates_per_model():
+    def ev(kind, agent, k=1):
+        return {"type": kind, "agent": agent, "round": k}
+
+    steps = [{"agent": "agent_a", "round": 1, "phase": "talk", "events": [ev("validation_error", "agent_a")]},
+             {"agent": "agent_a", "round": 1, "phase": "talk", "events": [ev("output_format_warning", "agent_a")]},
+             {"agent": "agent_b", "round": 2, "phase": "decision",
+              "events": [ev("validation_error", "agent_b", 2), ev("heuristic_fallback", "agent_b", 2),
+                         ev("decision_auto_filled", "agent_b", 2)]},
+             {"agent": "agent_b", "round": 2, "phase": "talk", "events": [ev("talk_turn_forfeited", "agent_b", 2),
+                                                                          ev("reflection", "agent_b", 2)]}]
+    g1 = {"game": "resource", "game_id": "g1", "agents": ["agent_a", "agent_b"], "steps": steps,
+          "policies": {"agent_a": {"label": "x"}, "agent_b": {"label": "y"}},
+          "rounds": [rnd(1, (1, 0, 0), (0, 1, 0), 5, 5), fell_back(rnd(2, (1, 0, 0), (0, 0, 0), 5, 0), ("agent_b",))]}
+    g2 = {"game": "resource", "game_id": "g2", "agents": ["agent_a", "agent_b"], "steps": [],
+          "policies": {"agent_a": {"label": "x"}, "agent_b": {"label": "x"}},
+          "rounds": [rnd(1, (1, 0, 0), (0, 1, 0), 5, 5)]}
+    r = error_rates([g1, g2])
+    assert list(r) == ["x", "y", "All"]
+    assert {k: r["x"][k] for k in ("games", "agent_rounds", "validation_error", "output_format_warning", "events",
+                                   "games_with_error", "fallback_rounds")} == \
+        {"games": 2, "agent_rounds": 2 + 2, "validation_error": 1, "output_format_warning": 1, "events": 2,
+         "games_with_error": 1, "fallback_rounds": 0}
+    assert {k: r["y"][k] for k in ("games", "agent_rounds", "validation_error", "heuristic_fallback",
+                                   "decision_auto_filled", "talk_turn_forfeited", "events", "fallback_rounds")} == \
+        {"games": 1, "agent_rounds": 2, "validation_error": 1, "heuristic_fallback": 1, "decision_auto_filled": 1,
+         "talk_turn_forfeited": 1, "events": 3, "fallback_rounds": 1}
+    assert (r["All"]["games"], r["All"]["agent_rounds"], r["All"]["events"], r["All"]["games_with_error"]) == \
+        (2, 6, 5, 1)
