@@ -25,7 +25,16 @@ resource-game traces, their validation, storage, calibration and prevalence.
 * :func:`read_human_labels` reads a human-label CSV (format below); :func:`kappa_table`
   gives Cohen's kappa per label (and per auxiliary agent attribution) on the rounds both
   labelled; :func:`prevalence_table` gives label prevalence overall and by round outcome
-  (Table 13 layout).
+  (Table 13 layout); :func:`enrichment_table` the prevalence in Figure 7's failure regions
+  (failed-improvement vs. other suboptimal rounds, overdrawn vs. non-overdrawn) and the
+  difference. Both leave out rounds with a fallback decision, as every resource analysis.
+* Several judges (G.2: two judge models, each label taken from the judge chosen for it):
+  each judge labels into its own file (``judge_run(labels_file=...)``, CLI ``--labels``);
+  :func:`merge_labels` builds the merged labels (``pick``: label -> judge, ``default``
+  for the rest), keeping every judge's own labels per round under ``by_judge``;
+  :func:`agreement_table` gives Cohen's kappa between every pair of judges per label;
+  :func:`write_tables` with ``judges`` writes ``DIR/judge/merged.jsonl`` (which
+  ``negotiation-env report`` then reads) and the agreement table.
 
 Human-label CSV (UTF-8, header row; one row per labelled round)::
 
@@ -63,10 +72,12 @@ __all__ = [
     "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",
     "OpenAIChat", "JudgeClientError", "judge_game", "judge_run", "JudgeRunResult", "load_labels", "read_human_labels",
     "cohen_kappa", "kappa_table", "prevalence_table", "LABELS_DIR", "LABELS_FILE", "HumanLabelError",
+    "enrichment_table", "merge_labels", "agreement_table", "write_merged", "write_tables", "MERGED_FILE",
 ]
 
 LABELS_DIR = "judge"
 LABELS_FILE = "labels.jsonl"
+MERGED_FILE = "merged.jsonl"
 _IGNORED_COLUMNS = ("notes", "annotator", "comment")
 
 
@@ -509,16 +520,18 @@ def _resource_games(traces: Iterable[Any]) -> list[dict[str, Any]]:
 def judge_run(path: str | Path, client: ChatClient, *, taxonomy: Mapping[str, Any] | None = None,
               max_attempts: int = 3, force: bool = False, limit: int | None = None, workers: int = 1,
               judge_info: Mapping[str, Any] | None = None, include_thinking: bool = True,
-              progress: Callable[[dict[str, Any]], None] | None = None) -> JudgeRunResult:
+              progress: Callable[[dict[str, Any]], None] | None = None,
+              labels_file: str | Path | None = None) -> JudgeRunResult:
     """Label every complete resource game of ``path`` (a run folder or ``.jsonl`` file)
-    into ``DIR/judge/labels.jsonl``. Games with an ``ok`` record are skipped unless
-    ``force``; ``limit`` caps the number of games called this time; ``workers`` calls
-    in parallel threads (records are written in trace order)."""
+    into ``labels_file`` (default ``DIR/judge/labels.jsonl``; one file per judge model
+    when several judge the same games, see :func:`merge_labels`). Games with an ``ok``
+    record are skipped unless ``force``; ``limit`` caps the number of games called this
+    time; ``workers`` calls in parallel threads (records are written in trace order)."""
     from ..traces import TraceWriter, read_traces
 
     src = Path(path)
     base = src if src.is_dir() else src.parent
-    out = base / LABELS_DIR / LABELS_FILE
+    out = Path(labels_file) if labels_file is not None else base / LABELS_DIR / LABELS_FILE
     games = _resource_games(read_traces(src).traces)
     tax = taxonomy or load_taxonomy()
     done = load_labels(out)
@@ -685,21 +698,41 @@ def kappa_table(human: Mapping[tuple[str, int], Mapping[str, Any]], labels: Mapp
                   "chance agreement is 1, e.g. neither rater assigns a positive."])
 
 
-def prevalence_table(traces: Iterable[Any], labels: Mapping[str, Mapping[str, Any]],
-                     taxonomy: Mapping[str, Any] | None = None) -> Table:
-    """Label prevalence over all judged rounds and by round outcome (Table 13 layout):
-    overdrawn, suboptimal (not overdrawn, below M) and optimal rounds."""
-    tax = taxonomy or load_taxonomy()
-    judged = _judge_rows(labels)
-    kind_of: dict[tuple[str, int], str] = {}
+def _round_kinds(traces: Iterable[Any], include_fallbacks: bool) -> tuple[dict[tuple[str, int], dict[str, Any]], int]:
+    """``(game_id, round) -> {"kind", "transition"}`` for the resource rounds the metrics
+    keep (:func:`~.resource_metrics.round_classes`: fallback rounds out unless
+    ``include_fallbacks``), and how many rounds were left out."""
+    from .resource_metrics import round_classes
+
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    left = 0
     for t in traces:
         d = as_dict(t)
-        if d.get("game") != "resource":
+        if d.get("game") != "resource" or not d.get("rounds"):
             continue
-        for r in d.get("rounds") or []:
-            o = r.get("outcome") or {}
-            kind_of[(d.get("game_id"), int(r["round"]))] = (
-                "overdrawn" if o.get("overdraw") else ("optimal" if o.get("optimal") else "suboptimal"))
+        classes, n = round_classes(d, include_fallbacks=include_fallbacks)
+        left += n
+        for k, c in classes.items():
+            out[(d.get("game_id"), k)] = c
+    return out, left
+
+
+def _fallback_note(left: int, include_fallbacks: bool) -> str:
+    if include_fallbacks:
+        return "Fallback rounds counted as play (include_fallbacks)."
+    return (f"Fallback rounds left out: {left} (the paper excludes rounds with a heuristic fallback or an "
+            "auto-filled decision from all analyses).")
+
+
+def prevalence_table(traces: Iterable[Any], labels: Mapping[str, Mapping[str, Any]],
+                     taxonomy: Mapping[str, Any] | None = None, *, include_fallbacks: bool = False) -> Table:
+    """Label prevalence over all judged rounds and by round outcome (Table 13 layout):
+    overdrawn, suboptimal (not overdrawn, below M) and optimal rounds. Rounds with a
+    fallback decision are left out unless ``include_fallbacks``."""
+    tax = taxonomy or load_taxonomy()
+    judged = _judge_rows(labels)
+    kinds, left = _round_kinds(traces, include_fallbacks)
+    kind_of = {k: {"overdraw": "overdrawn"}.get(v["kind"], v["kind"]) for k, v in kinds.items()}
     groups = {"all": [k for k in judged if k in kind_of]}
     for kind in ("overdrawn", "suboptimal", "optimal"):
         groups[kind] = [k for k in groups["all"] if kind_of[k] == kind]
@@ -719,21 +752,184 @@ def prevalence_table(traces: Iterable[Any], labels: Mapping[str, Mapping[str, An
                  [rows[0][:2] + [str(v) for v in rows[0][2:]]] + rows[1:],
                  ["text", "text", "pct", "pct", "pct", "pct"],
                  ["First row: number of judged rounds in each column. Labels are not mutually exclusive; "
-                  "suboptimal = not overdrawn and below the joint optimum."])
+                  "suboptimal = not overdrawn and below the joint optimum.", _fallback_note(left, include_fallbacks)])
+
+
+def enrichment_table(traces: Iterable[Any], labels: Mapping[str, Mapping[str, Any]],
+                     taxonomy: Mapping[str, Any] | None = None, *, include_fallbacks: bool = False) -> Table:
+    """Figure 7's data (seed 000 §5.8): each label's prevalence inside two failure
+    regions against their comparison sets, and the difference in percentage points.
+    Failed-improvement rounds (suboptimal rounds that did not improve on a non-optimal
+    previous round, :mod:`.resource_metrics`) against the other suboptimal rounds;
+    overdrawn against non-overdrawn rounds. Judged rounds only; fallback rounds left
+    out unless ``include_fallbacks``."""
+    tax = taxonomy or load_taxonomy()
+    judged = _judge_rows(labels)
+    kinds, left = _round_kinds(traces, include_fallbacks)
+    keys = [k for k in judged if k in kinds]
+    sub = [k for k in keys if kinds[k]["kind"] == "suboptimal"]
+    groups = {"failed": [k for k in sub if kinds[k]["transition"] == "failed"],
+              "other_sub": [k for k in sub if kinds[k]["transition"] != "failed"],
+              "over": [k for k in keys if kinds[k]["kind"] == "overdraw"],
+              "not_over": [k for k in keys if kinds[k]["kind"] != "overdraw"]}
+
+    def rate(ks, f) -> float | None:
+        return float(np.mean([f(judged[k]) for k in ks])) if ks else None
+
+    def diff(a, b):
+        return None if a is None or b is None else a - b
+
+    rows = []
+    items = [(x, lambda r, i=x["id"]: r["core"][i], x["polarity"]) for x in tax["core_labels"]] + \
+            [(x, lambda r, i=x["id"]: r["auxiliary"][i]["present"], "auxiliary") for x in tax["auxiliary_tags"]]
+    for x, f, kind in items:
+        a, b, c, d = (rate(groups[g], f) for g in ("failed", "other_sub", "over", "not_over"))
+        rows.append([x["name"], kind, a, b, diff(a, b), c, d, diff(c, d)])
+    n = {g: len(v) for g, v in groups.items()}
+    return Table("judge_enrichment", "LLM judge label enrichment in failure regions (Figure 7 data)",
+                 ["Label", "Type", "Failed improvement %", "Other suboptimal %", "Δ failed improvement (pp)",
+                  "Overdrawn %", "Non-overdrawn %", "Δ overdrawn (pp)"], rows,
+                 ["text", "text", "pct", "pct", "pct", "pct", "pct", "pct"],
+                 [f"Judged rounds: {n['failed']} failed-improvement and {n['other_sub']} other suboptimal rounds; "
+                  f"{n['over']} overdrawn and {n['not_over']} non-overdrawn rounds. Failed improvement: a suboptimal "
+                  "round (not optimal, not overdrawn) after a non-optimal round whose efficiency it does not exceed "
+                  "(the paper's definition is not in seed 000; ours, negotiation_env.analysis.resource_metrics). "
+                  "Δ: prevalence in the region minus in its comparison set, percentage points; correlational, as "
+                  "the paper reads it.", _fallback_note(left, include_fallbacks)])
+
+
+# --------------------------------------------------------------------------- several judges
+
+
+def merge_labels(sources: Mapping[str, Mapping[str, Mapping[str, Any]]], pick: Mapping[str, str] | None = None,
+                 default: str | None = None, taxonomy: Mapping[str, Any] | None = None
+                 ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Merge several judges' labels (``{judge name: load_labels(...)}``) the way
+    Appendix G.2 builds its production labels: each label (core label or auxiliary tag,
+    with its agents) comes from one judge, ``pick[label]``, else ``default`` (else the
+    first judge). A game is merged when every judge it draws on has an ``ok`` record
+    for it with the same rounds; each merged round keeps every judge's own labels under
+    ``by_judge``. Returns ``(game_id -> record, notes on the games left out)``."""
+    tax = taxonomy or load_taxonomy()
+    names = list(sources)
+    if len(names) < 2:
+        raise ValueError("merging needs the labels of at least two judges")
+    default = default or names[0]
+    ids = _core_ids(tax) + _aux_ids(tax)
+    pick = dict(pick or {})
+    bad = sorted(set(pick) - set(ids))
+    if bad:
+        raise ValueError(f"unknown label(s) {bad}; labels: {', '.join(ids)}")
+    unknown = sorted({j for j in list(pick.values()) + [default] if j not in sources})
+    if unknown:
+        raise ValueError(f"unknown judge(s) {unknown}; judges: {', '.join(names)}")
+    source = {lab: pick.get(lab, default) for lab in ids}
+    used = sorted(set(source.values()), key=names.index)
+    merged: dict[str, dict[str, Any]] = {}
+    left: list[str] = []
+    for gid in sorted({g for s in sources.values() for g in s}):
+        recs = {j: sources[j].get(gid) for j in names}
+        ok = {j: r for j, r in recs.items() if r and r.get("status") == "ok" and r.get("rounds")}
+        missing = [j for j in used if j not in ok]
+        if missing:
+            left.append(f"{gid}: no ok record from {', '.join(missing)}")
+            continue
+        by_round = {j: {int(r["round"]): r for r in ok[j]["rounds"]} for j in ok}
+        rounds = sorted(by_round[used[0]])
+        if any(sorted(by_round[j]) != rounds for j in used):
+            left.append(f"{gid}: the judges labelled different rounds")
+            continue
+        out_rounds = []
+        for k in rounds:
+            row: dict[str, Any] = {"round": k, "core": {}, "auxiliary": {}}
+            for lab in _core_ids(tax):
+                row["core"][lab] = bool(by_round[source[lab]][k]["core"][lab])
+            for tag in _aux_ids(tax):
+                row["auxiliary"][tag] = dict(by_round[source[tag]][k]["auxiliary"][tag])
+            row["by_judge"] = {j: {"core": dict(by_round[j][k]["core"]), "auxiliary": dict(by_round[j][k]["auxiliary"])}
+                               for j in ok if k in by_round[j]}
+            out_rounds.append(row)
+        merged[gid] = {"game_id": gid, "status": "ok", "rounds": out_rounds, "sources": source,
+                       "judges": {j: ok[j].get("judge") for j in ok}}
+    return merged, left
+
+
+def agreement_table(sources: Mapping[str, Mapping[str, Mapping[str, Any]]],
+                    taxonomy: Mapping[str, Any] | None = None) -> Table:
+    """Judge-vs-judge agreement per label for every pair of judges (Appendix G.2): the
+    rounds both labelled, each judge's prevalence, raw agreement and Cohen's kappa."""
+    tax = taxonomy or load_taxonomy()
+    rows_ = {j: _judge_rows(lbl) for j, lbl in sources.items()}
+    names = list(sources)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            both = sorted(set(rows_[a]) & set(rows_[b]))
+            items = [(x, lambda r, k=x: r["core"][k], "core") for x in _core_ids(tax)] + \
+                    [(x, lambda r, k=x: r["auxiliary"][k]["present"], "auxiliary") for x in _aux_ids(tax)]
+            for lab, f, kind in items:
+                x = [bool(f(rows_[a][k])) for k in both]
+                y = [bool(f(rows_[b][k])) for k in both]
+                rows.append([f"{a} vs {b}", lab, kind, len(both), float(np.mean(x)) if x else None,
+                             float(np.mean(y)) if y else None,
+                             float(np.mean(np.asarray(x) == np.asarray(y))) if x else None, cohen_kappa(x, y)])
+    return Table("judge_agreement", "Agreement between LLM judges (Appendix G.2)",
+                 ["Judges", "Label", "Kind", "Rounds", "First judge prevalence %", "Second judge prevalence %",
+                  "Agreement %", "Cohen's kappa"], rows, ["text", "text", "text", "int", "pct", "pct", "pct", "num"],
+                 ["Rounds both judges labelled (ok records). Kappa is undefined (–) when chance agreement is 1, "
+                  "e.g. neither judge assigns a positive."])
+
+
+def write_merged(path: str | Path, merged: Mapping[str, Mapping[str, Any]]) -> Path:
+    """Write merged labels as a labels file (one JSON record a line, game order)."""
+    import json
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with open(p, "w", encoding="utf-8") as f:
+        for gid in sorted(merged):
+            f.write(json.dumps(merged[gid], ensure_ascii=False, sort_keys=True) + "\n")
+    return p
 
 
 def write_tables(path: str | Path, traces: Iterable[Any], *, human: str | Path | None = None,
-                 taxonomy: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write ``prevalence.md/.csv`` (and ``kappa.md/.csv`` with a human CSV) into
-    ``DIR/judge``; returns the files written."""
+                 taxonomy: Mapping[str, Any] | None = None, labels_file: str | Path | None = None,
+                 judges: Mapping[str, str | Path] | None = None, pick: Mapping[str, str] | None = None,
+                 default: str | None = None, include_fallbacks: bool = False) -> list[Path]:
+    """Write ``prevalence``, ``enrichment`` (and ``kappa`` with a human CSV) as ``.md`` and
+    ``.csv`` into ``DIR/judge``; returns the files written. Labels: ``labels_file``
+    (default ``DIR/judge/labels.jsonl``); with ``judges`` (``{name: labels file}``, two or
+    more) the judges' labels are merged (:func:`merge_labels` with ``pick`` and
+    ``default``) into ``DIR/judge/merged.jsonl``, their agreement is written to
+    ``agreement``, the tables read the merged labels, and with a human CSV each judge also
+    gets ``kappa_NAME``."""
     src = Path(path)
     base = (src if src.is_dir() else src.parent) / LABELS_DIR
     base.mkdir(parents=True, exist_ok=True)
-    labels = load_labels(base / LABELS_FILE)
-    tables = [("prevalence", prevalence_table(list(traces), labels, taxonomy))]
-    if human is not None:
-        tables.append(("kappa", kappa_table(read_human_labels(human, taxonomy), labels, taxonomy)))
+    traces = list(traces)
+    tables: list[tuple[str, Table]] = []
+    human_rows = read_human_labels(human, taxonomy) if human is not None else None
     files = []
+    if judges:
+        sources = {name: load_labels(f) for name, f in judges.items()}
+        labels, left = merge_labels(sources, pick, default, taxonomy)
+        files.append(write_merged(base / MERGED_FILE, labels))
+        agree = agreement_table(sources, taxonomy)
+        sel = labels[next(iter(labels))]["sources"] if labels else {}
+        agree.notes.append(f"Merged into {MERGED_FILE}: {len(labels)} game(s); label sources: "
+                           + ", ".join(f"{k} from {v}" for k, v in sel.items()) + ".")
+        if left:
+            agree.notes.append(f"{len(left)} game(s) not merged: " + "; ".join(left[:10])
+                               + (" ..." if len(left) > 10 else ""))
+        tables.append(("agreement", agree))
+        if human_rows is not None:
+            tables += [(f"kappa_{name}", kappa_table(human_rows, lbl, taxonomy)) for name, lbl in sources.items()]
+    else:
+        labels = load_labels(labels_file if labels_file is not None else base / LABELS_FILE)
+    tables.append(("prevalence", prevalence_table(traces, labels, taxonomy, include_fallbacks=include_fallbacks)))
+    tables.append(("enrichment", enrichment_table(traces, labels, taxonomy, include_fallbacks=include_fallbacks)))
+    if human_rows is not None:
+        tables.append(("kappa", kappa_table(human_rows, labels, taxonomy)))
     for stem, t in tables:
         for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
             p = base / f"{stem}{suffix}"
