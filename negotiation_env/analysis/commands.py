@@ -1,10 +1,11 @@
 """The ``report``, ``view`` and ``judge`` subcommands of ``negotiation-env`` (the only
 part of the analysis that draws on the terminal, with rich).
 
-    negotiation-env report DIR [--out OUT] [--no-plots]
+    negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE]
     negotiation-env view DIR [--out FILE]
-    negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE]
+    negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE] [--labels FILE]
                           [--max-attempts 3] [--timeout 120] [--workers 1] [--limit N] [--force] [--tables-only]
+    negotiation-env judge DIR --merge NAME=FILE --merge NAME=FILE [--pick LABEL=NAME ...] [--human FILE]
 """
 
 from __future__ import annotations
@@ -33,13 +34,29 @@ def _source(path: str) -> Path | None:
     return p if p.exists() else None
 
 
+def _pairs(values: list[str] | None, flag: str, form: str) -> dict[str, str] | None:
+    """``NAME=VALUE`` arguments of a repeated flag as a dict (None when not given)."""
+    if values is None:
+        return None
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, value = v.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ValueError(f"{flag} takes {form}; got {v!r}")
+        if name.strip() in out:
+            raise ValueError(f"{flag}: {name.strip()!r} given twice")
+        out[name.strip()] = value.strip()
+    return out
+
+
 def _report(args: argparse.Namespace, console: Console) -> int:
     from .report import report_run
 
     src = _source(args.source)
     if src is None:
         return _err(f"no run folder or trace file at {args.source}")
-    rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None)
+    rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
+                     include_fallbacks=args.include_fallbacks, labels=args.labels)
     if not rep.games:
         return _err(f"no traces in {src}")
     table = RichTable(title=escape(f"Report of {src}"))
@@ -85,7 +102,20 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
     if args.workers < 1:
         return _err("--workers must be >= 1")
     tax = load_taxonomy(args.taxonomy)
-    if not args.tables_only:
+    try:
+        judges = _pairs(args.merge, "--merge", "NAME=FILE")
+        pick = _pairs(args.pick, "--pick", "LABEL=NAME")
+    except ValueError as e:
+        return _err(str(e))
+    if judges is not None and len(judges) < 2:
+        return _err("--merge needs two or more judges (--merge NAME=FILE, once per judge)")
+    if pick and judges is None:
+        return _err("--pick chooses a judge per label for --merge; give the judges with --merge NAME=FILE")
+    if judges is not None:
+        missing = [f for f in judges.values() if not Path(f).exists()]
+        if missing:
+            return _err(f"no labels file at {missing[0]}")
+    if not args.tables_only and judges is None:
         if not args.model or not args.base_url:
             return _err("--model and --base-url are required (or --tables-only to rebuild the tables)")
         try:
@@ -108,7 +138,7 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
             try:
                 res = judge_run(src, client, taxonomy=tax, max_attempts=args.max_attempts, force=args.force,
                                 limit=args.limit, workers=args.workers, judge_info=client.settings(),
-                                include_thinking=not args.no_thinking, progress=tick)
+                                include_thinking=not args.no_thinking, progress=tick, labels_file=args.labels)
             except ValueError as e:
                 progress.stop()
                 return _err(str(e))
@@ -120,7 +150,9 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
                 detail = f"{rec['game_id']}: {rec['errors'][-1] if rec['errors'] else ''}"
                 console.print(f"[red]{escape(str(rec['status']))}[/] {escape(detail)}", highlight=False)
     try:
-        files = write_tables(src, read_traces(src).traces, human=args.human, taxonomy=tax)
+        files = write_tables(src, read_traces(src).traces, human=args.human, taxonomy=tax, labels_file=args.labels,
+                             judges=judges, pick=pick, default=args.default_judge,
+                             include_fallbacks=args.include_fallbacks)
     except (OSError, ValueError) as e:
         return _err(str(e))
     base = (src if src.is_dir() else src.parent) / LABELS_DIR
@@ -141,6 +173,12 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
     r.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
+    r.add_argument("--include-fallbacks", action="store_true",
+                   help="count resource rounds with a fallback decision (no valid allocation after every retry) as "
+                        "play; by default they are left out, as the paper does, and each table says how many")
+    r.add_argument("--labels", default=None,
+                   help="judge labels file for the judge tables (default DIR/judge/merged.jsonl if it exists, else "
+                        "DIR/judge/labels.jsonl)")
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
                        description="Write one static HTML file (no server, no network) with the game list, "
@@ -169,4 +207,18 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     j.add_argument("--no-thinking", action="store_true", help="leave the agents' private thinking out")
     j.add_argument("--taxonomy", default=None, help="taxonomy JSON (default: the shipped G.4 taxonomy)")
     j.add_argument("--tables-only", action="store_true", help="call nothing; rebuild the tables from stored labels")
+    j.add_argument("--labels", default=None,
+                   help="labels file to write and read (default DIR/judge/labels.jsonl); one per judge model when "
+                        "two judges label the same games")
+    j.add_argument("--merge", action="append", default=None, metavar="NAME=FILE",
+                   help="a judge's labels file (repeat for each judge, two or more): call nothing, merge them into "
+                        "DIR/judge/merged.jsonl (which `report` reads) and write Cohen's kappa between the judges "
+                        "(agreement.md); with --human also each judge's kappa against the humans (kappa_NAME.md)")
+    j.add_argument("--pick", action="append", default=None, metavar="LABEL=NAME",
+                   help="with --merge: take LABEL (a core label or auxiliary tag id) from judge NAME, as Appendix G.2 "
+                        "takes its specialist labels from one judge (repeatable)")
+    j.add_argument("--default-judge", default=None, metavar="NAME",
+                   help="with --merge: the judge of every label not named by --pick (default: the first --merge)")
+    j.add_argument("--include-fallbacks", action="store_true",
+                   help="count rounds with a fallback decision in the prevalence and enrichment tables")
     j.set_defaults(func=_judge)

@@ -16,6 +16,10 @@ depend only on the data) and returns the path. Inputs are the plain data structu
   (seed 001 Figure 1).
 * :func:`plot_switching`: adjacent-round switching with and without talk, one panel per
   stage game, one bar pair per pairing (seed 002 Table 1).
+* :func:`plot_failed_improvement`: what follows an overdrawn / a suboptimal round (reaches
+  the optimum, improves, fails to improve), stacked per pairing (seed 000 Figure 6).
+* :func:`plot_enrichment`: judge-label prevalence differences in the two failure regions
+  (seed 000 Figure 7).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from typing import Any, Mapping, Sequence
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["plot_resource_by_mc", "plot_stability", "plot_talk", "plot_rulemaking", "plot_switching"]
+__all__ = ["plot_resource_by_mc", "plot_stability", "plot_talk", "plot_rulemaking", "plot_switching",
+           "plot_failed_improvement", "plot_enrichment"]
 
 _MARKERS = "osD^v<>pPX*h"
 _PNG_META = {"Software": None}
@@ -186,4 +191,60 @@ def plot_switching(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     axes[0].invert_yaxis()
     axes[0].legend(fontsize="small", loc="lower right")
     fig.suptitle("Adjacent-round switching with and without cheap talk (* ΔS p < .05)")
+    return _save(fig, path)
+
+
+def plot_failed_improvement(data: Mapping[str, Mapping[str, Mapping[str, float | None]]], path: str | Path) -> Path:
+    """``data``: {pairing: {"overdraw"|"suboptimal": {"pairs", "optimal", "improved",
+    "failed"}}}: what follows an overdrawn and a suboptimal round, stacked shares per
+    pairing, one panel each (seed 000 Figure 6's rule-based breakdown)."""
+    pairings = list(data)
+    fig = Figure(figsize=(6.5 * 2, 0.45 * len(pairings) + 1.8))
+    axes = fig.subplots(1, 2, squeeze=False, sharey=True)[0]
+    ys = list(range(len(pairings)))
+    colors = {"optimal": "C2", "improved": "C0", "failed": "C3"}
+    for ax, (prev, title) in zip(axes, (("overdraw", "After an overdrawn round"),
+                                        ("suboptimal", "After a suboptimal round"))):
+        left = [0.0] * len(pairings)
+        for to, label in (("optimal", "reaches the optimum"), ("improved", "improves"), ("failed", "fails to improve")):
+            vals = [_pct((data[p].get(prev) or {}).get(to)) for p in pairings]
+            vals = [0.0 if v != v else v for v in vals]  # nan (no such pair) draws nothing
+            ax.barh(ys, vals, 0.6, left=left, color=colors[to], label=label)
+            left = [a + b for a, b in zip(left, vals)]
+        for y, p in zip(ys, pairings):
+            n = (data[p].get(prev) or {}).get("pairs") or 0
+            ax.annotate(f"n={n}", (101, y), va="center", fontsize="x-small")
+        ax.set_title(title)
+        ax.set_xlim(0, 112)
+        ax.set_xlabel("Next round (%)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(ys, pairings, fontsize="small")
+    axes[0].invert_yaxis()
+    axes[1].legend(fontsize="small", loc="lower right")
+    fig.suptitle("Failed improvement: the round after a non-optimal one")
+    return _save(fig, path)
+
+
+def plot_enrichment(data: Mapping[str, Mapping[str, float | None]], path: str | Path) -> Path:
+    """``data``: {label: {"failed": Δ pp as a fraction, "overdraw": Δ as a fraction}}:
+    the judge labels' prevalence shift in the two failure regions of seed 000 Figure 7
+    (failed-improvement vs. other suboptimal rounds; overdrawn vs. non-overdrawn)."""
+    labels = list(data)
+    fig = Figure(figsize=(12, 0.45 * len(labels) + 1.8))
+    axes = fig.subplots(1, 2, squeeze=False, sharey=True)[0]
+    ys = list(range(len(labels)))
+    for ax, (key, title) in zip(axes, (("failed", "Failed improvement vs. other suboptimal"),
+                                       ("overdraw", "Overdrawn vs. non-overdrawn"))):
+        vals = [_pct(data[lab].get(key)) for lab in labels]
+        ax.barh(ys, [0.0 if v != v else v for v in vals], 0.6, color=["C3" if v > 0 else "C0" for v in vals])
+        for y, v in zip(ys, vals):
+            if v != v:
+                ax.annotate("n/a", (0, y), va="center", fontsize="x-small")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_title(title)
+        ax.set_xlabel("Prevalence difference (percentage points)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(ys, labels, fontsize="small")
+    axes[0].invert_yaxis()
+    fig.suptitle("LLM judge labels in failure regions")
     return _save(fig, path)

@@ -13,9 +13,18 @@ round are counted, and none whose model calls ran out of retries
 model's play, as the papers exclude error-marked games); the others are listed in the
 report's notes.
 
-Resource game (seed 000), talk games unless said otherwise; rows are pairings
-(self-play first), and ``variant`` (transparency, interventions, ...) splits rows when
-the traces hold more than the main cohort:
+Resource game (seed 000); rows are pairings (self-play first). Every resource table leaves
+out the rounds with a fallback decision (no valid allocation after every retry: the
+paper's Agent errors section excludes them from all analyses), says in a note how many,
+and the report's notes list the count per table; ``include_fallbacks=True``
+(``--include-fallbacks``) counts them as play. The main cohort is the paper's main
+conditions (cheap talk with 5 turns, thinking on, no transparency, no prompt intervention;
+partner stability and rotation are main factors): the headline figures, Tables 3, 4 and
+12, the stability and failed-improvement tables and the judge tables pool it alone, and
+every intervention arm is shown against its matched baseline (the main-cohort games of the
+same pairing, M/C, partner stability, rotation and protocol; rule in
+:mod:`.resource_metrics`). A protocol column splits rows when games of more than one
+number of rounds are read.
 
 * ``resource_summary``: the §5 headline figures per M/C level and overall.
 * ``resource_table3``: Table 3, Overdraw / Efficiency / Optimum (%) per pairing x M/C.
@@ -24,13 +33,29 @@ the traces hold more than the main cohort:
 * ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split and
   its suboptimal share, perfunctory fairness, repeats and repeats after overdraw, stubborn
   anchoring, proposals and their median turn, deference over all rounds and in round 1 of
-  non-rotating games with its suboptimal / optimal parts, abandonment).
+  non-rotating games with its suboptimal / optimal parts, abandonment); talk games, rows
+  split by ``variant`` (:class:`~.cells.ResourceCell`).
 * ``resource_process_models``: §5.4-5.5 per model: equal split, perfunctory fairness,
   compliance with the first other-directed proposals addressed to it.
 * ``resource_anchoring``: §5.5 repeats and stubborn anchoring per partner stability x M/C.
-* ``resource_table10``: Table 10, talk / no-talk per pairing x partner stability x M/C
-  (only when the traces hold no-talk games).
+* ``resource_table10``: Table 10, talk / no-talk per pairing x partner stability x M/C, the
+  talk side the no-talk games' matched baseline (only when the traces hold no-talk games).
+* ``resource_table9``: Table 9, each transparency arm against its matched baseline
+  (overdraw, efficiency, optimum, perfunctory fairness, stubborn anchoring; "baseline →
+  transparency") per pairing x partner x M/C and pooled over the matched cells.
+* ``resource_interventions``: the same layout for every other arm (project sharing,
+  theory of mind, unlimited talk, other turn limits, thinking off, combinations).
 * ``resource_stability``: Figure 4's data, stable / shifting per pairing x M/C.
+* ``resource_failed_improvement``: Figure 6's data: after an overdrawn and after a
+  suboptimal round, the next round's share reaching the optimum, improving, failing to
+  improve.
+* ``resource_table12``: Table 12, token usage per model and part (all rounds, talk,
+  decision, each round, reflection) per agent-round (when steps report ``tokens``).
+* ``resource_errors``: the Agent errors section per model: validation errors, format
+  warnings, heuristic fallbacks, auto-filled decisions, forfeited talk turns, their rates
+  per agent-round, games with an error (every complete game, fallbacks counted).
+* ``judge_prevalence`` / ``judge_enrichment`` (with judge labels: ``DIR/judge/merged.jsonl``
+  or ``labels.jsonl``): Table 13's prevalence by round outcome and Figure 7's enrichment.
 
 Rulemaking game (seed 001):
 
@@ -76,7 +101,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .cells import as_dict, condition_label, lineup, matrix_cell, outcome_tags, resource_cell, rulemaking_cell
 from .cells import mc_text as _mc_text
-from .resource_metrics import model_metrics, pooled_metrics
+from .resource_metrics import (game_metrics, intervention_of, match_key, model_metrics, pool, protocol_of,
+                               token_usage)
 from .rulemaking_metrics import PERMUTATIONS, cell_summary, condition_contrasts
 from .stats import OUTCOMES, plausibility_screen
 
@@ -244,10 +270,6 @@ def _pairing_order(cells: Iterable[Any]) -> list[str]:
     return [p for p, _ in sorted(pairs, key=lambda x: (not x[1], x[0]))]
 
 
-def _pool(games: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    return pooled_metrics(games) if games else None
-
-
 def _get(m: Mapping[str, Any] | None, key: str) -> Any:
     return None if m is None else m.get(key)
 
@@ -255,53 +277,131 @@ def _get(m: Mapping[str, Any] | None, key: str) -> Any:
 # --------------------------------------------------------------------------- resource
 
 
-def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]:
-    """The resource-game tables and the data the figures plot."""
+def _left_note(m: Mapping[str, Any] | None, include_fallbacks: bool) -> str:
+    """The table line saying what the fallback rule did to the rounds a table draws on."""
+    if m is None:
+        return "Fallback rounds: none read."
+    if include_fallbacks:
+        return (f"Fallback rounds counted as play (--include-fallbacks): {m['fallback_rounds']} of "
+                f"{m['rounds_total']} rounds; the paper leaves them out.")
+    if not m["excluded_rounds"]:
+        return f"Fallback rounds left out: none of {m['rounds_total']} rounds."
+    whole = f", {m['games_excluded']} of them with no other round" if m["games_excluded"] else ""
+    return (f"Fallback rounds left out: {m['excluded_rounds']} of {m['rounds_total']} rounds, in "
+            f"{m['games_with_fallback']} game(s){whole}; game-level figures are over the {m['whole_games']} "
+            "game(s) without one (--include-fallbacks counts them).")
+
+
+_FALLBACK_RULE = ("resource: rounds with a fallback decision (heuristic_fallback / decision_auto_filled: no valid "
+                  "allocation after every retry) are left out of every table, as the paper's Agent errors section "
+                  "does; pairs and windows of rounds only join adjacent kept rounds, and the game-level figures "
+                  "(games with an optimal round, rounds to first optimum) are over games without such a round. "
+                  "The count per table follows; --include-fallbacks (include_fallbacks=True) counts them as play.")
+
+
+def _fb(m: Mapping[str, Any] | None, include_fallbacks: bool) -> int:
+    return 0 if m is None else (m["fallback_rounds"] if include_fallbacks else m["excluded_rounds"])
+
+
+def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
+                    labels: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[list[Table], dict[str, Any]]:
+    """The resource-game tables and the data the figures plot (``"notes"``: the lines for
+    the report's notes). Rounds with a fallback decision are left out of every table
+    unless ``include_fallbacks``; each table says how many. The headline figures and
+    Tables 3 and 4 (and the stability, failure-breakdown and token tables) pool only the
+    main cohort (:func:`~.resource_metrics.intervention_of`); each intervention arm is
+    shown against its matched baseline (Table 9 for transparency, Table 10 for no talk,
+    ``resource_interventions`` for the others). ``labels``: judge labels
+    (:func:`~.judge.load_labels`) for the judge prevalence and enrichment tables."""
+    traces = [as_dict(t) for t in traces]
     games, _ = _usable(traces, "resource")
     if not games:
-        return [], {}
+        return [], {"notes": []}
+    memo: dict[int, dict[str, Any]] = {}
+
+    def pm(sub: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """Pooled metrics of ``sub`` (None when empty); each game's metrics computed once."""
+        if not sub:
+            return None
+        for g in sub:
+            if id(g) not in memo:
+                memo[id(g)] = game_metrics(g, include_fallbacks=include_fallbacks)
+        return pool([memo[id(g)] for g in sub])
+
+    notes: list[str] = []
     cells = [resource_cell(g) for g in games]
     rows_all = list(zip(cells, games))
+    arm_of = {id(g): intervention_of(g) for g in games}
+    proto_of = {id(g): protocol_of(g) for g in games}
+    main = [(c, g) for c, g in rows_all if not arm_of[id(g)]]
     talk = [(c, g) for c, g in rows_all if c.talk]
-    notalk = [(c, g) for c, g in rows_all if not c.talk]
-    variants = sorted({c.variant for c, _ in rows_all})
+    variants = sorted({c.variant for c, _ in talk})
     show_variant = variants != [""]
+    protos = sorted({proto_of[id(g)] for _, g in main})
+    show_proto = len(protos) > 1
     mcs = sorted({c.mc for c, _ in rows_all}, key=_mc_key)
     pairings = _pairing_order(c for c, _ in rows_all)
     self_play = {c.pairing: c.self_play for c, _ in rows_all}
+    arms = sorted({a for a in arm_of.values() if a})
 
-    def select(rows, **kw) -> list[dict[str, Any]]:
-        return [g for c, g in rows if all(getattr(c, k) == v for k, v in kw.items())]
+    def proto_text(p: str) -> str:
+        return p or "rounds=4"
 
-    def lead(pairing: str, variant: str) -> list[Any]:
-        kind = "all" if pairing == "All" else ("self-play" if self_play[pairing] else "cross-play")
-        return [pairing, kind] + ([variant or "main"] if show_variant else [])
+    def kind(pairing: str) -> str:
+        return "all" if pairing == "All" else ("self-play" if self_play[pairing] else "cross-play")
 
-    lead_cols = ["Pairing", "Type"] + (["Variant"] if show_variant else [])
+    def lead(pairing: str, proto: str) -> list[Any]:
+        return [pairing, kind(pairing)] + ([proto_text(proto)] if show_proto else [])
+
+    lead_cols = ["Pairing", "Type"] + (["Protocol"] if show_proto else [])
     lead_fmt = ["text"] * len(lead_cols)
+    fb_col = "Fallback rounds included" if include_fallbacks else "Fallback rounds left out"
     tables: list[Table] = []
+
+    def finish(t: Table, sub: Sequence[dict[str, Any]], main_only: bool = True) -> None:
+        """Add ``t`` with its fallback line (and the main-cohort line), noting both in the report."""
+        m = pm(list(sub))
+        t.notes.append(_left_note(m, include_fallbacks))
+        if m is not None and _fb(m, include_fallbacks):
+            if not any(n.startswith("resource: rounds with a fallback") for n in notes) and not include_fallbacks:
+                notes.append(_FALLBACK_RULE)
+            verb = "counted as play" if include_fallbacks else "left out"
+            notes.append(f"{t.name}: {_fb(m, include_fallbacks)} of {m['rounds_total']} rounds (fallback) {verb}"
+                         f" in {m['games_with_fallback']} game(s).")
+        if main_only and len(main) < len(games):
+            t.notes.append(_main_line(len(games) - len(main)))
+        tables.append(t)
+
+    main_games = [g for _, g in main]
+    if len(main) < len(games):
+        notes.append("resource: " + _main_note(len(games) - len(main), arms))
+    if not show_proto and protos and protos[0]:
+        notes.append(f"resource: every main-cohort game plays {protos[0]} (the paper plays 4 rounds).")
 
     # §5 headline figures
     rows = []
-    for mc in mcs + ["All"]:
-        sub = [g for c, g in talk if mc == "All" or c.mc == mc]
-        if not sub:
-            continue
-        m = pooled_metrics(sub)
-        stable = [g for c, g in talk if (mc == "All" or c.mc == mc) and c.partner == "stable"]
-        ms = _pool(stable)
-        rows.append(["All" if mc == "All" else _mc_text(mc), m["games"], m["rounds"], m["overdraw_rate"],
-                     m["efficiency"], m["optimum_rate"], m["games_with_optimal_round"],
-                     _get(ms, "mean_rounds_to_first_optimum"), m["positive_after_overdraw"]])
+    for proto in protos:
+        for mc in mcs + ["All"]:
+            sub = [g for c, g in main if proto_of[id(g)] == proto and (mc == "All" or c.mc == mc)]
+            if not sub:
+                continue
+            m = pm(sub)
+            ms = pm([g for c, g in main if proto_of[id(g)] == proto and (mc == "All" or c.mc == mc)
+                     and c.partner == "stable"])
+            rows.append(([proto_text(proto)] if show_proto else []) + [
+                "All" if mc == "All" else _mc_text(mc), m["games"], m["rounds"], _fb(m, include_fallbacks),
+                m["overdraw_rate"], m["efficiency"], m["optimum_rate"], m["games_with_optimal_round"],
+                _get(ms, "mean_rounds_to_first_optimum"), m["positive_after_overdraw"]])
     if rows:
-        tables.append(Table(
-            "resource_summary", "Resource game: headline outcome figures (seed 000 §5), talk games",
-            ["M/C", "Games", "Rounds", "Overdraw %", "Efficiency %", "Optimum %", "Games with an optimal round %",
-             "Rounds to first optimum (stable)", "Positive after overdraw %"],
-            rows, ["text", "int", "int", "pct", "pct", "pct", "pct", "num", "pct"],
+        finish(Table(
+            "resource_summary", "Resource game: headline outcome figures (seed 000 §5), main cohort",
+            (["Protocol"] if show_proto else []) + [
+                "M/C", "Games", "Rounds", fb_col, "Overdraw %", "Efficiency %", "Optimum %",
+                "Games with an optimal round %", "Rounds to first optimum (stable)", "Positive after overdraw %"],
+            rows, ["text"] * show_proto + ["text", "int", "int", "int", "pct", "pct", "pct", "pct", "num", "pct"],
             ["Overdraw, efficiency and optimum are pooled over rounds; rounds to first optimum is the mean over "
              "stable-partner games that reached one; positive after overdraw is the share of rounds right "
-             "after an overdrawn round with joint reward > 0."]))
+             "after an overdrawn round with joint reward > 0."]), main_games)
 
     # Table 3
     cols = list(lead_cols)
@@ -310,45 +410,51 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
         cols += [f"M/C {_mc_text(mc)} Overdraw %", f"M/C {_mc_text(mc)} Efficiency %",
                  f"M/C {_mc_text(mc)} Optimum %", f"M/C {_mc_text(mc)} games"]
         fmts += ["pct", "pct", "pct", "int"]
+    cols.append(fb_col)
+    fmts.append("int")
     rows = []
-    for variant in variants:
+    for proto in protos:
         for p in pairings + ["All"]:
-            sub = [(c, g) for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+            sub = [(c, g) for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
             if not sub:
                 continue
-            row = lead(p, variant)
+            row = lead(p, proto)
             for mc in mcs:
-                m = _pool([g for c, g in sub if c.mc == mc])
+                m = pm([g for c, g in sub if c.mc == mc])
                 row += [_get(m, "overdraw_rate"), _get(m, "efficiency"), _get(m, "optimum_rate"),
                         _get(m, "games") or 0]
-            rows.append(row)
+            rows.append(row + [_fb(pm([g for _, g in sub]), include_fallbacks)])
     if rows:
-        tables.append(Table(
-            "resource_table3", "Table 3 layout: self-play vs. cross-play performance by M/C (talk games)",
+        finish(Table(
+            "resource_table3", "Table 3 layout: self-play vs. cross-play performance by M/C (main cohort)",
             cols, rows, fmts,
             ["Overdraw (%): rounds with a supply violation; Efficiency (%): joint reward / joint optimum M, "
-             "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]))
+             "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]),
+            main_games)
 
     # Table 4
-    fixed = [(c, g) for c, g in talk if c.rotation == "fixed"]
+    fixed = [(c, g) for c, g in main if c.rotation == "fixed"]
     rows = []
-    for variant in variants:
+    for proto in protos:
         for p in pairings + ["All"]:
-            sub = [g for c, g in fixed if c.variant == variant and (p == "All" or c.pairing == p)]
+            sub = [g for c, g in fixed if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
             if not sub:
                 continue
-            m = pooled_metrics(sub)
-            rows.append(lead(p, variant) + [m["games"], m["payoff_alternation"], m["sustained_alternation"],
-                                            m["win_stay"], m["lose_shift"]])
+            m = pm(sub)
+            rows.append(lead(p, proto) + [m["games"], m["payoff_alternation"], m["sustained_alternation"],
+                                          m["win_stay"], m["lose_shift"], _fb(m, include_fallbacks)])
     if rows:
-        tables.append(Table(
-            "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating talk games)",
-            lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %"],
-            rows, lead_fmt + ["int", "pct", "pct", "pct", "pct"],
+        finish(Table(
+            "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating games, "
+            "main cohort)",
+            lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %",
+                         fb_col],
+            rows, lead_fmt + ["int", "pct", "pct", "pct", "pct", "int"],
             ["Payoff alternation: adjacent round pairs where the higher-reward agent flips (a pair with an equal-"
              "reward round does not flip); sustained: 4-round windows alternating A B A B; win-stay: joint "
              "allocation repeated after a "
-             "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E)."]))
+             "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E). Pairs and windows "
+             "are of adjacent rounds both kept."]), [g for _, g in fixed])
 
     # process metrics
     keys = [("early_decision_rate", "Early decision %", "pct"), ("equal_split_rate", "Equal split %", "pct"),
@@ -367,18 +473,24 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             ("deference_accepted_rate", "Deference after a yes %", "pct"),
             ("abandonment_rate", "Abandonment %", "pct"),
             ("abandonment_in_overdraw", "Abandonment in overdraw %", "pct")]
+    vlead_cols = ["Pairing", "Type"] + (["Variant"] if show_variant else [])
+
+    def vlead(pairing: str, variant: str) -> list[Any]:
+        return [pairing, kind(pairing)] + ([variant or "main"] if show_variant else [])
+
     rows = []
     for variant in variants:
         for p in pairings + ["All"]:
             sub = [g for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
             if not sub:
                 continue
-            m = pooled_metrics(sub)
-            rows.append(lead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
+            m = pm(sub)
+            rows.append(vlead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
     if rows:
-        tables.append(Table(
+        finish(Table(
             "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
-            lead_cols + ["Rounds"] + [h for _, h, _ in keys], rows, lead_fmt + ["int"] + [f for _, _, f in keys],
+            vlead_cols + ["Rounds"] + [h for _, h, _ in keys], rows,
+            ["text"] * len(vlead_cols) + ["int"] + [f for _, _, f in keys],
             ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
              "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
              "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: after a suboptimal, "
@@ -387,17 +499,18 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
              "non-rotating games with one; median proposal turn: the cheap-talk message (1 = opening) of the "
              "round's first other-directed proposal; deference after a yes (ours, not the paper's) also needs "
              "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
-             "negotiation_env.analysis.resource_metrics."]))
+             "negotiation_env.analysis.resource_metrics."]), [g for _, g in talk], main_only=False)
 
     # per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance
     rows = []
     for variant in variants:
-        for model, mm in model_metrics([g for c, g in talk if c.variant == variant]).items():
+        for model, mm in model_metrics([g for c, g in talk if c.variant == variant],
+                                       include_fallbacks=include_fallbacks).items():
             rows.append([model] + ([variant or "main"] if show_variant else []) + [
                 mm["games"], mm["rounds"], mm["equal_split_rate"], mm["perfunctory_fairness_rate"],
                 mm["proposals_received"], mm["compliance_rate"], mm["accepted_compliance_rate"]])
     if rows:
-        tables.append(Table(
+        finish(Table(
             "resource_process_models", "Process metrics per model (seed 000 §5.4-5.5), talk games",
             ["Model"] + (["Variant"] if show_variant else []) + [
                 "Games", "Rounds", "Equal split %", "Perfunctory fairness %", "Proposals received", "Compliance %",
@@ -405,7 +518,8 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             rows, ["text"] * (2 if show_variant else 1) + ["int", "int", "pct", "pct", "int", "pct", "pct"],
             ["Equal split and perfunctory fairness: over the rounds of the games the model played (dyad-level; a "
              "self-play game counts once). Compliance: of the rounds' first other-directed proposals addressed "
-             "to the model, the share it followed exactly (after a yes: ours, not the paper's)."]))
+             "to the model, the share it followed exactly (after a yes: ours, not the paper's)."]),
+            [g for _, g in talk], main_only=False)
 
     # stubborn anchoring by partner stability and M/C (§5.5)
     rows = []
@@ -416,14 +530,14 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
                        and (mc == "All" or c.mc == mc)]
                 if not sub:
                     continue
-                m = pooled_metrics(sub)
+                m = pm(sub)
                 cnt = m["counts"]
                 rows.append([partner, "All" if mc == "All" else _mc_text(mc)]
                             + ([variant or "main"] if show_variant else [])
                             + [m["games"], cnt["repeat_rate"][1], m["repeat_rate"], m["win_stay"],
                                m["repeat_after_overdraw"], cnt["stubborn_anchoring"][1], m["stubborn_anchoring"]])
     if rows:
-        tables.append(Table(
+        finish(Table(
             "resource_anchoring", "Stubborn anchoring by partner stability and M/C (seed 000 §5.5), talk games",
             ["Partner", "M/C"] + (["Variant"] if show_variant else []) + [
                 "Games", "Round pairs", "Exact repeat %", "Repeat after non-overdrawn %", "Repeat after overdraw %",
@@ -431,11 +545,27 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             rows, ["text"] * (3 if show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
             ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
              "round (= win-stay), after an overdrawn one; stubborn anchoring: repeated after a suboptimal, "
-             "non-overdrawn round, of the rounds counted in the column before it."]))
+             "non-overdrawn round, of the rounds counted in the column before it."]), [g for _, g in talk],
+            main_only=False)
+
+    # matched baselines: every intervention game's key, and the main-cohort games by key
+    key_of = {id(g): match_key(g) for g in games}
+    base_by_key: dict[tuple, list[dict[str, Any]]] = {}
+    for _, g in main:
+        base_by_key.setdefault(key_of[id(g)], []).append(g)
+
+    def matched(arm_sub: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+        """(arm games with a matched baseline, those baselines, arm games without one)."""
+        keys_ = {key_of[id(g)] for g in arm_sub}
+        with_base = [g for g in arm_sub if key_of[id(g)] in base_by_key]
+        base = [b for k in sorted(keys_, key=repr) if k in base_by_key for b in base_by_key[k]]
+        return with_base, base, len(arm_sub) - len(with_base)
 
     # Table 10: talk / no-talk
+    notalk = [(c, g) for c, g in rows_all if arm_of[id(g)] == "no-talk"]
+    talk_plot: dict[str, dict[str, dict[str, float | None]]] = {}
     if notalk:
-        disp_cols = ["Pairing", "Partner"] + (["Variant"] if show_variant else [])
+        disp_cols = ["Pairing", "Partner"] + (["Protocol"] if show_proto else [])
         data_cols = list(disp_cols)
         disp_fmt = ["text"] * len(disp_cols)
         data_fmt = list(disp_fmt)
@@ -447,31 +577,62 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
                 data_cols += [f"M/C {_mc_text(mc)} {h} talk", f"M/C {_mc_text(mc)} {h} no-talk"]
                 data_fmt += ["pct", "pct"]
         drows, xrows = [], []
-        partners = sorted({c.partner for c, _ in notalk})
-        for variant in sorted({c.variant for c, _ in notalk}):
+        unmatched = 0
+        quiet_protos = sorted({proto_of[id(g)] for _, g in notalk})
+        for proto in quiet_protos:
             for p in [q for q in pairings if any(c.pairing == q for c, _ in notalk)]:
-                for partner in partners:
-                    if not any(c.pairing == p and c.partner == partner and c.variant == variant for c, _ in notalk):
+                for partner in sorted({c.partner for c, _ in notalk}):
+                    cell = [g for c, g in notalk if c.pairing == p and c.partner == partner
+                            and proto_of[id(g)] == proto]
+                    if not cell:
                         continue
-                    head = [p, partner] + ([variant or "main"] if show_variant else [])
+                    head = [p, partner] + ([proto_text(proto)] if show_proto else [])
                     drow, xrow = list(head), list(head)
                     for mc in mcs:
-                        mt = _pool(select(talk, pairing=p, partner=partner, variant=variant, mc=mc))
-                        mn = _pool(select(notalk, pairing=p, partner=partner, variant=variant, mc=mc))
+                        quiet, base, lost = matched([g for g in cell if resource_cell(g).mc == mc])
+                        unmatched += lost
+                        mt, mn = pm(base), pm(quiet)
                         for k, _ in metric_keys:
                             a, b = _get(mt, k), _get(mn, k)
                             drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
                             xrow += [a, b]
                     drows.append(drow)
                     xrows.append(xrow)
+        for mc in mcs:
+            quiet, base, _ = matched([g for c, g in notalk if c.mc == mc])
+            for name, sub in (("talk", base), ("no-talk", quiet)):
+                m = pm(sub)
+                if m is not None:
+                    talk_plot.setdefault(_mc_text(mc), {})[name] = {
+                        k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
         if drows:
-            data = Table("resource_table10", "talk vs no-talk (data)", data_cols, xrows, data_fmt)
-            tables.append(Table(
-                "resource_table10", "Table 10 layout: cheap talk vs. no-talk baseline (each cell: talk / no-talk)",
-                disp_cols, drows, disp_fmt,
-                ["Overdraw (%): fraction of rounds with supply violation. Efficiency (%): joint reward / oracle "
-                 "optimum. Optimum (%): fraction of rounds achieving the theoretical maximum. Rows: pairings "
-                 "with no-talk games."], data=data))
+            t10_notes = ["Overdraw (%): fraction of rounds with supply violation. Efficiency (%): joint reward / oracle "
+                         "optimum. Optimum (%): fraction of rounds achieving the theoretical maximum. Rows: pairings "
+                         "with no-talk games. Talk: the matched baseline, main-cohort games of the same pairing, "
+                         "M/C, partner stability, rotation and protocol as the no-talk games."]
+            if unmatched:
+                t10_notes.append(f"{unmatched} no-talk game(s) have no matched talk game and are left out (–).")
+                notes.append(f"resource_table10: {unmatched} no-talk game(s) without a matched baseline left out.")
+            t = Table("resource_table10", "Table 10 layout: cheap talk vs. no-talk baseline (each cell: talk / "
+                      "no-talk)", disp_cols, drows, disp_fmt, t10_notes,
+                      data=Table("resource_table10", "talk vs no-talk (data)", data_cols, xrows, data_fmt))
+            finish(t, [g for _, g in notalk] + matched([g for _, g in notalk])[1], main_only=False)
+
+    # Table 9 (transparency) and the other interventions, each against its matched baseline
+    for name, title, picked in (
+            ("resource_table9", "Table 9 layout: full-transparency intervention vs. matched baseline (each cell: "
+             "baseline → transparency)", [a for a in arms if a.startswith("transparency=") and " + " not in a]),
+            ("resource_interventions", "Interventions vs. matched baseline (Table 9 layout; each cell: baseline → "
+             "intervention)", [a for a in arms if a != "no-talk" and a != "oracle-check"
+                               and not (a.startswith("transparency=") and " + " not in a)])):
+        t = _arm_table(name, title, picked, [(c, g) for c, g in rows_all], arm_of, matched, pm, mcs, pairings,
+                       include_fallbacks, notes)
+        if t is not None:
+            sub = [g for _, g in rows_all if arm_of[id(g)] in picked]
+            finish(t, sub + matched(sub)[1], main_only=False)
+    if "oracle-check" in arms:
+        notes.append(f"resource: {sum(a == 'oracle-check' for a in arm_of.values())} oracle-check game(s) (solo=True) "
+                     "are one agent deciding alone, not dyad play: in no resource table.")
 
     # stable / shifting
     disp_cols = list(lead_cols)
@@ -486,46 +647,246 @@ def resource_tables(traces: Iterable[Any]) -> tuple[list[Table], dict[str, Any]]
             data_fmt += ["pct", "pct"]
     drows, xrows = [], []
     stability_plot: dict[str, dict[str, dict[str, float | None]]] = {}
-    if len({c.partner for c, _ in talk}) > 1:
-        for variant in variants:
+    if len({c.partner for c, _ in main}) > 1:
+        for proto in protos:
             for p in pairings + ["All"]:
-                sub = [(c, g) for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+                sub = [(c, g) for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
                 if not sub:
                     continue
-                drow, xrow = lead(p, variant), lead(p, variant)
+                drow, xrow = lead(p, proto), lead(p, proto)
                 for mc in mcs:
-                    ms = _pool([g for c, g in sub if c.mc == mc and c.partner == "stable"])
-                    mh = _pool([g for c, g in sub if c.mc == mc and c.partner == "shifting"])
+                    ms = pm([g for c, g in sub if c.mc == mc and c.partner == "stable"])
+                    mh = pm([g for c, g in sub if c.mc == mc and c.partner == "shifting"])
                     for k in ("optimum_rate", "efficiency"):
                         a, b = _get(ms, k), _get(mh, k)
                         drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
                         xrow += [a, b]
-                    if p != "All" and not variant:
+                    if p != "All" and proto == protos[0]:
                         stability_plot.setdefault(p, {})[_mc_text(mc)] = {
                             "stable": _get(ms, "optimum_rate"), "shifting": _get(mh, "optimum_rate")}
                 drows.append(drow)
                 xrows.append(xrow)
         if drows:
-            tables.append(Table(
+            finish(Table(
                 "resource_stability", "Stable vs. shifting partners (Figure 4 data; each cell: stable / shifting)",
-                disp_cols, drows, disp_fmt, ["Talk games; shifting: one agent's context resets each round."],
-                data=Table("resource_stability", "stable vs shifting (data)", data_cols, xrows, data_fmt)))
+                disp_cols, drows, disp_fmt, ["Main cohort; shifting: one agent's context resets each round."],
+                data=Table("resource_stability", "stable vs shifting (data)", data_cols, xrows, data_fmt)),
+                main_games)
+
+    # Figure 6: what follows a non-optimal round
+    failure_plot: dict[str, dict[str, dict[str, float | None]]] = {}
+    rows = []
+    for proto in protos:
+        for p in pairings + ["All"]:
+            sub = [g for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
+            if not sub:
+                continue
+            m = pm(sub)
+            row = lead(p, proto)
+            for prev in ("overdraw", "suboptimal"):
+                row.append(m["counts"][f"after_{prev}_optimal"][1])
+                row += [m[f"after_{prev}_{to}"] for to in ("optimal", "improved", "failed")]
+                if proto == protos[0]:
+                    failure_plot.setdefault(p, {})[prev] = {
+                        "pairs": m["counts"][f"after_{prev}_optimal"][1],
+                        **{to: m[f"after_{prev}_{to}"] for to in ("optimal", "improved", "failed")}}
+            rows.append(row)
+    if rows:
+        finish(Table(
+            "resource_failed_improvement", "Failed improvement: what follows a non-optimal round (Figure 6 data, "
+            "main cohort)",
+            lead_cols + ["After overdraw: pairs", "Overdraw → optimal %", "Overdraw → improved %",
+                         "Overdraw → failed %", "After suboptimal: pairs", "Suboptimal → optimal %",
+                         "Suboptimal → improved %", "Suboptimal → failed %"],
+            rows, lead_fmt + ["int", "pct", "pct", "pct", "int", "pct", "pct", "pct"],
+            ["Adjacent round pairs (both kept) whose first round was overdrawn / suboptimal (not optimal, not "
+             "overdrawn): the next round reaches the joint optimum, improves (efficiency above the first round's, "
+             "not optimal) or fails to improve (efficiency not above it; after an overdraw: efficiency 0 again). "
+             "The paper's Figure 6 definition is not in seed 000; this rule is ours "
+             "(negotiation_env.analysis.resource_metrics)."]), main_games)
+
+    # Table 12: token usage per model and part, main cohort
+    usage = token_usage(main_games, include_fallbacks=include_fallbacks)
+    t12 = _token_table(usage)
+    if t12 is not None:
+        excluded = sum(p.get("rounds", {}).get("excluded_calls", 0) for p in usage.values())
+        if excluded:
+            t12.notes.append(f"{excluded} call(s) of left-out fallback rounds are not counted.")
+        finish(t12, main_games)
+    elif main_games:
+        notes.append("resource_table12: no step of the main-cohort games reports token usage (scripted policies "
+                     "report none), so there is no token table.")
+
+    # the Agent errors section: every complete game, fallback rounds counted
+    complete = [d for d in (as_dict(t) for t in traces) if d.get("game") == "resource"
+                and d.get("status", "complete") == "complete" and d.get("rounds")]
+    tables.append(_error_table(complete))
+
+    # the judge's labels: Table 13 prevalence and Figure 7 enrichment, main cohort
+    enrichment_plot: dict[str, Any] = {}
+    if labels:
+        from .judge import enrichment_table, prevalence_table
+
+        prev = prevalence_table(main_games, labels, include_fallbacks=include_fallbacks)
+        enr = enrichment_table(main_games, labels, include_fallbacks=include_fallbacks)
+        for t in (prev, enr):
+            if len(main) < len(games):
+                t.notes.append(_main_line(len(games) - len(main)))
+            tables.append(t)
+        enrichment_plot = {r[0]: {"failed": r[4], "overdraw": r[7]} for r in enr.rows}
 
     by_mc: dict[str, dict[str, dict[str, float | None]]] = {}
     for p in pairings:
         for mc in mcs:
-            m = _pool([g for c, g in talk if c.pairing == p and c.mc == mc and not c.variant])
-            if m is not None:
+            m = pm([g for c, g in main if c.pairing == p and c.mc == mc and proto_of[id(g)] == protos[0]]) \
+                if protos else None
+            if m is not None and m["rounds"]:
                 by_mc.setdefault(p, {})[_mc_text(mc)] = {k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
-    talk_plot: dict[str, dict[str, dict[str, float | None]]] = {}
-    if notalk:
-        for mc in mcs:
-            for name, rows_ in (("talk", talk), ("no-talk", notalk)):
-                m = _pool([g for c, g in rows_ if c.mc == mc and not c.variant])
-                if m is not None:
-                    talk_plot.setdefault(_mc_text(mc), {})[name] = {
-                        k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
-    return tables, {"by_mc": by_mc, "stability": stability_plot, "talk": talk_plot}
+    return tables, {"by_mc": by_mc, "stability": stability_plot, "talk": talk_plot, "failure": failure_plot,
+                    "enrichment": enrichment_plot, "notes": notes}
+
+
+def _main_line(n: int) -> str:
+    return (f"Main cohort only: {n} intervention game(s) are shown against their matched baselines in "
+            "resource_table9, resource_table10 and resource_interventions.")
+
+
+def _main_note(n: int, arms: Sequence[str]) -> str:
+    return (f"Main cohort only (the headline figures, Tables 3, 4, 12, stability, failed improvement and the "
+            f"judge tables): {n} intervention game(s) ({', '.join(arms)}) are shown against their matched "
+            "baselines in resource_table9 (transparency), resource_table10 (no talk) and resource_interventions "
+            "(the others). Main: cheap talk with 5 turns, thinking on, no transparency, no prompt intervention "
+            "(negotiation_env.analysis.resource_metrics.intervention_of).")
+
+
+def _arm_table(name: str, title: str, picked: Sequence[str], rows_all: Sequence[tuple[Any, dict[str, Any]]],
+               arm_of: Mapping[int, str], matched: Any, pm: Any, mcs: Sequence[Any], pairings: Sequence[str],
+               include_fallbacks: bool, notes: list[str]) -> Table | None:
+    """Each arm of ``picked`` against its matched baseline, per pairing x partner x M/C
+    and pooled (over the matched cells only)."""
+    if not picked:
+        return None
+    metric_keys = [("overdraw_rate", "Overdraw %"), ("efficiency", "Efficiency %"), ("optimum_rate", "Optimum %"),
+                   ("perfunctory_fairness_rate", "Perfunctory fairness %"),
+                   ("stubborn_anchoring", "Stubborn anchoring %")]
+    head = ["Intervention", "Pairing", "Partner", "M/C"]
+    disp_cols = head + ["Games baseline", "Games intervention"] + [h for _, h in metric_keys]
+    disp_fmt = ["text"] * 4 + ["int", "int"] + ["text"] * len(metric_keys)
+    data_cols = head + ["Games baseline", "Games intervention"]
+    data_fmt = ["text"] * 4 + ["int", "int"]
+    for _, h in metric_keys:
+        data_cols += [f"{h} baseline", f"{h} intervention"]
+        data_fmt += ["pct", "pct"]
+    drows, xrows = [], []
+    unmatched = 0
+
+    def add(arm: str, p: str, partner: str, mc: Any, sub: list[dict[str, Any]], cell: bool) -> None:
+        nonlocal unmatched
+        with_base, base, lost = matched(sub)
+        if cell:
+            unmatched += lost
+        mb, mi = pm(base), pm(with_base)
+        lead = [arm, p, partner, mc if isinstance(mc, str) else _mc_text(mc)]
+        counts = [_get(mb, "games") or 0, _get(mi, "games") or 0]
+        drow, xrow = lead + counts, lead + counts
+        for k, _ in metric_keys:
+            a, b = _get(mb, k), _get(mi, k)
+            drow.append(f"{_fmt(a, 'pct')} → {_fmt(b, 'pct')}")
+            xrow += [a, b]
+        drows.append(drow)
+        xrows.append(xrow)
+
+    for arm in picked:
+        arm_games = [(c, g) for c, g in rows_all if arm_of[id(g)] == arm]
+        arm_pairings = [q for q in pairings if any(c.pairing == q for c, _ in arm_games)]
+        for p in arm_pairings:
+            cells_ = sorted({(c.partner, c.mc) for c, _ in arm_games if c.pairing == p},
+                            key=lambda x: (x[0], _mc_key(x[1])))
+            for partner, mc in cells_:
+                add(arm, p, partner, mc, [g for c, g in arm_games if c.pairing == p and c.partner == partner
+                                          and c.mc == mc], True)
+            if len(cells_) > 1:
+                add(arm, p, "All", "All", [g for c, g in arm_games if c.pairing == p], False)
+        if len(arm_pairings) > 1:
+            add(arm, "All", "All", "All", [g for _, g in arm_games], False)
+    if not drows:
+        return None
+    t_notes = ["Each cell: matched baseline → intervention. The matched baseline of an intervention game is the "
+               "main-cohort games of the same pairing, M/C, partner stability, rotation and protocol; an All row "
+               "pools the matched cells only, so both sides cover the same cells. Perfunctory fairness: equal "
+               "split in a suboptimal round, over rounds; stubborn anchoring: allocation repeated after a "
+               "suboptimal, non-overdrawn round (§5.7)."]
+    if unmatched:
+        t_notes.append(f"{unmatched} intervention game(s) have no matched baseline and are left out.")
+        notes.append(f"{name}: {unmatched} intervention game(s) without a matched baseline left out.")
+    return Table(name, title, disp_cols, drows, disp_fmt, t_notes,
+                 data=Table(name, title + " (data)", data_cols, xrows, data_fmt))
+
+
+_TOKEN_PARTS = ("rounds", "talk", "decision")
+
+
+def _token_table(usage: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Table | None:
+    """Table 12: token usage per model and part of the game, averaged per agent-round."""
+    rows = []
+    partial = 0
+    for model, parts in usage.items():
+        rounds_ = sorted((p for p in parts if p.startswith("round ")), key=lambda p: int(p.split()[1]))
+        for part in [p for p in _TOKEN_PARTS if p in parts] + rounds_ + (["reflection"] if "reflection" in parts
+                                                                           else []):
+            r = parts[part]
+            if not r["calls"]:
+                continue
+            u = r["units"]
+            full = r["thinking_calls"] == r["calls"]
+            partial += not full
+            think = r["thinking"] / u if full else None
+            rows.append([model, "all rounds" if part == "rounds" else part, r["calls"], u, r["prompt"] / u,
+                         r["completion"] / u, think, None if think is None else r["completion"] / u - think,
+                         (r["thinking"] / r["completion"] if r["completion"] else None) if full else None])
+    if not rows:
+        return None
+    t_notes = ["API-reported token counts summed per agent-round (every call of the agent in that round, retries "
+               "included), then averaged over agent-rounds (per agent-game for the reflection); thinking = "
+               "reasoning tokens, part of completion; visible output = completion − thinking; think % = thinking "
+               "/ completion (seed 000 Table 12)."]
+    if partial:
+        t_notes.append(f"{partial} row(s) have calls that report no thinking count: thinking, visible and think % "
+                       "are – there.")
+    return Table("resource_table12", "Table 12 layout: average token usage per agent-round by model and part "
+                 "(main cohort)",
+                 ["Model", "Part", "Calls", "Agent-rounds", "Prompt", "Completion", "Thinking", "Visible output",
+                  "Think %"], rows, ["text", "text", "int", "int", "num", "num", "num", "num", "pct"], t_notes)
+
+
+def _error_table(complete: Sequence[dict[str, Any]]) -> Table:
+    """The paper's Agent errors figures per model over every complete resource game."""
+    from .resource_metrics import error_rates
+
+    rows = []
+    for model, r in error_rates(complete).items():
+        ar = r["agent_rounds"]
+        rows.append([model, r["games"], ar, r["validation_error"], r["output_format_warning"],
+                     r["heuristic_fallback"], r["decision_auto_filled"], r["talk_turn_forfeited"], r["events"],
+                     r["events"] / ar if ar else None,
+                     (r["validation_error"] + r["output_format_warning"]) / ar if ar else None,
+                     r["heuristic_fallback"] / ar if ar else None, r["fallback_rounds"],
+                     r["games_with_error"] / r["games"] if r["games"] else None,
+                     r["events"] / r["games"] if r["games"] else None])
+    return Table("resource_errors", "Agent errors per model (seed 000 Agent errors section)",
+                 ["Model", "Games", "Agent-rounds", "Validation errors", "Format warnings", "Heuristic fallbacks",
+                  "Auto-filled decisions", "Talk turns forfeited", "Error events", "Errors / agent-round",
+                  "Retriable / agent-round", "Fallbacks / agent-round", "Fallback rounds", "Games with an error %",
+                  "Error events / game"],
+                 rows, ["text", "int", "int", "int", "int", "int", "int", "int", "int", "num", "num", "num", "int",
+                        "pct", "num"],
+                 ["Every complete resource game read (main cohort and interventions; degraded games too, since "
+                  "their errors are what this table counts). Error events are the paper's four: validation_error "
+                  "and output_format_warning (retriable: the agent is asked again up to max_retries times), "
+                  "heuristic_fallback (no valid allocation after every retry) and decision_auto_filled (the "
+                  "substituted decision). Talk turns forfeited (a talk turn with no valid answer after every retry) "
+                  "are ours and not in the total. Agent-rounds: resolved rounds x the model's seats (a self-play "
+                  "round counts twice). Fallback rounds are counted here, not left out."])
 
 
 # --------------------------------------------------------------------------- rulemaking
@@ -820,9 +1181,14 @@ def cells_table(traces: Iterable[Any]) -> Table:
 
 
 def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = True,
-                 problems: Sequence[Any] = (), n_resamples: int = 2000) -> Report:
+                 problems: Sequence[Any] = (), n_resamples: int = 2000, include_fallbacks: bool = False,
+                 labels: Mapping[str, Mapping[str, Any]] | None = None, labels_source: str | None = None) -> Report:
     """Write every table (``NAME.md``, ``NAME.csv``), figure (``fig_*.png``),
-    ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``."""
+    ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``. Resource rounds with
+    a fallback decision are left out (the paper's rule) unless ``include_fallbacks``.
+    ``labels``: LLM-judge labels (``game_id -> record``, :func:`~.judge.load_labels`) for
+    the judge prevalence and enrichment tables; ``labels_source`` names their file in a
+    note."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     traces = [as_dict(t) for t in traces]
@@ -840,7 +1206,10 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     for g in sorted(set(rep.games) - known):
         rep.notes.append(f"{rep.games[g]} trace(s) of game {g!r}: no report section for it.")
 
-    res_tables, res_plot = resource_tables(traces)
+    res_tables, res_plot = resource_tables(traces, include_fallbacks=include_fallbacks, labels=labels)
+    rep.notes.extend(res_plot.get("notes", []))
+    if labels and labels_source:
+        rep.notes.append(f"judge tables from {labels_source}")
     rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
     mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=n_resamples)
     rep.notes.extend(mx_notes)
@@ -856,6 +1225,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
                 ("fig_resource_by_mc.png", _plots.plot_resource_by_mc, res_plot.get("by_mc")),
                 ("fig_resource_stability.png", _plots.plot_stability, res_plot.get("stability")),
                 ("fig_resource_talk.png", _plots.plot_talk, res_plot.get("talk")),
+                ("fig_resource_failed_improvement.png", _plots.plot_failed_improvement, res_plot.get("failure")),
+                ("fig_judge_enrichment.png", _plots.plot_enrichment, res_plot.get("enrichment")),
                 ("fig_rulemaking_entropy_agreement.png", _plots.plot_rulemaking, rm_points),
                 ("fig_matrix_switching.png", _plots.plot_switching, mx_rows),
             ]
@@ -889,16 +1260,26 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
 
 def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True,
-               runs: Any = None) -> Report:
+               runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None) -> Report:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
     report to ``out`` (default ``DIR/report``, or ``report`` beside a file). One run is
     read unless ``runs`` says otherwise (``"all"``, or run ids; see
     :func:`negotiation_env.traces.iter_traces`); every line dropped (torn, undecodable,
-    failing the schema, a duplicate, another run's) becomes a note of the report."""
+    failing the schema, a duplicate, another run's) becomes a note of the report.
+    ``include_fallbacks``: count resource rounds with a fallback decision as play.
+    ``labels``: a judge labels file; default ``DIR/judge/merged.jsonl`` (several judges
+    merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``."""
     from ..traces import read_traces
+    from .judge import LABELS_DIR, LABELS_FILE, MERGED_FILE, load_labels
 
     src = Path(path)
     res = read_traces(src, runs=runs)
+    base = src if src.is_dir() else src.parent
     if out is None:
-        out = (src if src.is_dir() else src.parent) / DEFAULT_OUT
-    return build_report(res.traces, out, plots=plots, problems=res.problems)
+        out = base / DEFAULT_OUT
+    if labels is None:
+        labels = next((p for p in (base / LABELS_DIR / MERGED_FILE, base / LABELS_DIR / LABELS_FILE) if p.exists()),
+                      None)
+    found = load_labels(labels) if labels is not None else None
+    return build_report(res.traces, out, plots=plots, problems=res.problems, include_fallbacks=include_fallbacks,
+                        labels=found, labels_source=str(labels) if labels is not None else None)

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, OpenAIChat, cohen_kappa, judge_game,
-                                            judge_run, kappa_table, load_labels, load_taxonomy, prevalence_table,
-                                            read_human_labels, render_game, render_system_prompt, validate_labels)
+from negotiation_env.analysis.judge import (HumanLabelError, JudgeOutputError, OpenAIChat, agreement_table,
+                                            cohen_kappa, enrichment_table, judge_game, judge_run, kappa_table,
+                                            load_labels, load_taxonomy, merge_labels, prevalence_table,
+                                            read_human_labels, render_game, render_system_prompt, validate_labels,
+                                            write_merged)
+from negotiation_env.analysis.report import report_run
 from negotiation_env.cli import main
 from negotiation_env.traces import TraceWriter, read_traces
 from tests.fakeserver import FakeServer
@@ -209,6 +212,20 @@ def test_judge_run_valid_retry_and_garbage(server, run_dir, monkeypatch):
     assert res2.skipped == 2 and res2.judged == 1 and [game_of(r) for r in server.requests] == ["junk"]
 
 
+def test_a_second_judge_labels_into_its_own_file(server, run_dir, tmp_path):
+    server.reply = scripted_reply
+    server.status = 200
+    client = OpenAIChat(model="judge-two", base_url=server.url, api_key=KEY, timeout=10, max_retries=0)
+    own = tmp_path / "second.jsonl"
+    before = (run_dir / "judge" / "labels.jsonl").read_text() if (run_dir / "judge" / "labels.jsonl").exists() else ""
+    res = judge_run(run_dir, client, max_attempts=3, judge_info=client.settings(), labels_file=own)
+    assert res.labels_file == own and res.judged == 3 and res.skipped == 0  # none of its own labels yet
+    assert {g: r["judge"]["model"] for g, r in load_labels(own).items()} == {g: "judge-two" for g in
+                                                                            ("good", "retry", "junk")}
+    after = (run_dir / "judge" / "labels.jsonl").read_text() if (run_dir / "judge" / "labels.jsonl").exists() else ""
+    assert after == before  # the first judge's file is untouched
+
+
 def test_transport_errors_are_recorded_not_raised(server, run_dir):
     server.status = 500
     try:
@@ -324,3 +341,134 @@ def test_rulemaking_and_duplicate_ids_are_not_judged(tmp_path):
 
     with pytest.raises(ValueError, match="appears 2 times"):
         _resource_games([first, first])
+
+
+# --------------------------------------------------------------------------- failure regions, several judges
+
+
+def _outcome(kind, eff=None, fallback=False):
+    o = {"overdraw": kind == "over", "optimal": kind == "opt",
+         "efficiency": 0.0 if kind == "over" else (1.0 if kind == "opt" else eff)}
+    if fallback:
+        o["fallback"] = {"agent_a": "zero"}
+    return o
+
+
+def test_enrichment_table_failed_improvement_and_overdraw_regions():
+    # rounds: 1 overdrawn; 2 suboptimal 0.5 (improved on the overdraw); 3 suboptimal 0.5 and
+    # 4 suboptimal 0.4 (failed to improve); 5 optimal; 6 suboptimal 0.3 after the optimum (no
+    # room to improve: "other"); 7 suboptimal 0.2, a fallback round
+    kinds = [("over",), ("sub", 0.5), ("sub", 0.5), ("sub", 0.4), ("opt",), ("sub", 0.3), ("sub", 0.2)]
+    rounds = [{"round": k, "outcome": _outcome(*x, fallback=k == 7)} for k, x in enumerate(kinds, start=1)]
+    traces = [{"game_id": "g", "game": "resource", "agents": ["agent_a", "agent_b"], "rounds": rounds}]
+    labels = {"g": {"status": "ok", "rounds": validate_labels(answer(
+        7, core=[(3, "coordination_withdrawal"), (6, "coordination_withdrawal"), (7, "coordination_withdrawal"),
+                 (1, "agreement_abandonment"), (5, "agreement_abandonment")]), 7)[0]}}
+    t = enrichment_table(traces, labels)
+    assert t.columns[2:] == ["Failed improvement %", "Other suboptimal %", "Δ failed improvement (pp)",
+                             "Overdrawn %", "Non-overdrawn %", "Δ overdrawn (pp)"]
+    cw = t.row(Label="Coordination Withdrawal")[2:]
+    assert cw == [0.5, 0.5, 0.0, 0.0, pytest.approx(2 / 5), pytest.approx(-2 / 5)]  # rounds {3, 4} vs {2, 6}
+    aa = t.row(Label="Agreement Abandonment")[2:]
+    assert aa == [0.0, 0.0, 0.0, 1.0, pytest.approx(1 / 5), pytest.approx(4 / 5)]
+    assert "2 failed-improvement and 2 other suboptimal rounds; 1 overdrawn and 5 non-overdrawn" in t.notes[0]
+    assert "left out: 1" in t.notes[1]
+    # counted as play, round 7 (0.3 -> 0.2) is one more failed improvement
+    t = enrichment_table(traces, labels, include_fallbacks=True)
+    assert t.value("Failed improvement %", Label="Coordination Withdrawal") == pytest.approx(2 / 3)
+    # the prevalence table leaves the fallback round out too: 6 judged rounds, 4 suboptimal
+    prev = prevalence_table(traces, labels)
+    assert prev.rows[0][2:] == ["6", "1", "4", "1"]
+    assert prevalence_table(traces, labels, include_fallbacks=True).rows[0][2:] == ["7", "1", "5", "1"]
+
+
+def _judged(n, core=(), aux=()):
+    return {"status": "ok", "rounds": validate_labels(answer(n, core=core, aux=aux), n)[0], "judge": {"model": "m"}}
+
+
+def test_merge_labels_picks_each_label_from_its_judge():
+    a = {"g1": _judged(4, core=[(1, "agreement_abandonment"), (2, "agreement_abandonment")],
+                       aux=[(1, "fairness_appeal", ["agent_a"])]),
+         "g2": _judged(1, core=[(1, "domain_specialization")])}
+    b = {"g1": _judged(4, core=[(1, "agreement_abandonment"), (1, "coordination_withdrawal"),
+                                (3, "coordination_withdrawal")], aux=[(2, "fairness_appeal", ["agent_b"])]),
+         "g2": {"status": "invalid", "rounds": None}}
+    merged, left = merge_labels({"gemini": a, "opus": b}, pick={"coordination_withdrawal": "opus"})
+    assert list(merged) == ["g1"] and left == ["g2: no ok record from opus"]
+    r1, r2, r3 = merged["g1"]["rounds"][:3]
+    # agreement abandonment and every auxiliary tag from the default judge (the first), withdrawal from opus
+    assert (r1["core"]["agreement_abandonment"], r2["core"]["agreement_abandonment"]) == (True, True)
+    assert (r1["core"]["coordination_withdrawal"], r3["core"]["coordination_withdrawal"]) == (True, True)
+    assert r1["auxiliary"]["fairness_appeal"] == {"present": True, "agents": ["agent_a"]}
+    assert r2["auxiliary"]["fairness_appeal"] == {"present": False, "agents": []}
+    assert r2["by_judge"]["opus"]["auxiliary"]["fairness_appeal"]["agents"] == ["agent_b"]
+    assert r1["by_judge"]["gemini"]["core"]["coordination_withdrawal"] is False
+    assert merged["g1"]["sources"]["coordination_withdrawal"] == "opus"
+    assert merged["g1"]["sources"]["agreement_abandonment"] == "gemini"
+    # a judge the picks do not use may miss a game: g2 merges from gemini alone
+    merged, left = merge_labels({"gemini": a, "opus": b})
+    assert merged["g1"]["rounds"][0]["core"]["coordination_withdrawal"] is False and left == []
+    assert merged["g2"]["rounds"][0]["core"]["domain_specialization"] is True
+    assert list(merged["g2"]["rounds"][0]["by_judge"]) == ["gemini"]
+    merged, left = merge_labels({"gemini": a, "opus": b}, default="opus", pick={"domain_specialization": "gemini"})
+    assert left == ["g2: no ok record from opus"]
+    with pytest.raises(ValueError, match="unknown label"):
+        merge_labels({"gemini": a, "opus": b}, pick={"heroism": "opus"})
+    with pytest.raises(ValueError, match="unknown judge"):
+        merge_labels({"gemini": a, "opus": b}, pick={"coordination_withdrawal": "claude"})
+    with pytest.raises(ValueError, match="at least two"):
+        merge_labels({"gemini": a})
+
+
+def test_agreement_table_kappa_between_judges():
+    # agreement abandonment on g1's 4 rounds: gemini 1,1,0,0 and opus 1,0,0,0: p_o = 0.75,
+    # p_e = 0.5 * 0.25 + 0.5 * 0.75 = 0.5, kappa = 0.5; g2 has no ok opus record
+    a = {"g1": _judged(4, core=[(1, "agreement_abandonment"), (2, "agreement_abandonment")]),
+         "g2": _judged(1)}
+    b = {"g1": _judged(4, core=[(1, "agreement_abandonment"), (3, "coordination_withdrawal")])}
+    t = agreement_table({"gemini": a, "opus": b})
+    row = {"Judges": "gemini vs opus", "Label": "agreement_abandonment"}
+    assert t.value("Rounds", row) == 4 and t.value("Agreement %", row) == 0.75
+    assert t.value("Cohen's kappa", row) == pytest.approx(0.5)
+    assert (t.value("First judge prevalence %", row), t.value("Second judge prevalence %", row)) == (0.5, 0.25)
+    # withdrawal: only opus says yes, once: p_o = 0.75, p_e = 1 * 0.75 = 0.75 -> kappa 0
+    assert t.value("Cohen's kappa", Judges="gemini vs opus", Label="coordination_withdrawal") == pytest.approx(0.0)
+    # nobody says yes: undefined
+    assert t.value("Cohen's kappa", Judges="gemini vs opus", Label="domain_specialization") is None
+    assert len(t.rows) == len(CORE) + len(AUX)
+
+
+def test_cli_judge_merge_and_the_report_reads_the_merged_labels(run_dir, tmp_path):
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "traces.jsonl").write_bytes((run_dir / "traces.jsonl").read_bytes())
+    ids = [t.game_id for t in read_traces(d).traces if t.game == "resource"]
+    assert ids == ["good", "retry", "junk"]
+    # each judge's labels in its own file under DIR/judge (not DIR itself: its *.jsonl are read as traces)
+    j = d / "judge"
+    write_merged(j / "gemini.jsonl", {g: dict(_judged(2, core=[(1, "agreement_abandonment")]), game_id=g)
+                                      for g in ids})
+    write_merged(j / "opus.jsonl", {g: dict(_judged(2, core=[(1, "coordination_withdrawal")]), game_id=g)
+                                    for g in ids[:2]})
+    args = ["judge", str(d), "--merge", f"gemini={j / 'gemini.jsonl'}", "--merge", f"opus={j / 'opus.jsonl'}"]
+    assert main(args + ["--pick", "coordination_withdrawal=opus"]) == 0
+    merged = load_labels(d / "judge" / "merged.jsonl")
+    assert sorted(merged) == ["good", "retry"]  # junk has no opus labels
+    assert merged["good"]["rounds"][0]["core"]["coordination_withdrawal"] is True
+    agreement = (d / "judge" / "agreement.md").read_text()
+    # gemini says abandonment in round 1 of both games, opus never: 50% agreement, kappa 0
+    assert "| gemini vs opus | agreement_abandonment | core | 4 | 50.0 | 0.0 | 50.0 | 0.00 |" in agreement
+    assert "1 game(s) not merged: junk: no ok record from opus" in agreement
+    assert (d / "judge" / "enrichment.md").exists() and (d / "judge" / "prevalence.md").exists()
+    rep = report_run(d, tmp_path / "rep", plots=False)
+    assert any(n == f"judge tables from {d / 'judge' / 'merged.jsonl'}" for n in rep.notes)
+    prev = rep.table("judge_prevalence")
+    assert prev.rows[0][2] == "4"  # the two merged games' rounds
+    assert prev.value("All %", Label="Coordination Withdrawal") == 0.5
+    assert rep.table("judge_enrichment").columns[0] == "Label"
+    # usage errors: one judge, a pick without judges, an unknown label
+    assert main(["judge", str(d), "--merge", f"gemini={j / 'gemini.jsonl'}"]) == 2
+    assert main(["judge", str(d), "--tables-only", "--pick", "coordination_withdrawal=opus"]) == 2
+    assert main(args + ["--pick", "heroism=opus"]) == 2
+    assert main(args + ["--pick", "nonsense"]) == 2
+    assert main(["judge", str(d), "--merge", "a=/nowhere.jsonl", "--merge", f"opus={j / 'opus.jsonl'}"]) == 2

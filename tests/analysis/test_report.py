@@ -16,7 +16,7 @@ from negotiation_env.analysis.resource_metrics import game_metrics, model_metric
 from negotiation_env.analysis.stats import wilson_interval
 from negotiation_env.cli import main
 
-from .tracesets import play_resource, play_rulemaking, resource_cohort, rulemaking_cohort
+from .tracesets import Garbage, Metered, play_resource, play_rulemaking, resource_cohort, rulemaking_cohort
 
 
 @pytest.fixture(scope="module")
@@ -373,3 +373,209 @@ def test_per_model_and_anchoring_tables_match_the_metrics(report, traces):
                              ("Stubborn anchoring %", "stubborn_anchoring")):
                 assert anchoring.value(col, row) == (None if m[key] is None else pytest.approx(m[key]))
     assert anchoring.value("Games", Partner="All", **{"M/C": "All"}) == len(talk) == 12
+
+
+# --------------------------------------------------------------------------- main cohort, interventions, fallbacks
+
+
+def main_only(traces):
+    """The main cohort from the raw config fields (talk with 5 turns, thinking, no
+    transparency, no intervention), independently of resource_metrics.intervention_of."""
+    return [t for t in traces if t["game"] == "resource" and t["config"]["cheap_talk"] is True
+            and t["config"]["cheap_talk_turns"] == 5 and t["config"]["thinking"] is True
+            and t["config"]["transparency"] == "none" and t["config"]["intervention"] is None]
+
+
+@pytest.fixture(scope="module")
+def arms():
+    """The small cohort plus intervention games: transparency for the cross pairing at both
+    levels, theory of mind for the greedy pair, and one theory-of-mind game of a pairing
+    with no main games (no matched baseline)."""
+    tr = resource_cohort()
+    for i, sc in enumerate(("mc050_1", "mc100_1")):
+        tr.append(play_resource("oracle", "fair_splitter", seed=40 + i, scenario=sc, transparency="full"))
+    tr.append(play_resource("greedy", "greedy", seed=50, scenario="mc050_1", intervention="theory_of_mind"))
+    tr.append(play_resource("oracle", "greedy", seed=51, scenario="mc050_1", intervention="theory_of_mind"))
+    return tr
+
+
+def test_headline_and_table3_pool_the_main_cohort_only(arms):
+    tables, data = resource_tables(arms)
+    t = {x.name: x for x in tables}
+    main = main_only(arms)
+    assert len(main) == 12 and len(arms) == 12 + 4 + 4  # 4 no-talk, 4 intervention games
+    m = pooled_metrics(main)
+    s = t["resource_summary"]
+    assert (s.value("Games", {"M/C": "All"}), s.value("Rounds", {"M/C": "All"})) == (12, 48)
+    assert s.value("Efficiency %", {"M/C": "All"}) == pytest.approx(m["efficiency"])
+    t3 = t["resource_table3"]
+    assert "oracle × greedy" not in t3.column("Pairing") and "greedy × oracle" not in t3.column("Pairing")
+    fair = [g for g in main if names(g) == ["fair_splitter", "oracle"] and g["config"]["scenario"] == "mc050_1"]
+    assert t3.value("M/C 0.5 games", Pairing="fair_splitter × oracle") == len(fair) == 2
+    assert t3.value("M/C 0.5 Efficiency %", Pairing="fair_splitter × oracle") == \
+        pytest.approx(pooled_metrics(fair)["efficiency"])
+    assert t["resource_table4"].value("Games", Pairing="All") == 12
+    assert any("Main cohort only: 8 intervention game(s)" in n for n in t3.notes)
+    assert any(n.startswith("resource: Main cohort only") and "intervention=theory_of_mind, no-talk, "
+               "transparency=full" in n for n in data["notes"])
+    # the same tables as without the intervention games
+    alone = {x.name: x for x in resource_tables(main + [g for g in arms if not g["config"]["cheap_talk"]])[0]}
+    for name in ("resource_summary", "resource_table3", "resource_table4", "resource_stability",
+                 "resource_failed_improvement"):
+        assert t[name].rows == alone[name].rows, name
+
+
+def test_table9_and_interventions_against_their_matched_baselines(arms):
+    t = {x.name: x for x in resource_tables(arms)[0]}
+    t9 = t["resource_table9"].data
+    main = main_only(arms)
+    assert t9.column("Intervention") == ["transparency=full"] * 3
+    for mc, sc in (("0.5", "mc050_1"), ("1.0", "mc100_1")):
+        row = {"Pairing": "fair_splitter × oracle", "Partner": "stable", "M/C": mc}
+        base = [g for g in main if names(g) == ["fair_splitter", "oracle"] and g["config"]["scenario"] == sc
+                and g["config"]["partner"] == "stable"]
+        arm = [g for g in arms if g["config"]["transparency"] == "full" and g["config"]["scenario"] == sc]
+        assert (t9.value("Games baseline", row), t9.value("Games intervention", row)) == (len(base), len(arm)) == (1, 1)
+        for h, k in (("Efficiency %", "efficiency"), ("Optimum %", "optimum_rate"), ("Overdraw %", "overdraw_rate")):
+            assert t9.value(f"{h} baseline", row) == pytest.approx(pooled_metrics(base)[k])
+            assert t9.value(f"{h} intervention", row) == pytest.approx(pooled_metrics(arm)[k])
+    # the pooled row covers the matched cells only: stable games, never the shifting baseline games
+    pooled = {"Pairing": "fair_splitter × oracle", "Partner": "All", "M/C": "All"}
+    base = [g for g in main if names(g) == ["fair_splitter", "oracle"] and g["config"]["partner"] == "stable"]
+    assert t9.value("Games baseline", pooled) == 2
+    assert t9.value("Efficiency % baseline", pooled) == pytest.approx(pooled_metrics(base)["efficiency"])
+    shown = t["resource_table9"].value("Efficiency %", pooled)
+    assert shown == f"{100 * pooled_metrics(base)['efficiency']:.1f} → " \
+                    f"{100 * pooled_metrics([g for g in arms if g['config']['transparency'] == 'full'])['efficiency']:.1f}"
+    ti = t["resource_interventions"]
+    assert ti.column("Pairing") == ["greedy × greedy", "greedy × oracle", "All"]
+    tom = {"Intervention": "intervention=theory_of_mind", "Pairing": "greedy × greedy"}
+    assert (ti.data.value("Games baseline", tom), ti.data.value("Games intervention", tom)) == (1, 1)
+    # greedy × oracle has no main games: no baseline, the intervention side empty too, and a note
+    lonely = {"Intervention": "intervention=theory_of_mind", "Pairing": "greedy × oracle"}
+    assert (ti.data.value("Games baseline", lonely), ti.data.value("Games intervention", lonely)) == (0, 0)
+    assert ti.value("Efficiency %", lonely) == "– → –"
+    assert "1 intervention game(s) have no matched baseline and are left out." in ti.notes
+    # the arm's pooled row holds the matched game only
+    every = {"Intervention": "intervention=theory_of_mind", "Pairing": "All"}
+    assert ti.data.row(every)[4:] == ti.data.row(tom)[4:]
+
+
+def fallback_games():
+    """Two games in which the garbage policy falls back in round 2 (one fallback round
+    each), and a clean one."""
+    return [play_resource(Garbage(seed=0, bad=(2,)), "oracle", scenario="mc050_1", game_id="fb-1"),
+            play_resource(Garbage(seed=1, bad=(2,)), "oracle", scenario="mc100_1", game_id="fb-2"),
+            play_resource("oracle", "oracle", scenario="mc050_1", game_id="clean")]
+
+
+def test_fallback_rounds_are_left_out_and_counted_in_every_table(tmp_path):
+    tr = fallback_games()
+    marked = {t["game_id"]: [r["round"] for r in t["rounds"] if r["outcome"]["fallback"]] for t in tr}
+    assert marked == {"fb-1": [2], "fb-2": [2], "clean": []}
+    rep = build_report(tr, tmp_path / "out", plots=False)
+    t3 = rep.table("resource_table3")
+    pair = "garbage[oracle] × oracle"
+    assert t3.value("Fallback rounds left out", Pairing=pair) == 2
+    assert t3.value("Fallback rounds left out", Pairing="oracle × oracle") == 0
+    for mc, sc in (("0.5", "mc050_1"), ("1.0", "mc100_1")):
+        g = [t for t in tr if t["game_id"].startswith("fb") and t["config"]["scenario"] == sc]
+        kept = pooled_metrics(g)
+        assert kept["rounds"] == 3 and kept["excluded_rounds"] == 1
+        assert t3.value(f"M/C {mc} Efficiency %", Pairing=pair) == pytest.approx(kept["efficiency"])
+        assert t3.value(f"M/C {mc} Optimum %", Pairing=pair) == pytest.approx(kept["optimum_rate"])
+    s = rep.table("resource_summary")
+    assert (s.value("Rounds", {"M/C": "All"}), s.value("Fallback rounds left out", {"M/C": "All"})) == (10, 2)
+    assert "Fallback rounds left out: 2 of 12 rounds, in 2 game(s); game-level figures are over the 1 game(s) " \
+           "without one (--include-fallbacks counts them)." in s.notes
+    assert "resource_table3: 2 of 12 rounds (fallback) left out in 2 game(s)." in rep.notes
+    assert any(n.startswith("resource: rounds with a fallback decision") for n in rep.notes)
+    for t in rep.tables:  # every resource table says what it did with them
+        if t.name.startswith("resource_") and t.name != "resource_errors":
+            assert any(n.startswith("Fallback rounds") for n in t.notes), t.name
+    # counted as play: the substituted rounds drag efficiency down
+    inc = build_report(tr, tmp_path / "inc", plots=False, include_fallbacks=True)
+    t3i = inc.table("resource_table3")
+    assert t3i.columns[-1] == "Fallback rounds included" and t3i.value("Fallback rounds included", Pairing=pair) == 2
+    for mc, sc in (("0.5", "mc050_1"), ("1.0", "mc100_1")):
+        g = [t for t in tr if t["game_id"].startswith("fb") and t["config"]["scenario"] == sc]
+        both = pooled_metrics(g, include_fallbacks=True)
+        assert both["rounds"] == 4
+        assert t3i.value(f"M/C {mc} Efficiency %", Pairing=pair) == pytest.approx(both["efficiency"])
+        assert t3i.value(f"M/C {mc} Efficiency %", Pairing=pair) < t3.value(f"M/C {mc} Efficiency %", Pairing=pair)
+    assert "resource_table3: 2 of 12 rounds (fallback) counted as play in 2 game(s)." in inc.notes
+    # the Agent errors table counts what the steps logged
+    err = rep.table("resource_errors")
+    events = [e for t in tr for st in t["steps"] for e in st["events"]]
+    for col, kind in (("Validation errors", "validation_error"), ("Heuristic fallbacks", "heuristic_fallback"),
+                      ("Auto-filled decisions", "decision_auto_filled"), ("Talk turns forfeited", "talk_turn_forfeited")):
+        assert err.value(col, Model="garbage[oracle]") == sum(e["type"] == kind for e in events), col
+        assert err.value(col, Model="oracle") == 0
+    assert err.value("Heuristic fallbacks", Model="garbage[oracle]") == 2
+    assert err.value("Agent-rounds", Model="garbage[oracle]") == 8
+    assert err.value("Fallbacks / agent-round", Model="garbage[oracle]") == 0.25
+    assert err.value("Games with an error %", Model="All") == pytest.approx(2 / 3)
+
+
+def test_cli_report_include_fallbacks(tmp_path):
+    from negotiation_env.traces import TraceWriter
+
+    d = tmp_path / "run"
+    with TraceWriter(d / "traces.jsonl") as w:
+        for t in fallback_games():
+            w.write(t)
+    assert main(["report", str(d), "--no-plots"]) == 0
+    head = (d / "report" / "resource_table3.csv").read_text().splitlines()[0]
+    assert head.endswith(",Fallback rounds left out")
+    assert main(["report", str(d), "--no-plots", "--include-fallbacks", "--out", str(tmp_path / "inc")]) == 0
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "inc" / "resource_table3.csv").read_text())))
+    assert {r["Pairing"]: r["Fallback rounds included"] for r in rows} == \
+        {"oracle × oracle": "0", "garbage[oracle] × oracle": "2", "All": "2"}
+
+
+def test_table12_token_usage_per_agent_round():
+    tr = [play_resource(Metered(seed=s), "oracle", scenario=sc, seed=s) for s, sc in enumerate(("mc050_1", "mc100_1"))]
+    tr.append(play_resource(Metered(seed=9, reasoning=None), "oracle", scenario="mc050_1", seed=9))
+    tables, _ = resource_tables(tr)
+    t12 = next(t for t in tables if t.name == "resource_table12")
+    steps = [(t, st) for t in tr for st in t["steps"] if st["agent"] == "agent_a"]
+    calls = [(t["game_id"], st["round"], st["phase"]) for t, st in steps]
+    units = {(g, k) for g, k, p in calls if p != "reflection"}
+    row = {"Model": "metered[oracle]", "Part": "all rounds"}
+    assert t12.value("Calls", row) == len(calls)
+    assert t12.value("Agent-rounds", row) == len(units) == 12
+    assert t12.value("Prompt", row) == pytest.approx(100 * len(calls) / len(units))
+    assert t12.value("Completion", row) == pytest.approx(40 * len(calls) / len(units))
+    # one game's calls report no thinking count: thinking is – where it is in the pool
+    assert t12.value("Thinking", row) is None and t12.value("Think %", row) is None
+    talk = [c for c in calls if c[2] == "talk"]
+    assert t12.value("Calls", Model="metered[oracle]", Part="talk") == len(talk)
+    assert "oracle" not in t12.column("Model")  # the scripted seat reports nothing
+    clean = resource_tables(tr[:2])[0]
+    t12c = next(t for t in clean if t.name == "resource_table12")
+    r1 = {"Model": "metered[oracle]", "Part": "round 1"}
+    n1 = sum(1 for t in tr[:2] for st in t["steps"] if st["agent"] == "agent_a" and st["round"] == 1)
+    assert t12c.value("Agent-rounds", r1) == 2 and t12c.value("Prompt", r1) == pytest.approx(100 * n1 / 2)
+    assert t12c.value("Thinking", r1) == pytest.approx(30 * n1 / 2)
+    assert t12c.value("Visible output", r1) == pytest.approx(10 * n1 / 2)
+    assert t12c.value("Think %", r1) == pytest.approx(0.75)
+
+
+def test_failed_improvement_table_and_figures(tmp_path):
+    tr = [play_resource("fair_splitter", "fair_splitter", scenario=sc) for sc in ("mc050_2", "mc080_1")]
+    tr += [play_resource("greedy", "greedy", scenario="mc050_1"), play_resource("oracle", "oracle", scenario="mc050_1")]
+    rep = build_report(tr, tmp_path, plots=True)
+    t = rep.table("resource_failed_improvement")
+    for label, pair in (("fair_splitter × fair_splitter", ("fair_splitter", "fair_splitter")),
+                        ("greedy × greedy", ("greedy", "greedy"))):
+        m = pooled_metrics([g for g in tr if names(g) == sorted(pair)])
+        row = {"Pairing": label}
+        assert t.value("After overdraw: pairs", row) == m["counts"]["after_overdraw_failed"][1]
+        assert t.value("After suboptimal: pairs", row) == m["counts"]["after_suboptimal_failed"][1]
+        assert t.value("Overdraw → failed %", row) == m["after_overdraw_failed"]
+        assert t.value("Suboptimal → improved %", row) == m["after_suboptimal_improved"]
+    # greedy pairs collide every round at M/C 0.5: 3 adjacent pairs after an overdraw, all failed
+    assert (t.value("After overdraw: pairs", Pairing="greedy × greedy"),
+            t.value("Overdraw → failed %", Pairing="greedy × greedy")) == (3, 1.0)
+    assert t.value("After overdraw: pairs", Pairing="oracle × oracle") == 0
+    assert (tmp_path / "fig_resource_failed_improvement.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

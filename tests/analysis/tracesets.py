@@ -3,6 +3,7 @@ recorder (shared by the report, viewer and judge tests)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -12,10 +13,53 @@ from baselines.scripted.rulemaking import make_rulemaking
 from negotiation_env.traces import TraceWriter, record
 
 
-def play_resource(a: str, b: str, *, seed: int = 0, rounds: int = 4, scenario: str = "mc080_1",
+_ROUND = re.compile(r"\(Round (\d+)/\d+\)")
+
+
+class Garbage:
+    """A scripted policy (``inner``) that answers garbage in the rounds ``bad`` (every
+    prompt of them, retries included), so the env forfeits its talk turns and falls back
+    on its decision there: a model that stopped answering. As a runner policy:
+    ``python:tests.analysis.tracesets:Garbage`` with options ``inner`` and ``bad``."""
+
+    def __init__(self, seed=None, inner: str = "oracle", bad=(2,)):
+        self.seed = seed
+        self.name = f"garbage[{inner}]"
+        self.bad = {int(k) for k in bad}
+        self._inner = make(inner, seed=seed, output="text")
+
+    def act(self, obs):
+        text = "\n".join(str(m.get("content", "")) for m in obs.get("conversation") or []) + str(obs.get("prompt", ""))
+        seen = _ROUND.findall(text)
+        if seen and int(seen[-1]) in self.bad:
+            return "zzz not json at all"
+        return self._inner.act(obs)
+
+
+class Metered:
+    """A scripted policy that reports fixed token usage per call, as an API model would:
+    100 prompt tokens, 40 completion tokens of which 30 thinking (``reasoning``)."""
+
+    def __init__(self, seed=None, inner: str = "oracle", reasoning: int | None = 30):
+        self.seed = seed
+        self.name = f"metered[{inner}]"
+        self._inner = make(inner, seed=seed, output="text")
+        self._reasoning = reasoning
+        self.last_usage = None
+
+    def act(self, obs):
+        self.last_usage = {"prompt_tokens": 100, "completion_tokens": 40, "reasoning_tokens": self._reasoning,
+                           "total_tokens": 140}
+        return self._inner.act(obs)
+
+
+def play_resource(a, b, *, seed: int = 0, rounds: int = 4, scenario: str = "mc080_1",
                   writer: TraceWriter | None = None, game_id: str | None = None, **config) -> dict:
-    """One recorded resource game between scripted policies ``a`` and ``b`` (text output)."""
-    pol = {"agent_a": make(a, seed=seed, output="text"), "agent_b": make(b, seed=seed + 1, output="text")}
+    """One recorded resource game between policies ``a`` and ``b``: scripted names (text
+    output) or policy objects."""
+    pol = {"agent_a": make(a, seed=seed, output="text") if isinstance(a, str) else a,
+           "agent_b": make(b, seed=seed + 1, output="text") if isinstance(b, str) else b}
+    a, b = (x if isinstance(x, str) else x.name for x in (a, b))
     env = record(negotiation_env.env(game="resource", scenario=scenario, num_rounds=rounds, **config),
                  policies=pol, writer=writer, keep=True)
     env.prepare(game_id=game_id or f"resource:{a}+{b}:{scenario}:{seed}"
