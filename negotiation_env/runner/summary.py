@@ -6,8 +6,14 @@ the figure ``negotiation-env report`` gives on the same traces; :func:`figures` 
 summed counts into the printed rates. The definitions are the analysis modules' own
 (reused here, not re-derived):
 
-* **resource**: nothing here; efficiency, optimal-round share and returns are
-  :func:`~negotiation_env.runner.engine.summarize_trace`'s (every resolved round).
+* **resource** (:mod:`negotiation_env.analysis.resource_metrics`): the games the report
+  counts (complete, no degraded model call) and in them the rounds it counts: rounds with
+  a fallback decision (no valid allocation after every retry) are left out, as the paper's
+  Agent errors section does (``fallback`` counts them). ``overdraw``, ``efficiency``
+  (joint reward / M, mean over rounds) and ``optimal``: shares of the kept rounds, the
+  report's Overdraw / Efficiency / Optimum %. A summary row is one run cell (or a pool of
+  cells), so an intervention cell's row is its own figure; the report's Table 3 pools
+  the main cohort only.
 * **matrix** (:mod:`negotiation_env.analysis.matrix_metrics`): complete-case dyads only,
   as the report's tables (``dyads_of(..., "complete")``: every planned round played, no
   error fallback, not ended in an error). ``S``: switches / adjacent-round transitions
@@ -27,7 +33,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-__all__ = ["game_measures", "add_measures", "figures", "COLUMNS", "matrix_measures", "rulemaking_measures"]
+__all__ = ["game_measures", "add_measures", "figures", "COLUMNS", "DESCRIPTIONS", "matrix_measures",
+           "rulemaking_measures", "resource_measures"]
 
 #: game -> the summary columns of its own measures: (header, figure key, "pct" | "num" | "int")
 COLUMNS: dict[str, list[tuple[str, str, str]]] = {
@@ -35,12 +42,27 @@ COLUMNS: dict[str, list[tuple[str, str, str]]] = {
                ("AA", "AA", "pct"), ("BB", "BB", "pct")],
     "rulemaking": [("runs", "kept", "int"), ("C", "compromise", "int"), ("S", "consensus", "int"),
                    ("A", "authority", "int"), ("D", "deadlock", "int"), ("horizon", "horizon", "pct")],
+    "resource": [("games kept", "kept", "int"), ("rounds kept", "rounds", "int"), ("fallback", "fallback", "int"),
+                 ("overdraw", "overdraw", "pct"), ("efficiency", "efficiency", "pct"), ("optimal", "optimal", "pct")],
+}
+
+#: game -> what its measure columns are, for the note under its table
+DESCRIPTIONS: dict[str, str] = {
+    "matrix": ("S: adjacent-round switching rate (Eq. 1, pooled); C: period-two adherence (Eq. S1, mean over "
+               "agents); A: action-A share; AA, BB: both-A (mutual cooperation) and both-B shares of rounds"),
+    "rulemaking": "C, S, A, D: compromise, consensus, authority decision, deadlock runs; horizon: runs using every turn",
+    "resource": ("games kept: games counted; rounds kept: their rounds without a fallback decision; fallback: rounds "
+                 "left out "
+                 "(a decision substituted after every retry failed, the paper's Agent errors rule); overdraw, "
+                 "efficiency (joint reward / M), optimal: over the kept rounds"),
 }
 
 #: game -> what "kept" counts, for the note under its table
 KEPT: dict[str, str] = {
     "matrix": "complete-case dyads (every planned round, no error fallback), as in the report's matrix tables",
     "rulemaking": "complete runs with an outcome and no degraded model call, as in the report's rulemaking tables",
+    "resource": ("complete games with no degraded model call, and in them the rounds without a fallback decision, "
+                 "as in the report's resource tables"),
 }
 
 
@@ -91,9 +113,33 @@ def rulemaking_measures(trace: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
+def resource_measures(trace: Mapping[str, Any]) -> dict[str, float]:
+    """One resource game: 1 game; if the report counts it, its kept rounds (no fallback
+    decision), the rounds left out, and the overdrawn / optimal counts and efficiency sum
+    of the kept rounds."""
+    from ..analysis.report import _usable
+    from ..analysis.resource_metrics import game_metrics
+
+    out: dict[str, float] = {"games": 1, "kept": 0}
+    kept, _ = _usable([dict(trace)], "resource")
+    for g in kept:
+        try:
+            m = game_metrics(g)
+        except (ValueError, KeyError, TypeError):  # the report could not read it either
+            continue
+        out["kept"] += bool(m["rounds"])
+        out["rounds"] = out.get("rounds", 0) + m["rounds"]
+        out["fallback"] = out.get("fallback", 0) + m["excluded_rounds"]
+        out["overdrawn"] = out.get("overdrawn", 0) + m["counts"]["overdraw_rate"][0]
+        out["optimal_rounds"] = out.get("optimal_rounds", 0) + m["counts"]["optimum_rate"][0]
+        out["efficiency_sum"] = out.get("efficiency_sum", 0.0) + sum(r["efficiency"] for r in m["per_round"])
+    return out
+
+
 MEASURES: dict[str, Callable[[Mapping[str, Any]], dict[str, float]]] = {
     "matrix": matrix_measures,
     "rulemaking": rulemaking_measures,
+    "resource": resource_measures,
 }
 
 
@@ -129,4 +175,10 @@ def figures(game: str, totals: Mapping[str, float]) -> dict[str, float | None]:
         kept = t.get("kept", 0)
         return {"games": t.get("games", 0), "kept": kept, **{k: t.get(k, 0) for k in OUTCOMES},
                 "horizon": _ratio(t.get("horizon_exhausted", 0), kept)}
+    if game == "resource":
+        rounds = t.get("rounds", 0)
+        return {"games": t.get("games", 0), "kept": t.get("kept", 0), "rounds": rounds,
+                "fallback": t.get("fallback", 0), "overdraw": _ratio(t.get("overdrawn", 0), rounds),
+                "efficiency": _ratio(t.get("efficiency_sum", 0.0), rounds),
+                "optimal": _ratio(t.get("optimal_rounds", 0), rounds)}
     return {}

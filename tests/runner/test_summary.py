@@ -34,6 +34,13 @@ RULEMAKING = {"name": "rm", "seed": 1, "games": [
 ]}
 
 
+GARBAGE = {"spec": "python:tests.analysis.tracesets:Garbage", "label": "garbage", "options": {"bad": [2]}}
+RESOURCE = {"name": "rs", "seed": 2, "games": [
+    {"game": "resource", "policies": ["scripted:oracle", GARBAGE], "pairings": "all", "games_per_cell": 2,
+     "config": {"num_rounds": 4}, "scenario_sets": {"lo": ["mc050_1"], "hi": ["mc100_1"]}},
+]}
+
+
 def _played(config, tmp_path):
     out = tmp_path / config["name"]
     summary = run(config, out)
@@ -64,6 +71,11 @@ def _row(lines, first):
 @pytest.fixture(scope="module")
 def matrix_run(tmp_path_factory):
     return _played(MATRIX, tmp_path_factory.mktemp("summary"))
+
+
+@pytest.fixture(scope="module")
+def resource_run(tmp_path_factory):
+    return _played(RESOURCE, tmp_path_factory.mktemp("summary"))
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +149,8 @@ def test_game_measures_are_additive_and_only_for_their_game(matrix_run, rulemaki
     _, mx = matrix_run
     _, rm = rulemaking_run
     assert summarize_trace(mx[0])["measures"] == game_measures(mx[0])
-    assert game_measures({"game": "resource"}) == {}
+    assert game_measures({"game": "resource"}) == {"games": 1, "kept": 0}  # no rounds: not counted, and counted so
+    assert game_measures({"game": "rulemaking_v9"}) == {}
     assert game_measures({"game": "matrix", "game_id": "x", "agents": ["a"]}) == {"games": 1, "kept": 0}
     total: dict = {}
     for t in mx:
@@ -146,3 +159,35 @@ def test_game_measures_are_additive_and_only_for_their_game(matrix_run, rulemaki
     m = mm.pooled_metrics(mx, "complete")
     assert total["switches"] == m["switches"] and total["transitions"] == m["transitions"]
     assert total["dyad_rounds"] == m["rounds"] and total["kept"] == m["dyads"] == 8
+
+
+def test_resource_rows_leave_out_fallback_rounds_as_the_report_does(resource_run):
+    from negotiation_env.analysis.resource_metrics import pooled_metrics
+
+    summary, traces = resource_run
+    # the garbage seat falls back in round 2 of every game it plays: one round per game left out
+    marked = sorted(sum(bool(r["outcome"]["fallback"]) for r in t["rounds"]) for t in traces)
+    assert marked == [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]  # 2 games x 2 sets x (oracle, garbage, both)
+    for lineup, cells in _groups(summary, lambda c: tuple(c.lineup)).items():
+        f = figures("resource", _merge(cells)["measures"])
+        mine = [t for t in traces if tuple(lineup_of(t)) == lineup]
+        m = pooled_metrics(mine)
+        assert (f["games"], f["kept"], f["rounds"], f["fallback"]) == (len(mine), m["games"], m["rounds"],
+                                                                       m["excluded_rounds"])
+        assert (f["overdraw"], f["efficiency"], f["optimal"]) == (m["overdraw_rate"], pytest.approx(m["efficiency"]),
+                                                                  m["optimum_rate"])
+    f = figures("resource", _merge(_groups(summary, lambda c: tuple(c.lineup))[("garbage", "garbage")])["measures"])
+    assert (f["rounds"], f["fallback"]) == (12, 4)
+    # printed: a condition row is the report's headline row of that M/C level
+    from negotiation_env.analysis.report import resource_tables
+
+    head = resource_tables(traces)[0][0]
+    lines = _printed(summary)
+    header = _row(lines, "condition · set")
+    for cset, mc in (("lo", "0.5"), ("hi", "1.0")):
+        got = dict(zip(header, _row(lines, f"default · {cset}")))
+        rep = dict(zip(head.columns, head.row({"M/C": mc})))
+        assert got["games kept"] == str(rep["Games"]) and got["rounds kept"] == str(rep["Rounds"])
+        assert got["fallback"] == str(rep["Fallback rounds left out"]) == "4"
+        assert got["efficiency"] == _fmt(rep["Efficiency %"], True) and got["optimal"] == _fmt(rep["Optimum %"], True)
+        assert got["overdraw"] == _fmt(rep["Overdraw %"], True)
