@@ -55,6 +55,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     src = _source(args.source)
     if src is None:
         return _err(f"no run folder or trace file at {args.source}")
+    if args.labels is not None and not Path(args.labels).is_file():
+        return _err(f"no labels file at {args.labels}")
     rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
                      include_fallbacks=args.include_fallbacks, labels=args.labels)
     if not rep.games:

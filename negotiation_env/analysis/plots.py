@@ -220,7 +220,8 @@ def plot_failed_improvement(data: Mapping[str, Mapping[str, Mapping[str, float |
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(ys, pairings, fontsize="small")
     axes[0].invert_yaxis()
-    axes[1].legend(fontsize="small", loc="lower right")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, fontsize="small", loc="upper center", ncol=3, bbox_to_anchor=(0.5, 0.0))
     fig.suptitle("Failed improvement: the round after a non-optimal one")
     return _save(fig, path)
 

@@ -847,7 +847,8 @@ def _token_table(usage: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Table 
     if not rows:
         return None
     t_notes = ["API-reported token counts summed per agent-round (every call of the agent in that round, retries "
-               "included), then averaged over agent-rounds (per agent-game for the reflection); thinking = "
+               "included), then averaged over agent-rounds (per agent-game for the reflection); a talk, decision "
+               "or round row is over the agent-rounds with a call in it (the Agent-rounds column); thinking = "
                "reasoning tokens, part of completion; visible output = completion − thinking; think % = thinking "
                "/ completion (seed 000 Table 12)."]
     if partial:
@@ -1208,7 +1209,9 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
     res_tables, res_plot = resource_tables(traces, include_fallbacks=include_fallbacks, labels=labels)
     rep.notes.extend(res_plot.get("notes", []))
-    if labels and labels_source:
+    if labels_source and not any((r or {}).get("status") == "ok" for r in (labels or {}).values()):
+        rep.notes.append(f"judge labels file {labels_source} holds no ok record: no judge tables")
+    elif labels and labels_source:
         rep.notes.append(f"judge tables from {labels_source}")
     rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
     mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=n_resamples)

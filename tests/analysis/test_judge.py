@@ -466,6 +466,15 @@ def test_cli_judge_merge_and_the_report_reads_the_merged_labels(run_dir, tmp_pat
     assert prev.rows[0][2] == "4"  # the two merged games' rounds
     assert prev.value("All %", Label="Coordination Withdrawal") == 0.5
     assert rep.table("judge_enrichment").columns[0] == "Label"
+    # an explicit labels file: the first judge's alone; a missing one is a usage error
+    rep = report_run(d, tmp_path / "rep1", plots=False, labels=j / "gemini.jsonl")
+    assert rep.table("judge_prevalence").rows[0][2] == "6"  # all three games
+    assert main(["report", str(d), "--no-plots", "--labels", str(j / "nope.jsonl")]) == 2
+    empty = j / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    rep = report_run(d, tmp_path / "rep2", plots=False, labels=empty)
+    assert f"judge labels file {empty} holds no ok record: no judge tables" in rep.notes
+    assert not any(t.name.startswith("judge_") for t in rep.tables)
     # usage errors: one judge, a pick without judges, an unknown label
     assert main(["judge", str(d), "--merge", f"gemini={j / 'gemini.jsonl'}"]) == 2
     assert main(["judge", str(d), "--tables-only", "--pick", "coordination_withdrawal=opus"]) == 2
