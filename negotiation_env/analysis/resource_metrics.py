@@ -369,14 +369,13 @@ FALLBACK_EVENTS = ("heuristic_fallback", "decision_auto_filled")
 
 def _agents_of(flag: Any) -> list[str] | None:
     """The agents a round outcome's fallback field names; None when it marks none. A
-    flag that says "fallback" without naming agents (``True``) gives ``["?"]``."""
+    flag that says "fallback" without naming agents (``True``, a non-empty string) gives
+    ``["?"]``."""
     if isinstance(flag, Mapping):
         return sorted(str(a) for a in flag) or None
     if isinstance(flag, (list, tuple)):
         return sorted(str(a) for a in flag) or None
-    if isinstance(flag, str):
-        return [flag] if flag else None
-    if flag is True:
+    if flag is True or (isinstance(flag, str) and flag):  # a flag that names no agent (or only the substitute)
         return ["?"]
     return None
 

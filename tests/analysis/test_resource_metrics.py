@@ -307,6 +307,10 @@ def test_fallback_rounds_are_read_from_every_trace_form():
                dict(base[1], outcome=dict(base[1]["outcome"], fallback_agents=["agent_a"])),
                dict(base[2], outcome=dict(base[2]["outcome"], fallback=True))])
     assert fallback_rounds(t) == {1: ["agent_b"], 2: ["agent_a"], 3: ["?"]}
+    t["rounds"][2]["outcome"]["fallback"] = "zero"  # a flag naming only the substitute
+    assert fallback_rounds(t)[3] == ["?"]
+    t["rounds"][2]["outcome"]["fallback"] = False
+    assert 3 not in fallback_rounds(t)
     # no outcome field at all: the steps' heuristic_fallback / decision_auto_filled events
     ev = {"agent": "agent_b", "round": 2, "phase": "decision", "parsed": None,
           "events": [{"type": "validation_error", "agent": "agent_b", "round": 2},
