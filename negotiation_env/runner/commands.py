@@ -23,6 +23,7 @@ from .config import RunConfigError, load_config
 from .engine import BACKENDS, DEFAULT_MAX_DEGRADED, CellStats, RunnerError, RunObserver, RunSummary, run
 from .plan import make_plan
 from .summary import COLUMNS as MEASURE_COLUMNS
+from .summary import DESCRIPTIONS as MEASURE_DESCRIPTIONS
 from .summary import KEPT, add_measures, figures
 from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, preflight
 
@@ -140,8 +141,8 @@ def _measure_cell(value: float | None, kind: str) -> str:
 
 def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: list[str],
            game: str | None = None) -> Table:
-    """One row per group: counts, then the game's own measures (resource: efficiency and
-    optimal-round share; matrix and rulemaking: :data:`.summary.COLUMNS`), returns, invalid.
+    """One row per group: counts, then the game's own measures (:data:`.summary.COLUMNS`;
+    efficiency and optimal-round share for a game without an entry), returns, invalid.
     Names are user text (policy labels, condition names): shown as plain text, never markup."""
     own = MEASURE_COLUMNS.get(game or "")
     t = Table(title=escape(title))
@@ -174,15 +175,11 @@ def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: li
 
 
 def _measure_note(game: str, cells: list[CellStats]) -> str | None:
-    """The line under a matrix or rulemaking table: what its columns are and which games they count."""
+    """The line under a game's table: what its own columns are and which games they count."""
     if game not in MEASURE_COLUMNS:
         return None
     f = figures(game, _merge(cells)["measures"])
-    if game == "matrix":
-        what = ("S: adjacent-round switching rate (Eq. 1, pooled); C: period-two adherence (Eq. S1, mean over "
-                "agents); A: action-A share; AA, BB: both-A (mutual cooperation) and both-B shares of rounds")
-    else:
-        what = "C, S, A, D: compromise, consensus, authority decision, deadlock runs; horizon: runs using every turn"
+    what = MEASURE_DESCRIPTIONS[game]
     left = int(f["games"] or 0) - int(f["kept"] or 0)
     counted = f"; counted over {KEPT[game]}" + (f": {left} of {int(f['games'] or 0)} games left out" if left else "")
     return f"{game}: {what}{counted}"
