@@ -69,6 +69,20 @@ def _check_int(name: str, value: Any, lo: int) -> int:
     return value
 
 
+#: values of HFPolicy's ``constrained`` option (True means "strict")
+CONSTRAINED = (False, True, "strict", "schema")
+
+
+def _check_constrained(value: Any) -> Any:
+    if value is True:
+        return "strict"
+    if value is None or value is False:
+        return False
+    if value not in ("strict", "schema"):
+        raise ValueError(f"HFPolicy option 'constrained' must be true, false, 'strict' or 'schema'; got {value!r}")
+    return value
+
+
 class _RowSampler(LogitsProcessor):
     """Samples each row from its own generator with temperature and top-p, and returns
     scores that are 0 at the drawn token and -inf elsewhere, so that ``generate`` in
@@ -106,6 +120,18 @@ class HFPolicy(LLMPolicy):
     larger batches, grouping prompts of similar length). chat_template_kwargs: extra
     keyword arguments for ``apply_chat_template``. attn_implementation,
     trust_remote_code, revision: passed to ``from_pretrained``.
+
+    constrained: decode under the observation's answer format
+    (:func:`negotiation_env.answer_format`, through :mod:`.constrained`): ``True`` or
+    ``"strict"``: the legal-actions-only description where the game has one, else the
+    form; ``"schema"``: the form only; ``False`` (default): free decoding. An observation
+    without a format (a bare prompt) is answered freely. Native reasoning is not
+    generated under a constraint (the answer starts at the first token; the chat
+    template is rendered with reasoning off). constrained_text_chars: cap on each
+    free-text field of a constrained answer; None (default): half of
+    ``max_new_tokens`` shared among the format's text fields, so that the whole answer
+    fits the token budget (a token holds at least one character). Each constrained
+    answer's usage has ``constrained``: ``{"format", "via": "llguidance", "complete"}``.
     """
 
     name = "hf"
@@ -114,8 +140,13 @@ class HFPolicy(LLMPolicy):
                  top_p: float = 1.0, max_new_tokens: int = 512, seed: int | None = None, reasoning: Any = "auto",
                  max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
                  attn_implementation: str | None = None, trust_remote_code: bool = False,
-                 revision: str | None = None) -> None:
+                 revision: str | None = None, constrained: Any = False,
+                 constrained_text_chars: int | None = None) -> None:
         super().__init__(seed=seed, reasoning=reasoning)
+        self.constrained = _check_constrained(constrained)
+        if constrained_text_chars is not None:
+            _check_int("constrained_text_chars", constrained_text_chars, 1)
+        self.constrained_text_chars = constrained_text_chars
         if not isinstance(model, str) or not model:
             raise ValueError(f"HFPolicy needs a model path or hub id; got {model!r}")
         self.model_name = model
@@ -148,6 +179,13 @@ class HFPolicy(LLMPolicy):
         self._interventions: list[tuple[Any, Callable[[Any], bool] | None]] = []
         self._layers_cache: Any = None
         self._keep_last = "logits_to_keep" in inspect.signature(self.model.forward).parameters
+        self._constrainer: Any = None
+        self._formats: dict[str, Any] = {}
+        if self.constrained:
+            from .constrained import Constrainer
+
+            vocab = int(self.model.get_output_embeddings().weight.shape[0])
+            self._constrainer = Constrainer(self.tokenizer, vocab, sorted(self._eos))
 
     # ------------------------------------------------------------------ setup
 
@@ -191,7 +229,8 @@ class HFPolicy(LLMPolicy):
         return {"model": self.model_name, "revision": self.revision, "device": self.device, "dtype": self.dtype,
                 "temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens,
                 "reasoning": self.reasoning, "max_batch_size": self.max_batch_size,
-                "chat_template_kwargs": dict(self.chat_template_kwargs)}
+                "chat_template_kwargs": dict(self.chat_template_kwargs), "constrained": self.constrained,
+                "constrained_text_chars": self.constrained_text_chars}
 
     def __repr__(self) -> str:
         return (f"HFPolicy({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
@@ -220,7 +259,33 @@ class HFPolicy(LLMPolicy):
 
     # ------------------------------------------------------------------ generation
 
+    def _format(self, observation: Any) -> Any:
+        """The answer format this policy decodes ``observation`` under (None: free)."""
+        if not self.constrained:
+            return None
+        from negotiation_env.core.answer_format import OBS_KEY, answer_format
+
+        key = observation.get(OBS_KEY) if isinstance(observation, dict) else None
+        if not key:
+            return None
+        cache = self._formats
+        if key in cache:
+            return cache[key]
+        strict = self.constrained == "strict"
+        fmt = answer_format(observation).best(strict)
+        chars = self.constrained_text_chars
+        if chars is None and fmt.text_fields:
+            chars = max(1, self.max_new_tokens // (2 * fmt.text_fields))
+        if chars is not None and fmt.text_fields:
+            fmt = answer_format(observation, text_chars=chars).best(strict)
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = fmt
+        return fmt
+
     def _complete(self, observations, conversations, think, seeds):
+        if self.constrained:  # the answer is constrained from its first token: no reasoning span
+            think = [False if t and self._format(o) is not None else t for o, t in zip(observations, think)]
         prompts = [self.render(c, t) for c, t in zip(conversations, think)]
         lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
         out: list[Completion | None] = [None] * len(prompts)
@@ -257,14 +322,21 @@ class HFPolicy(LLMPolicy):
                 g.manual_seed(s if s is not None else secrets.randbits(63))
                 gens.append(g)
             procs.append(_RowSampler(gens, self.temperature, self.top_p))
+        formats = [self._format(o) for o in observations] if self.constrained else [None] * len(prompts)
+        grammar = None
+        if any(f is not None for f in formats):
+            grammar = self._constrainer.processor(formats)
+            procs.insert(0, grammar)  # before the sampler: it draws among the allowed tokens
         with self._hooks(observations):
             seq = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg,
                                       logits_processor=procs)
         new = seq[:, ids.shape[1]:].tolist()
+        if grammar is not None:
+            grammar.finish(new)
         prompt_lens = mask.sum(dim=1).tolist()
         seconds = (time.perf_counter() - t0) / max(1, len(prompts))
         out = []
-        for row, n_prompt in zip(new, prompt_lens):
+        for k, (row, n_prompt) in enumerate(zip(new, prompt_lens)):
             cut = next((k for k, t in enumerate(row) if t in self._eos), None)
             gen = row if cut is None else row[:cut + 1]
             body = [t for t in gen if t not in self._eos and t != self.tokenizer.pad_token_id]
@@ -280,9 +352,15 @@ class HFPolicy(LLMPolicy):
             if finish == "length":
                 faults.append({"kind": "length", "attempt": 1,
                                "message": f"the answer was cut at max_new_tokens={self.max_new_tokens}"})
+            constrained = None
+            if formats[k] is not None:
+                constrained = {"format": formats[k].name, "via": "llguidance", "complete": bool(grammar.complete[k])}
+                if grammar.errors[k]:
+                    faults.append({"kind": "constraint", "attempt": 1, "message": grammar.errors[k]})
             out.append(Completion(text=text, reasoning=reasoning, raw=raw, finish_reason=finish, seconds=seconds,
                                   usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(gen),
-                                              reasoning_tokens=reasoning_tokens), faults=faults))
+                                              reasoning_tokens=reasoning_tokens), faults=faults,
+                                  constrained=constrained))
         return out
 
     @torch.no_grad()

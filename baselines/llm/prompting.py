@@ -128,6 +128,10 @@ class Completion:
     attempts: requests made (1 for a local model).
     finish_reason: the last response's, when known (``"stop"``, ``"length"``, ...).
     seconds: wall time of the call, including backoff waits.
+    constrained: how the answer was constrained (constrained decoding): ``{"format":
+        name of the answer format, "via": the engine or request field, "complete": the
+        answer is a whole match}``; None when it was not. Stored in the trace step's
+        ``tokens`` as ``constrained``.
     """
 
     text: str
@@ -139,12 +143,15 @@ class Completion:
     attempts: int = 1
     finish_reason: str | None = None
     seconds: float = 0.0
+    constrained: dict[str, Any] | None = None
 
     def trace_usage(self) -> dict[str, Any]:
         """The dict the trace recorder stores as the step's ``tokens`` (via the policy's
         ``last_usage``): token counts plus the call's faults, failure flag and attempts."""
         d = self.usage.to_dict()
         d.update(attempts=self.attempts, failed=self.failed, faults=[dict(f) for f in self.faults])
+        if self.constrained is not None:
+            d["constrained"] = dict(self.constrained)
         if self.finish_reason is not None:
             d["finish_reason"] = self.finish_reason
         return d

@@ -58,8 +58,8 @@ from gymnasium import spaces
 
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
-from ...core.spaces import action_text, chat_observation_space, sanitize
-from . import prompts
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
 from .parser import ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think, think_spans
 from .rules import STAGE_GAMES, RoundResult, StageGame, resolve, stage_game
@@ -187,7 +187,7 @@ class MatrixGame(Game):
                                               self.names[self.other(a)], config.payoff_line))
             for a in AGENTS
         }
-        self._obs_space = chat_observation_space(LAYOUT.space())
+        self._obs_space = chat_observation_space(LAYOUT.space(), answer_format=obs_text(OBS_TEXT_MAX))
         self._act_space = spaces.Dict({
             "message": action_text(config.max_message_chars),
             "action": spaces.Discrete(2),
@@ -446,6 +446,8 @@ class MatrixGame(Game):
             "conversation": tuple(conv),
             "features": self.features(agent),
             "active": int(agent in self.acting()),
+            # the spec of the answer owed now (answer_schema); "" when the agent does not act
+            "answer_format": json.dumps(answer_schema.spec(self.phase)) if agent in self.acting() else "",
         }
 
     def features(self, agent: str) -> np.ndarray:

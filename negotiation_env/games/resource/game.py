@@ -53,8 +53,8 @@ from gymnasium import spaces
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.spaces import action_text, chat_observation_space, sanitize
-from . import prompts
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from . import answer_schema, prompts
 from .features import FeatureLayout
 from .parser import Turn, parse_plain, parse_structured, parse_text
 from .prompts import Names, PromptOptions
@@ -354,7 +354,7 @@ class ResourceGame(Game):
     # ----------------------------------------------------------------- spaces
 
     def _make_obs_space(self) -> spaces.Dict:
-        return chat_observation_space(self.layout.space())
+        return chat_observation_space(self.layout.space(), answer_format=obs_text(OBS_TEXT_MAX))
 
     def _make_action_space(self, agent: str) -> spaces.Dict:
         sc = self.base_scenario
@@ -778,7 +778,22 @@ class ResourceGame(Game):
             "conversation": tuple(conv),
             "features": self._features(agent),
             "active": int(agent in self.acting()),
+            "answer_format": self._answer_spec(agent),
         }
+
+    def _answer_spec(self, agent: str) -> str:
+        """The spec of the answer ``agent`` owes now (:mod:`.answer_schema`), as JSON
+        text; ``""`` when it does not act. Cached per round, phase and agent."""
+        if agent not in self.acting():
+            return ""
+        key = (id(self.scenario), id(self.names), agent, self.phase, self.config.thinking)
+        cache = self.__dict__.setdefault("_answer_specs", {})
+        if key not in cache:
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = json.dumps(answer_schema.spec(self.scenario, agent, self.names, phase=self.phase,
+                                                       thinking=self.config.thinking), ensure_ascii=False)
+        return cache[key]
 
     def _features(self, agent: str) -> np.ndarray:
         L, sc, st = self.layout, self.scenario, self._states[agent]

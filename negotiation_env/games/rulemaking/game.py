@@ -27,6 +27,7 @@ sensitivity relabelling and the process measures.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,8 @@ from gymnasium import spaces
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.spaces import action_text, chat_observation_space, sanitize
-from . import prompts
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
                          horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
 from .features import CONDITIONS, LAYOUT
@@ -201,6 +202,7 @@ class RulemakingGame(Game):
         self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
                         for p in self.possible_agents}
         self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2),
+                                                 answer_format=obs_text(OBS_TEXT_MAX),
                                                  max_tokens=spaces.Discrete(MAX_TOKEN_BUDGET + 1))
         n = config.max_rationale_chars
         self._act_space = spaces.Dict({
@@ -390,7 +392,14 @@ class RulemakingGame(Game):
             "active": int(agent in self.acting()),
             "reasoning": int(self.config.condition == "native"),
             "max_tokens": self.config.max_tokens,
+            "answer_format": self._answer_spec if agent in self.acting() else "",
         }
+
+    @functools.cached_property
+    def _answer_spec(self) -> str:
+        """The spec of a move (:mod:`.answer_schema`): the same for every party and turn."""
+        cfg = self.config
+        return json.dumps(answer_schema.spec(self.scenario, cfg.condition, cfg.limits))
 
     def _features(self, agent: str) -> np.ndarray:
         L, run, cfg = LAYOUT, self.run, self.config
