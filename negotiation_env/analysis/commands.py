@@ -165,12 +165,14 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Register ``report``, ``view`` and ``judge`` on the ``negotiation-env`` parser."""
     r = sub.add_parser("report", help="tables (Markdown, CSV) and figures (PNG) of the papers from traces",
-                       description="Write the seed papers' tables and figures for whatever games DIR's traces "
-                                   "hold: resource (seed 000 Tables 3, 4, 10, process metrics, stable vs. "
-                                   "shifting), rulemaking (seed 001 Table 2 and the cell summary, Figure 1), "
-                                   "matrix (seed 002 Table 1 with bootstrap CIs and Benjamini-Hochberg marks, "
-                                   "outcomes by treatment, complete-case vs all-available sensitivity, "
-                                   "switching figure).")
+                       description="Write the papers' tables and figures for whatever games DIR's traces "
+                                   "hold: resource (Yao et al.: headline, Tables 3, 4, 9, 10, 12, process metrics, "
+                                   "agent errors, Figures 6 and 7; main cohort only, interventions against "
+                                   "matched baselines, fallback rounds left out and counted), rulemaking (Andric: "
+                                   "Table 2, the cell summary, Ledger contrasts, Figure 1), matrix (Lore et al.: "
+                                   "Table 1 with permutation p over dyads and Benjamini-Hochberg marks, n/a where "
+                                   "a cell is too small to test; A.1-A.3, Tables S1, S2, S4; switching figure). "
+                                   "Every record, line or round left out is listed in the notes.")
     r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
@@ -189,7 +191,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--out", default=None, help="output file (default DIR/viewer.html)")
     v.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     v.set_defaults(func=_view)
-    j = sub.add_parser("judge", help="label resource-game rounds with an LLM judge (seed 000 Appendix G)",
+    j = sub.add_parser("judge", help="label resource-game rounds with an LLM judge (the resource paper's Appendix G)",
                        description="One call per complete resource game to an OpenAI-compatible server; answers "
                                    "are validated strictly and retried with the error; labels go to "
                                    "DIR/judge/labels.jsonl, prevalence (and kappa with --human) to DIR/judge/.")
