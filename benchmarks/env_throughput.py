@@ -1,38 +1,65 @@
-"""Throughput benchmark: the resource game's AEC env next to PettingZoo's classic envs, plus the solver.
+"""Throughput benchmark: the games' envs next to PettingZoo's classic envs (and TextArena's
+negotiation games when installed), the per-step cost over a long game, the default
+scripted cohort, and the solver.
 
 Run from the repository root:
 
-    python benchmarks/env_throughput.py            # default sizes (about a minute on 2 cores)
-    python benchmarks/env_throughput.py --quick    # smoke run, a few seconds
+    python benchmarks/env_throughput.py            # default sizes (several minutes on 2 busy cores)
+    python benchmarks/env_throughput.py --quick    # smoke run, a few seconds (no cohort)
+    pip install -e .[bench]                        # adds the TextArena peer rows
 
 What it measures, all in one process so that ratios are taken side by side:
 
-1. **Resource game, AEC API** (``negotiation_env.env(game="resource")``, default scenario):
-   two seeded :class:`~baselines.scripted.RandomPolicy` instances play complete
-   4-round games, once with ``output="structured"`` (Dict actions) and once with
-   ``output="text"`` (raw JSON strings the env parses). The env time is ``env.step`` plus
-   ``env.last()`` (the observation); the policy's ``act`` is timed separately; ``reset``
-   is timed separately too and is in neither figure.
-2. **PettingZoo baselines**: ``pettingzoo.classic.rps_v2`` and ``tictactoe_v3`` (AEC,
-   as shipped, with their wrappers), stepped with seeded random legal actions
-   (tictactoe samples from the observation's ``action_mask``), timed the same way.
-   Repetitions are interleaved (each round runs every env once, same seeds every round)
-   and the figures are medians over rounds; the ratios resource/rps and resource/tictactoe
-   are the medians of the per-round ratios, so machine noise hits numerator and
-   denominator alike.
+1. **Env rows** (issue 21), each played with the cheapest valid policy so that the figure
+   is the env's own cost (actions built once a game, chosen from a few feature entries or
+   the action mask):
 
-   "Per agent step" means per ``env.step`` call of the standard ``agent_iter`` loop,
-   including the final ``env.step(None)`` each agent makes after termination; the
-   number of live steps (actions actually taken) is reported too.
-3. **Solver**: ``solve(scenario, "auto")`` (and, for reference, ``"milp"``) per shipped
+   * ``resource aec``: ``negotiation_env.env(game="resource")``, default config (mc080_1,
+     4 rounds, random themes); each agent talks once a round, then buys its individual
+     optimum (structured actions, engine-assigned runs). Goal: at most 0.5x tictactoe_v3.
+   * ``matrix aec``: the default matrix game (10 rounds, communication, acknowledgement);
+     one structured action valid in every phase. Goal: at most 0.6x rps_v2.
+   * ``rulemaking aec``: the default rulemaking run (E1, condition none); every party
+     plays Oppose, so runs go to the 15-turn horizon. Goal: at most 1.0x tictactoe_v3.
+   * ``matrix numeric aec``: ``wrappers.numeric`` over the matrix AEC env (Discrete actions,
+     action mask); the first index the mask allows. Goal: at most 1.0x rps_v2.
+   * ``resource parallel``: the parallel env, the same policy for every live agent. Goal:
+     at most 0.5x ``rps_v2.parallel_env()``.
+   * ``resource aec random`` (structured and text): the seeded ``RandomPolicy`` of the
+     earlier versions of this benchmark, for continuity.
+
+   The env time is ``env.step`` plus ``env.last()`` (the observation, reward and info the
+   loop reads) per ``env.step`` call of the standard ``agent_iter`` loop, including the
+   final ``env.step(None)`` each agent makes after termination; the live steps (actions
+   actually taken) are reported too. Parallel rows: ``env.step`` per call. The policy's
+   time and ``reset`` are timed separately and are in neither figure.
+2. **PettingZoo references**: ``pettingzoo.classic.rps_v2`` and ``tictactoe_v3`` (AEC, as
+   shipped, with their wrappers) and ``rps_v2.parallel_env()``, stepped with seeded random
+   legal actions (tictactoe samples from the observation's ``action_mask``), timed the
+   same way. Repetitions are interleaved (each round runs every row once, same seeds
+   every round) and the figures are medians over rounds; every ratio is the median of
+   the per-round ratios, so machine noise hits numerator and denominator alike.
+3. **TextArena peers** (``bench`` extra): ``SimpleNegotiation-v0`` and
+   ``IteratedPrisonersDilemma-v0`` with one constant valid answer, ``get_observation`` +
+   ``step`` per step, a fresh env per game (see :func:`run_textarena_games`); skipped,
+   and said so, when textarena is not installed.
+4. **Long games**: one resource game of ``--long-rounds`` rounds (100) and one matrix game
+   of 10x as many, every step timed and filed under its round; µs per step (and steps/s)
+   over the first and the last 5% of the rounds. A per-step cost that grows with the
+   game's length shows as last/first above 1.
+5. **Cohort**: ``negotiation-env run`` of the shipped default config (1,080 games of the
+   scripted cohort) on ``--cohort-workers`` (2) workers, in a subprocess, wall time of the
+   whole command. Issue 21's goal, 4 s for the 720-game cohort, is scaled by the games
+   actually played (4 s x 1080/720 = 6 s).
+6. **Solver**: ``solve(scenario, "auto")`` (and, for reference, ``"milp"``) per shipped
    scenario, and a seeded random 6-resource x 6-projects-per-agent scenario with
    ``"milp"`` and ``"auto"``; median milliseconds over ``--solver-reps`` repetitions.
-4. A table on stdout and a JSON file with every figure and the machine's description
+7. Tables on stdout and a JSON file with every figure and the machine's description
    (default ``benchmarks/results/env_throughput.json``; ``--quick`` writes
    ``env_throughput_quick.json`` next to it unless ``--out`` is given).
 
-Only numpy Generators are used for randomness (never the global state); all timing uses
-``time.perf_counter``.
+Only numpy Generators are used for randomness in what this script draws (TextArena seeds
+Python's ``random`` inside its own reset); all timing uses ``time.perf_counter``.
 """
 
 from __future__ import annotations
@@ -80,7 +107,9 @@ import negotiation_env  # noqa: E402
 from machine import machine_info as _machine_info, write_result  # noqa: E402
 from baselines.scripted import make as make_policy  # noqa: E402
 from negotiation_env.games.resource.scenario import Scenario, list_scenarios, load_scenario  # noqa: E402
-from negotiation_env.games.resource.solver import feasible_run_vectors, solve  # noqa: E402
+from negotiation_env.games.resource.solver import feasible_run_vectors, individual_best, solve  # noqa: E402
+from negotiation_env.wrappers import numeric  # noqa: E402
+from pettingzoo import ParallelEnv  # noqa: E402
 from pettingzoo.classic import rps_v2, tictactoe_v3  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "env_throughput.json"
@@ -169,6 +198,218 @@ def tictactoe_actors(env, seed0: int) -> Callable[[int], dict[str, Callable[[Any
     return make
 
 
+# --------------------------------------------------------------------------- trivial valid policies (issue 21)
+#
+# The rows with a goal are played by the cheapest policy that plays a valid game, so the
+# figure is the env's own cost: the policy answers from a few feature entries (or the
+# action mask) with actions built once per game.
+
+TALK = "I plan to buy what my projects need; please do the same."
+
+
+def resource_trivial_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
+    """Resource: talk once a round (the opening turn), then buy the own individual optimum
+    (``solver.individual_best``) with engine-assigned runs; valid in every state."""
+    game = env.unwrapped.game
+    layout = game.layout
+    talk_i, used_i = layout.slice("phase").start, layout.slice("turns_used").start
+    sc = game.base_scenario
+    acts = {}
+    for agent in env.possible_agents:
+        purchase, _ = individual_best(sc, agent)
+        talk = {"message": TALK, "decide": 0}
+        buy = {"message": "", "decide": 1, "purchase": np.array([purchase[r] for r in sc.resource_ids], dtype=np.int64),
+               "auto_runs": 1}
+
+        def act(obs, talk=talk, buy=buy):
+            f = obs["features"]
+            return talk if f[talk_i] == 1 and f[used_i] == 0 else buy
+
+        acts[agent] = act
+    return lambda g: acts
+
+
+def matrix_trivial_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
+    """Matrix: one structured action valid in every phase (a message and action A)."""
+    action = {"message": "I will choose A this round.", "action": 0}
+    acts = {a: (lambda obs: action) for a in env.possible_agents}
+    return lambda g: acts
+
+
+def rulemaking_trivial_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
+    """Rulemaking: every party plays Oppose with no issue (the run goes to the horizon)."""
+    action = {"move": 1, "issue": 0, "rationale": "We keep our position on the draft rule."}
+    acts = {a: (lambda obs: action) for a in env.possible_agents}
+    return lambda g: acts
+
+
+def masked_first_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
+    """Numeric view: the first index the action mask allows."""
+    acts = {a: (lambda obs: int(obs["action_mask"].argmax())) for a in env.possible_agents}
+    return lambda g: acts
+
+
+# --------------------------------------------------------------------------- parallel and TextArena loops
+
+
+def run_parallel_games(env, n_games: int, seed0: int, make_actors) -> dict[str, float]:
+    """The plain parallel loop, ``env.step({a: policy(obs[a]) for a in env.agents})``;
+    a "step" is one ``env.step`` call. ``t_last`` stays 0 (observations come back from step)."""
+    c = _new_counts()
+    pc = time.perf_counter
+    for g in range(n_games):
+        actors = make_actors(g)
+        t0 = pc()
+        obs, _infos = env.reset(seed=seed0 + g)
+        c["t_reset"] += pc() - t0
+        t_step = t_policy = 0.0
+        calls = live = 0
+        while env.agents:
+            t0 = pc()
+            actions = {a: actors[a](obs[a]) for a in env.agents}
+            t1 = pc()
+            obs, _r, _term, _trunc, _infos = env.step(actions)
+            t2 = pc()
+            t_policy += t1 - t0
+            t_step += t2 - t1
+            calls += 1
+            live += len(actions)
+        c["games"] += 1
+        c["step_calls"] += calls
+        c["live_steps"] += live
+        c["t_step"] += t_step
+        c["t_policy"] += t_policy
+    return c
+
+
+def textarena_available() -> str | None:
+    """TextArena's version when the ``bench`` extra is installed, else None."""
+    try:
+        import textarena  # noqa: F401
+    except ImportError:
+        return None
+    return _version_of("textarena")
+
+
+def _version_of(pkg: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def run_textarena_games(make_env, n_games: int, seed0: int, make_actors) -> dict[str, float]:
+    """TextArena's loop: ``pid, obs = env.get_observation(); done, info = env.step(action)``
+    until done, then ``env.close()``; the env time is get_observation + step (making the env,
+    reset and close are timed as reset). Each game gets a fresh ``ta.make`` env: TextArena
+    0.7.4's observation wrappers keep their messages across ``reset`` (a SimpleNegotiation
+    observation grew from 1 kB to 55 kB over 50 games on one env), so a reused env would
+    be timed on an ever longer history."""
+    c = _new_counts()
+    pc = time.perf_counter
+    for g in range(n_games):
+        actors = make_actors(g)
+        t0 = pc()
+        env = make_env()
+        env.reset(num_players=2, seed=seed0 + g)
+        c["t_reset"] += pc() - t0
+        t_step = t_last = t_policy = 0.0
+        calls = 0
+        done = False
+        while not done:
+            t0 = pc()
+            pid, obs = env.get_observation()
+            t1 = pc()
+            action = actors[pid](obs)
+            t2 = pc()
+            done, _info = env.step(action=action)
+            t3 = pc()
+            t_last += t1 - t0
+            t_policy += t2 - t1
+            t_step += t3 - t2
+            calls += 1
+        t0 = pc()
+        env.close()
+        c["t_reset"] += pc() - t0
+        c["games"] += 1
+        c["step_calls"] += calls
+        c["live_steps"] += calls
+        c["t_step"] += t_step
+        c["t_last"] += t_last
+        c["t_policy"] += t_policy
+    return c
+
+
+def textarena_actors(text: str) -> Callable[[int], dict[int, Callable[[Any], str]]]:
+    acts = {0: (lambda obs: text), 1: (lambda obs: text)}
+    return lambda g: acts
+
+
+#: TextArena peers: env id, the constant valid answer, the row of ours it is set beside
+TEXTARENA_ENVS = (
+    ("SimpleNegotiation-v0", "[Deny] Let us keep what we have.", "resource_aec"),
+    ("IteratedPrisonersDilemma-v0", "I will cooperate. [Cooperate]", "matrix_aec"),
+)
+
+
+# --------------------------------------------------------------------------- per-step cost over a long game
+
+
+def long_game(game: str, config: dict[str, Any], make_actors, seed: int, window: int) -> dict[str, float]:
+    """One long AEC game with the trivial policy, each step timed (``env.last()`` +
+    ``env.step``) and filed under the round it was taken in (``game.round`` before the
+    step); returns the steps and seconds of the first ``window`` rounds and of the last
+    ``window`` rounds."""
+    env = negotiation_env.env(game=game, **config)
+    actors = make_actors(env)(0)
+    inner = env.unwrapped.game
+    env.reset(seed=seed)
+    pc = time.perf_counter
+    per_round: dict[int, list[float]] = {}
+    for agent in env.agent_iter():
+        r = inner.round
+        t0 = pc()
+        obs, _rew, term, trunc, _info = env.last()
+        t1 = pc()
+        action = None if term or trunc else actors[agent](obs)
+        t2 = pc()
+        env.step(action)
+        t3 = pc()
+        per_round.setdefault(r, []).append((t1 - t0) + (t3 - t2))
+    rounds = sorted(per_round)
+    first = [t for r in rounds[:window] for t in per_round[r]]
+    last = [t for r in rounds[-window:] for t in per_round[r]]
+    conv = len(env.observe(env.possible_agents[0])["conversation"])
+    return {"first_steps": len(first), "first_s": sum(first), "last_steps": len(last), "last_s": sum(last),
+            "rounds": len(rounds), "conversation_messages_at_end": conv}
+
+
+# --------------------------------------------------------------------------- the default scripted cohort
+
+
+def run_cohort(workers: int) -> dict[str, Any]:
+    """``negotiation-env run --out TMP --workers N`` (the shipped default config), in a
+    subprocess; the wall time of the whole command and the runner's own figure."""
+    import re
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "negotiation_env.cli", "run", "--out", str(Path(tmp) / "run"),
+               "--workers", str(workers)]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+        wall = time.perf_counter() - t0
+    out = proc.stdout + proc.stderr
+    m = re.search(r"(\d[\d,]*)/(\d[\d,]*) games.*?played (\d[\d,]*) now in ([\d.]+) s", out, re.S)
+    games = int(m.group(3).replace(",", "")) if m else None
+    return {"returncode": proc.returncode, "workers": workers, "wall_s": wall, "games": games,
+            "runner_s": float(m.group(4)) if m else None, "command": " ".join(cmd[1:]),
+            "tail": out[-600:] if proc.returncode else ""}
+
+
 def derived(c: dict[str, float]) -> dict[str, float]:
     calls, live = c["step_calls"], c["live_steps"]
     return {
@@ -186,47 +427,96 @@ def summarize(values: list[float]) -> dict[str, float]:
 
 
 def count_validation_errors(env, n_games: int, seed0: int, actors) -> int:
-    """Replays the games untimed and counts invalid actions (should be 0 for RandomPolicy)."""
+    """Replays the games untimed and counts invalid actions (0 for every policy here)."""
     game = env.unwrapped.game
     errors = 0
     for g in range(n_games):
         acts = actors(g)
-        env.reset(seed=seed0 + g)
-        for agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            env.step(None if term or trunc else acts[agent](obs))
+        if isinstance(env, ParallelEnv):
+            obs, _ = env.reset(seed=seed0 + g)
+            while env.agents:
+                obs = env.step({a: acts[a](obs[a]) for a in env.agents})[0]
+        else:
+            env.reset(seed=seed0 + g)
+            for agent in env.agent_iter():
+                obs, _r, term, trunc, _i = env.last()
+                env.step(None if term or trunc else acts[agent](obs))
         errors += sum(1 for e in game.events if e["type"] == "validation_error")
     return errors
 
 
+#: row -> (reference row, the issue-21 goal: at most this multiple of the reference's µs/step)
+GOALS = {
+    "resource_aec": ("tictactoe_v3", 0.5),
+    "matrix_aec": ("rps_v2", 0.6),
+    "rulemaking_aec": ("tictactoe_v3", 1.0),
+    "matrix_numeric": ("rps_v2", 1.0),
+    "resource_parallel": ("rps_v2_parallel", 0.5),
+}
+#: rows without a goal and the reference their ratio is taken against
+REFERENCE_OF = {"resource_structured": "tictactoe_v3", "resource_text": "tictactoe_v3"}
+REFERENCE_ROWS = ("rps_v2", "tictactoe_v3", "rps_v2_parallel")
+
+
+def build_rows(args) -> dict[str, tuple[str, Any, int, Callable]]:
+    """name -> (loop kind, env, games per round, make_actors)."""
+    g = args.games
+    seed = args.seed
+    rows: dict[str, tuple[str, Any, int, Callable]] = {}
+    res = negotiation_env.env(game="resource")
+    rows["resource_aec"] = ("aec", res, g, resource_trivial_actors(res))
+    mat = negotiation_env.env(game="matrix")
+    rows["matrix_aec"] = ("aec", mat, max(1, g * 2 // 5), matrix_trivial_actors(mat))
+    rul = negotiation_env.env(game="rulemaking")
+    rows["rulemaking_aec"] = ("aec", rul, g, rulemaking_trivial_actors(rul))
+    matn = numeric(negotiation_env.env(game="matrix"))
+    rows["matrix_numeric"] = ("aec", matn, max(1, g * 2 // 5), masked_first_actors(matn))
+    resp = negotiation_env.parallel_env(game="resource")
+    rows["resource_parallel"] = ("parallel", resp, g, resource_trivial_actors(resp))
+    rows["resource_structured"] = ("aec", negotiation_env.env(game="resource"), g, resource_actors("structured", seed))
+    rows["resource_text"] = ("aec", negotiation_env.env(game="resource"), g, resource_actors("text", seed))
+    rps_env, ttt_env, rpsp = rps_v2.env(), tictactoe_v3.env(), rps_v2.parallel_env()
+    rows["rps_v2"] = ("aec", rps_env, args.rps_games, rps_actors(rps_env, seed))
+    rows["tictactoe_v3"] = ("aec", ttt_env, args.ttt_games, tictactoe_actors(ttt_env, seed))
+    rows["rps_v2_parallel"] = ("parallel", rpsp, args.rps_games, rps_actors(rpsp, seed))
+    if args.textarena and textarena_available():
+        import textarena as ta
+
+        for env_id, text, _ours in TEXTARENA_ENVS:
+            rows[f"textarena:{env_id}"] = ("textarena", lambda env_id=env_id: ta.make(env_id), g,
+                                           textarena_actors(text))
+    return rows
+
+
+RUNNERS = {"aec": run_aec_games, "parallel": run_parallel_games, "textarena": run_textarena_games}
+
+
+def _ratios(rounds, num: str, den: str) -> dict[str, Any]:
+    per_round = [a["us_per_step"] / b["us_per_step"] for a, b in zip(rounds[num], rounds[den])]
+    return {**summarize(per_round), "per_round": per_round}
+
+
 def bench_envs(args) -> dict[str, Any]:
     seed = args.seed
-    envs: dict[str, tuple[Any, int, Callable]] = {}
-    res_env_s = negotiation_env.env(game="resource")
-    res_env_t = negotiation_env.env(game="resource")
-    rps_env = rps_v2.env()
-    ttt_env = tictactoe_v3.env()
-    envs["resource_structured"] = (res_env_s, args.games, resource_actors("structured", seed))
-    envs["resource_text"] = (res_env_t, args.games, resource_actors("text", seed))
-    envs["rps_v2"] = (rps_env, args.rps_games, rps_actors(rps_env, seed))
-    envs["tictactoe_v3"] = (ttt_env, args.ttt_games, tictactoe_actors(ttt_env, seed))
+    rows = build_rows(args)
 
     # warm-up: imports, caches, the resource game's cached solver figures
-    for env, n, actors in envs.values():
-        run_aec_games(env, min(2, n), seed, actors)
+    for kind, env, n, actors in rows.values():
+        RUNNERS[kind](env, min(2, n), seed, actors)
 
-    rounds: dict[str, list[dict[str, float]]] = {k: [] for k in envs}
+    rounds: dict[str, list[dict[str, float]]] = {k: [] for k in rows}
     for r in range(args.reps):
-        for name, (env, n, actors) in envs.items():
+        for name, (kind, env, n, actors) in rows.items():
             gc.collect()
-            c = run_aec_games(env, n, seed, actors)
+            c = RUNNERS[kind](env, n, seed, actors)
             rounds[name].append({**c, **derived(c)})
         print(f"  round {r + 1}/{args.reps} done", file=sys.stderr, flush=True)
 
-    out: dict[str, Any] = {"envs": {}, "ratios": {}}
+    out: dict[str, Any] = {"envs": {}, "ratios": {}, "goals": {}}
     for name, rs in rounds.items():
         first = rs[0]
         out["envs"][name] = {
+            "api": rows[name][0],
             "games": first["games"],
             "step_calls_per_round": first["step_calls"],
             "live_steps_per_round": first["live_steps"],
@@ -236,18 +526,48 @@ def bench_envs(args) -> dict[str, Any]:
                                                            "steps_per_game")},
             "rounds": rs,
         }
-    for num in ("resource_structured", "resource_text"):
+    ours = [n for n in rows if n not in REFERENCE_ROWS]
+    for num in ours:
         for den in ("rps_v2", "tictactoe_v3"):
-            per_round = [a["us_per_step"] / b["us_per_step"] for a, b in zip(rounds[num], rounds[den])]
-            out["ratios"][f"{num}/{den}"] = {**summarize(per_round), "per_round": per_round}
-    per_round = [a["us_per_step"] / b["us_per_step"] for a, b in zip(rounds["resource_text"], rounds["resource_structured"])]
-    out["ratios"]["resource_text/resource_structured"] = {**summarize(per_round), "per_round": per_round}
+            out["ratios"][f"{num}/{den}"] = _ratios(rounds, num, den)
+    for num, (den, goal) in GOALS.items():
+        ratio = out["ratios"].get(f"{num}/{den}") or _ratios(rounds, num, den)
+        out["ratios"][f"{num}/{den}"] = ratio
+        out["goals"][num] = {"reference": den, "goal": goal, "ratio": ratio["median"], "met": ratio["median"] <= goal}
+    for env_id, _text, mine in TEXTARENA_ENVS:
+        peer = f"textarena:{env_id}"
+        if peer in rows:
+            out["ratios"][f"{mine}/{peer}"] = _ratios(rounds, mine, peer)
+    out["ratios"]["resource_text/resource_structured"] = _ratios(rounds, "resource_text", "resource_structured")
     out["validation_errors"] = {
-        name: count_validation_errors(envs[name][0], envs[name][1], seed, envs[name][2])
-        for name in ("resource_structured", "resource_text")
+        name: count_validation_errors(rows[name][1], rows[name][2], seed, rows[name][3])
+        for name in rows if rows[name][0] != "textarena" and name not in REFERENCE_ROWS
     }
-    sc = res_env_s.unwrapped.game.scenario
-    out["resource_scenario"] = sc.name
+    out["resource_scenario"] = rows["resource_structured"][1].unwrapped.game.scenario.name
+    out["textarena"] = textarena_available() if args.textarena else "skipped (--no-textarena)"
+    return out
+
+
+#: long games of the flat-cost row: game -> (config, actors, rounds in each timed window)
+def bench_long(args) -> dict[str, Any]:
+    """Per-step cost in the first vs the last rounds of a long game (the cost must not
+    grow with the game's length); median over ``--reps`` games of each figure."""
+    cases = {
+        "resource": ({"num_rounds": args.long_rounds}, resource_trivial_actors),
+        "matrix": ({"num_rounds": 10 * args.long_rounds}, matrix_trivial_actors),
+    }
+    out = {}
+    for name, (config, actors) in cases.items():
+        window = max(1, config["num_rounds"] // 20)
+        runs = []
+        for r in range(args.reps):
+            gc.collect()
+            runs.append(long_game(name, config, actors, args.seed + r, window))
+        first = statistics.median(x["first_s"] / x["first_steps"] * 1e6 for x in runs)
+        last = statistics.median(x["last_s"] / x["last_steps"] * 1e6 for x in runs)
+        out[name] = {"config": config, "window_rounds": window, "us_first": first, "us_last": last,
+                     "steps_per_s_first": 1e6 / first, "steps_per_s_last": 1e6 / last, "last_over_first": last / first,
+                     "conversation_messages_at_end": runs[0]["conversation_messages_at_end"], "runs": runs}
     return out
 
 
@@ -333,35 +653,89 @@ def _f(x: float, digits: int = 1) -> str:
     return f"{x:,.{digits}f}"
 
 
-def build_tables(envs: dict[str, Any], solver: dict[str, Any], args) -> list[tuple[str, list[str], list[list[str]], str]]:
+ROW_LABELS = {
+    "resource_aec": "resource aec",
+    "matrix_aec": "matrix aec",
+    "rulemaking_aec": "rulemaking aec",
+    "matrix_numeric": "matrix numeric aec",
+    "resource_parallel": "resource parallel",
+    "resource_structured": "resource aec random",
+    "resource_text": "resource aec random text",
+    "rps_v2": "rps_v2",
+    "tictactoe_v3": "tictactoe_v3",
+    "rps_v2_parallel": "rps_v2 parallel",
+    "textarena:SimpleNegotiation-v0": "ta SimpleNegotiation",
+    "textarena:IteratedPrisonersDilemma-v0": "ta IteratedPD",
+}
+SHORT = {"tictactoe_v3": "ttt", "rps_v2": "rps", "rps_v2_parallel": "rps par"}
+
+
+def build_tables(envs: dict[str, Any], solver: dict[str, Any], args, long: dict[str, Any] | None = None,
+                 cohort: dict[str, Any] | None = None) -> list[tuple[str, list[str], list[list[str]], str]]:
     """(title, header, rows, caption) for each table."""
     e = envs["envs"]
-    header = ["env", "games", "steps (live)", "env µs/step", "min–max", "step() µs", "last() µs",
-              "policy µs/act", "reset ms", "× rps", "× tictactoe"]
+    header = ["env", "games", "steps (live)", "µs/step", "min–max", "step()", "last()",
+              "policy", "reset ms", "× rps", "× ttt", "goal", "met"]
     rows = []
-    for name in ("resource_structured", "resource_text", "rps_v2", "tictactoe_v3"):
-        d = e[name]
-        if name.startswith("resource"):
-            rr = envs["ratios"][f"{name}/rps_v2"]["median"]
-            rt = envs["ratios"][f"{name}/tictactoe_v3"]["median"]
-            ratios = [f"{rr:.1f}", f"{rt:.1f}"]
-        else:
+    for name, d in e.items():
+        if name in REFERENCE_ROWS:
             ratios = ["", ""]
+        else:
+            ratios = [f"{envs['ratios'][f'{name}/{den}']['median']:.2f}" for den in ("rps_v2", "tictactoe_v3")]
+        goal = envs["goals"].get(name)
+        if goal is not None:
+            ref = goal["reference"]
+            goal_s = f"≤{goal['goal']:g}× {SHORT[ref]}" + (f" ({goal['ratio']:.2f})" if ref == "rps_v2_parallel" else "")
+            met = "yes" if goal["met"] else "NO"
+        else:
+            goal_s, met = "", ""
         u = d["us_per_step"]
         rows.append([
-            name, str(d["games"]), f"{d['step_calls_per_round']} ({d['live_steps_per_round']})",
+            ROW_LABELS.get(name, name), str(d["games"]), f"{d['step_calls_per_round']} ({d['live_steps_per_round']})",
             _f(u["median"]), f"{_f(u['min'])}–{_f(u['max'])}", _f(d["us_step_only"]["median"]),
             _f(d["us_last_only"]["median"]), _f(d["us_policy_per_action"]["median"]),
-            _f(d["ms_reset_per_game"]["median"], 3), *ratios,
+            _f(d["ms_reset_per_game"]["median"], 3), *ratios, goal_s, met,
         ])
     tr = envs["ratios"]["resource_text/resource_structured"]["median"]
+    peers = [f"{mine} / {env_id} = {envs['ratios'][f'{mine}/textarena:{env_id}']['median']:.2f}"
+             for env_id, _t, mine in TEXTARENA_ENVS if f"{mine}/textarena:{env_id}" in envs["ratios"]]
+    ta = envs.get("textarena")
     cap1 = (f"Median of {args.reps} interleaved rounds, same seeds every round; games and steps are per round.\n"
-            f"env µs/step = time in env.step + env.last() per env.step call (incl. each agent's final step(None)); "
-            f"policy and reset excluded.\n"
-            f"× rps, × tictactoe = median of the per-round ratios of env µs/step. "
-            f"resource text/structured = {tr:.2f}.\n"
-            f"Resource scenario {envs['resource_scenario']}; invalid actions: "
+            f"µs/step = time in env.step + env.last() per env.step call (incl. each agent's final step(None)); "
+            f"step(), last(), policy: µs each (policy per action); policy and reset excluded from µs/step. "
+            f"Parallel rows: per env.step call (both agents' actions). "
+            f"TextArena rows: get_observation + step per step.\n"
+            f"× rps, × tictactoe = median of the per-round ratios of env µs/step; the parallel row's goal is "
+            f"against rps_v2 parallel. resource text/structured = {tr:.2f}.\n"
+            + (f"TextArena {ta}: " + "; ".join(peers) + ".\n" if peers else
+               f"TextArena rows: not run ({ta or 'textarena not installed: pip install -e .[bench]'}).\n")
+            + f"Resource scenario {envs['resource_scenario']}; invalid actions: "
             + ", ".join(f"{k} {v}" for k, v in envs["validation_errors"].items()) + ".")
+    tables = [("Env throughput (µs per agent step)", header, rows, cap1)]
+    if long:
+        lh = ["game", "rounds", "messages at end", "timed rounds", "first µs/step", "last µs/step",
+              "first steps/s", "last steps/s", "last/first"]
+        lrows = [[name, str(d["config"]["num_rounds"]), f"{d['conversation_messages_at_end']:,}",
+                  f"first {d['window_rounds']} / last {d['window_rounds']}", _f(d["us_first"]), _f(d["us_last"]),
+                  f"{d['steps_per_s_first']:,.0f}", f"{d['steps_per_s_last']:,.0f}", f"{d['last_over_first']:.2f}"]
+                 for name, d in long.items()]
+        tables.append(("Per-step cost over a long game (trivial policy, AEC)", lh, lrows,
+                       f"Median over {args.reps} games; messages at end = the first agent's conversation length."))
+    if cohort:
+        ch = ["command", "games", "workers", "wall s", "runner s", "s per 720 games", "goal (wall)", "met"]
+        games = cohort["games"] or 0
+        goal = 4.0 * games / 720 if games else float("nan")
+        crow = [cohort["command"], str(games), str(cohort["workers"]), f"{cohort['wall_s']:.1f}",
+                "" if cohort["runner_s"] is None else f"{cohort['runner_s']:.1f}",
+                f"{cohort['wall_s'] * 720 / games:.1f}" if games else "",
+                f"≤ {goal:.1f} s (4 s × {games}/720)", ("yes" if cohort["wall_s"] <= goal else "NO") if games else "failed"]
+        tables.append(("Default scripted cohort", ch, [crow],
+                       "wall s = the whole command (interpreter start, planning, traces, summary); runner s = "
+                       "the runner's own 'played N now in T s'."))
+    return tables + _solver_tables(solver)
+
+
+def _solver_tables(solver: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]], str]]:
     sh = ["scenario", "run vectors a×b", "auto used", "auto ms", "milp ms", "M", "M/C", "milp agrees"]
     srows = []
     for r in solver["rows"]:
@@ -373,8 +747,7 @@ def build_tables(envs: dict[str, Any], solver: dict[str, Any], args) -> list[tup
         ])
     cap2 = (f"Median of {solver['reps']} repetitions, auto and milp interleaved. run vectors = feasible run vectors "
             f"per agent (auto enumerates while a×b <= 4,000,000).")
-    return [("Env throughput (AEC, µs per agent step)", header, rows, cap1),
-            ("Solver (ms per scenario)", sh, srows, cap2)]
+    return [("Solver (ms per scenario)", sh, srows, cap2)]
 
 
 def print_tables(tables) -> None:
@@ -411,8 +784,16 @@ def print_tables(tables) -> None:
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=200, help="resource games per variant per round (default 200)")
-    p.add_argument("--reps", type=int, default=5, help="interleaved rounds of [resource, rps, tictactoe] (default 5)")
+    p.add_argument("--games", type=int, default=200,
+                   help="games per row per round (default 200; matrix rows 2/5 of it)")
+    p.add_argument("--reps", type=int, default=5, help="interleaved rounds of every row (default 5)")
+    p.add_argument("--long-rounds", type=int, default=None,
+                   help="rounds of the long resource game (matrix: 10x; default 100, quick 10)")
+    p.add_argument("--cohort", action=argparse.BooleanOptionalAction, default=None,
+                   help="time `negotiation-env run` on the shipped default config (default on; off with --quick)")
+    p.add_argument("--cohort-workers", type=int, default=2, help="workers of the cohort run (default 2)")
+    p.add_argument("--textarena", action=argparse.BooleanOptionalAction, default=True,
+                   help="TextArena peer rows when textarena is installed (the bench extra; default on)")
     p.add_argument("--rps-games", type=int, default=None, help="rps games per round (default: 3 x --games)")
     p.add_argument("--ttt-games", type=int, default=None, help="tictactoe games per round (default: 6 x --games)")
     p.add_argument("--solver-reps", type=int, default=None, help="solver repetitions per scenario (default 5; quick 1)")
@@ -425,13 +806,17 @@ def parse_args(argv=None):
     if args.quick:
         args.games, args.reps = 3, 2
         args.solver_reps = args.solver_reps or 1
+        args.long_rounds = args.long_rounds or 10
+    args.long_rounds = args.long_rounds or 100
+    if args.cohort is None:
+        args.cohort = not args.quick
     args.out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
     # rps: 15 cycles = 32 step calls a game; tictactoe: about 10; resource: about 18. The
     # baselines get more games so each env's block in a round lasts a comparable time.
     args.rps_games = args.rps_games or 3 * args.games
     args.ttt_games = args.ttt_games or 6 * args.games
     args.solver_reps = args.solver_reps or 5
-    for name in ("games", "reps", "rps_games", "ttt_games", "solver_reps"):
+    for name in ("games", "reps", "rps_games", "ttt_games", "solver_reps", "long_rounds", "cohort_workers"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
     return args
@@ -445,15 +830,22 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     t_start = time.perf_counter()
     info = machine_info()
-    print(f"env throughput: {args.reps} rounds x (2 x {args.games} resource games, {args.rps_games} rps, "
+    print(f"env throughput: {args.reps} rounds x (about {args.games} games of each row, {args.rps_games} rps, "
           f"{args.ttt_games} tictactoe) ...", file=sys.stderr, flush=True)
     envs = bench_envs(args)
+    print(f"long games: {args.reps} x ({args.long_rounds} resource rounds, {10 * args.long_rounds} matrix rounds) ...",
+          file=sys.stderr, flush=True)
+    long = bench_long(args)
+    cohort = None
+    if args.cohort:
+        print(f"cohort: negotiation-env run on {args.cohort_workers} workers ...", file=sys.stderr, flush=True)
+        cohort = run_cohort(args.cohort_workers)
     print(f"solver: {len(list_scenarios()) + 1} scenarios x {args.solver_reps} reps ...", file=sys.stderr, flush=True)
     solver = bench_solver(args)
     info["loadavg_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     wall = time.perf_counter() - t_start
 
-    print_tables(build_tables(envs, solver, args))
+    print_tables(build_tables(envs, solver, args, long, cohort))
     print(f"wall time {wall:.1f} s · python {info['python']} · {info['platform']} · {info['cpu_count']} CPUs "
           f"({info['processor']}) · load avg {_load(info['loadavg_at_start'])} -> {_load(info['loadavg_at_end'])} · "
           f"pygame: {info['pygame']}")
@@ -465,6 +857,8 @@ def main(argv=None) -> int:
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "machine": info,
         "env_throughput": envs,
+        "long_games": long,
+        "cohort": cohort,
         "solver": solver,
         "notes": {
             "us_per_step": "(time in env.step + env.last()) / env.step calls, standard agent_iter loop, "
