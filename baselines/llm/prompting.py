@@ -6,10 +6,11 @@ native reasoning from the answer, and the per-call record runners store.
   holds for the agent (the env owns context resets and history windows), ending with
   the pending user prompt; a bare string or a dict with only ``"prompt"`` becomes one
   user message. Policies read nothing else.
-* :func:`split_reasoning` separates ``<think>`` spans from the answer with the rule of
-  seed 002, F.6: complete ``<think>...</think>`` spans and an unclosed ``<think>``
-  suffix are reasoning; a leading ``...</think>`` with no opening tag (chat templates
-  that put ``<think>`` in the prompt, e.g. Qwen3 with ``enable_thinking``) is too.
+* :func:`split_reasoning` separates ``<think>`` spans from the answer with the one
+  splitter of the package (:mod:`negotiation_env.core.thinking`, the rule every game
+  applies too): spans (nested ones whole), an unclosed ``<think>`` suffix and everything
+  before an orphan ``</think>`` (chat templates that put ``<think>`` in the prompt, e.g.
+  Qwen3 with ``enable_thinking``) are reasoning.
 * :class:`Usage` and :class:`Completion` are what a policy knows about one call:
   the answer text the env receives, the reasoning kept apart from it, token counts,
   and every fault met on the way (API back end). ``Completion.trace_usage()`` is the
@@ -26,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping, Sequence
 
 from negotiation_env.core.policy import call_seed  # noqa: F401 - re-exported
-from negotiation_env.core.thinking import CLOSE as _THINK_CLOSE, OPEN as _THINK_OPEN, split_think
+from negotiation_env.core.thinking import split_think
 
 __all__ = ["ROLES", "conversation_of", "split_reasoning", "Usage", "Completion", "call_seed", "ActionProbs",
            "renormalise"]
@@ -77,16 +78,7 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
 
     Several spans are joined with blank lines. The answer is stripped of surrounding
     whitespace; nothing else in it changes."""
-    parts: list[str] = []
-    low = text.lower()
-    close = low.find(_THINK_CLOSE)
-    open_ = low.find(_THINK_OPEN)
-    if close != -1 and (open_ == -1 or close < open_):  # "...</think>": the template opened it
-        parts.append(text[:close])
-        text = text[close + len(_THINK_CLOSE):]
-    # complete spans, then an unclosed suffix (the model was cut off while thinking)
-    text, spans = split_think(text)
-    parts.extend(spans)
+    text, parts = split_think(text)
     reasoning = "\n\n".join(p.strip() for p in parts if p.strip())
     return text.strip(), reasoning or None
 

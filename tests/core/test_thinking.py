@@ -1,4 +1,6 @@
-"""The linear-time <think> splitter agrees with the regex definition of the rule."""
+"""The linear-time <think> splitter: agrees with a plain restatement of the rule, keeps
+reasoning out of the answer whatever surrounds it (nested spans, orphan closing tags,
+unclosed spans), and cuts the text where the tags really are."""
 
 from __future__ import annotations
 
@@ -8,45 +10,100 @@ from hypothesis import given, settings, strategies as st
 
 from negotiation_env.core.thinking import split_think, strip_think
 
-_SPAN = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
-_UNCLOSED = re.compile(r"<think>(.*)\Z", re.DOTALL | re.IGNORECASE)
+
+def _one_pass(text):
+    """The rule restated on re.split tokens (text, tag, text, tag, ...): ``(answer,
+    reasoning)`` with the reasoning as one string in text order."""
+    tokens = re.split(r"(<think>|</think>)", text, flags=re.IGNORECASE)
+    pieces = []  # [is_reasoning, text] in text order
+    depth = 0
+    for i, tok in enumerate(tokens):
+        if i % 2 == 0:
+            pieces.append([depth > 0, tok])
+        elif tok.lower() == "<think>":
+            if depth:
+                pieces.append([True, tok])
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth:
+                pieces.append([True, tok])
+        else:  # an orphan closing tag: everything before it is reasoning
+            for p in pieces:
+                p[0] = True
+    return "".join(t for r, t in pieces if not r), "".join(t for r, t in pieces if r)
 
 
-def by_regex(text):
-    spans = [m.group(1) for m in _SPAN.finditer(text)]
-    rest = _SPAN.sub("", text)
-    tail = _UNCLOSED.search(rest)
-    if tail:
-        spans.append(tail.group(1))
-    return _UNCLOSED.sub("", rest), spans
+def by_reference(text):
+    answer, reasoning = _one_pass(text)
+    if re.search(r"</?think>", answer, re.IGNORECASE):
+        answer, more = _one_pass(answer)
+        reasoning += more
+    return answer, reasoning
 
 
 PIECES = st.lists(st.sampled_from(["<think>", "</think>", "<THINK>", "</Think>", "<thi", "nk>", "A", "B", " ", "\n",
-                                   "x", "<", ">", "/"]), max_size=30).map("".join)
+                                   "x", "<", ">", "/", "\u0130"]), max_size=30).map("".join)
+SECRET = "\u00a7secret\u00a7"  # no piece can spell it
 
 
 @settings(max_examples=500)
 @given(PIECES)
-def test_agrees_with_the_regex_rule(text):
-    assert split_think(text) == by_regex(text)
+def test_agrees_with_the_restated_rule(text):
+    answer, reasoning = by_reference(text)
+    got_answer, got_reasoning = split_think(text)
+    assert got_answer == answer
+    assert "".join(got_reasoning) == reasoning  # the same reasoning text, in the same order
 
 
-@settings(max_examples=300)
-@given(PIECES)
-def test_complete_spans_only(text):
-    assert split_think(text, unclosed=False) == (_SPAN.sub("", text), [m.group(1) for m in _SPAN.finditer(text)])
+@settings(max_examples=500)
+@given(PIECES, PIECES)
+def test_reasoning_never_reaches_the_answer_whatever_surrounds_it(before, after):
+    shapes = [
+        before + SECRET + "</think>" + after,                          # opened by the template
+        before + "<think>" + SECRET + "</think>" + after,              # a span
+        before + "<think><think>a</think>" + SECRET + "</think>" + after,  # nested
+        before + "<THINK>" + SECRET,                                   # cut off while thinking
+        before + "<think>" + SECRET + "<think>" + after,               # never closed
+    ]
+    for text in shapes:
+        answer, reasoning = split_think(text)
+        assert SECRET not in answer, text
+        assert any(SECRET in r for r in reasoning), text
 
 
 def test_examples():
     assert split_think("<think>a</think>B") == ("B", ["a"])
     assert split_think("x<THINK>a</think>y<think>b") == ("xy", ["a", "b"])
     assert split_think("no tags") == ("no tags", [])
-    assert strip_think("</think>A") == "</think>A"
+    assert split_think("secret</think>answer") == ("answer", ["secret"])
+    assert split_think("<think><think>a</think>b</think>c") == ("c", ["<think>a</think>b"])
+    assert split_think("<think>x</think>mid</think>end") == ("end", ["x", "mid"])
+    assert strip_think("</think>A") == "A"
+    assert strip_think("A<think>then B") == "A"
     # a span removed can join an opening tag that the second pass then treats as unclosed
     assert split_think("<thi<think>z</think>nk>tail") == ("", ["z", "tail"])
+
+
+def test_positions_are_those_of_the_text_not_of_its_lower_case():
+    # "\u0130".lower() is two characters: cutting the text at positions found in text.lower()
+    # shifted every cut and put "I will" into the answer (found in issue 19)
+    text = "\u0130" * 14 + " Deal. <think>I will defect</think> Cooperate?"
+    assert split_think(text) == ("\u0130" * 14 + " Deal.  Cooperate?", ["I will defect"])
 
 
 def test_many_unclosed_tags_take_linear_time():
     # the regex took ~15 s on this; a linear scan takes milliseconds
     text = "<think>" * 16000
     assert split_think(text) == ("", ["<think>" * 15999])
+
+
+def test_many_tags_of_every_kind_take_linear_time():
+    import time
+
+    t0 = time.perf_counter()
+    for text in ("</think>" * 16000, "<think></think>" * 16000, "<think>" * 8000 + "</think>" * 8000 + "x",
+                 "a</think>" * 16000):
+        split_think(text)
+    assert time.perf_counter() - t0 < 2.0
+    assert split_think("a</think>" * 3) == ("", ["a", "a", "a"])

@@ -109,6 +109,22 @@ def test_think_spans_are_split_from_the_answer_and_counted(greedy, monkeypatch):
     assert greedy.last_reasoning == "I should pick A" and c.faults == []
 
 
+@pytest.mark.parametrize("raw, answer", [
+    ("my plan: B</think>A", "A"),                            # the template opened the span
+    ("<think><think>plan</think>pick B</think>A", "A"),      # nested: all of it is reasoning
+    ("A<think>pick B", "A"),                                 # cut off while thinking
+    ("<think>x</think>pick B</think>A", "A"),                # an orphan after a span
+])
+def test_every_reasoning_shape_is_split_from_the_answer(greedy, monkeypatch, raw, answer):
+    tok = greedy.tokenizer
+    ids = tok.encode(raw, add_special_tokens=False) + [tok.eos_token_id]
+    monkeypatch.setattr(greedy.model, "generate",
+                        lambda input_ids, attention_mask, **kw: torch.cat(
+                            [input_ids, torch.tensor([ids] * input_ids.shape[0])], dim=1))
+    c = greedy.complete([OBS[0]])[0]
+    assert c.text == answer and "B" in c.reasoning and "B" not in c.text
+
+
 def test_bad_settings_name_the_field(tiny_model):
     for kw, field in [({"temperature": -1}, "temperature"), ({"top_p": 0}, "top_p"),
                       ({"max_new_tokens": 0}, "max_new_tokens"), ({"dtype": "int8"}, "dtype"),

@@ -30,6 +30,8 @@ def test_conversation_of_reads_what_the_env_holds():
     ("plan opened by the template</think>\n\nB", "B", "plan opened by the template"),
     ('{"speech": "hi"}<think>cut off mid-thou', '{"speech": "hi"}', "cut off mid-thou"),
     ("<think>\n\n</think>\n\nA", "A", None),  # an empty span (thinking switched off) is no reasoning
+    ("<think><think>a</think>b</think>A", "A", "<think>a</think>b"),  # a nested span, whole
+    ("<think>x</think>I say</think>B", "B", "x\n\nI say"),  # a later orphan closing tag: all before it
 ])
 def test_split_reasoning(text, answer, reasoning):
     assert split_reasoning(text) == (answer, reasoning)

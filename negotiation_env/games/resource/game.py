@@ -54,6 +54,7 @@ from ...core.config import ConfigError, check_bool, check_choice, check_int, che
 from ...core.game import Game
 from ...core.jsontext import ParseError
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from ...core.thinking import split_think
 from . import answer_schema, prompts
 from .features import FeatureLayout
 from .parser import Turn, parse_plain, parse_structured, parse_text
@@ -566,9 +567,10 @@ class ResourceGame(Game):
                 if not isinstance(action, dict) or not isinstance(action.get("message", ""), str):
                     raise ParseError("a reflection is plain text (or a structured action's message)")
                 text = action.get("message", "")
-            if not text.strip():
+            answer, reasoning = split_think(text)  # the one rule of every game: reasoning is not the answer
+            if not answer.strip():
                 raise ParseError("empty reflection; write 2-4 sentences")
-            return Turn("", text.strip(), None), text
+            return Turn("\n\n".join(r.strip() for r in reasoning if r.strip()), answer.strip(), None), text
         if isinstance(action, str):
             parse = parse_text if self.config.thinking else parse_plain
             return parse(action, self.scenario, agent, self.names, require_decision=require), action

@@ -5,6 +5,11 @@ the structured ``gymnasium`` Dict action (what an RL learner or script emits). B
 in :func:`rules.validate_decision`, so the text path and the structured path accept and
 refuse exactly the same decisions. Errors are :class:`ParseError` with the message the
 agent reads on retry.
+
+Raw text first loses its ``<think>`` reasoning (:func:`~negotiation_env.core.thinking.split_think`,
+the rule of every game: nested spans, an unclosed span, everything before an orphan
+``</think>``), which becomes the front of the turn's private ``thinking``: a JSON object
+or speech inside reasoning never reaches the other agent.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.jsontext import ParseError, extract_json_object
+from ...core.thinking import split_think
 from ...core.visible import is_blank, shown
 from .prompts import Names
 from .rules import Decision, InvalidDecision, validate_decision
@@ -99,10 +105,34 @@ def _resolve_action(
         raise ParseError(str(e)) from None
 
 
+def _split(text: Any) -> tuple[Any, str]:
+    """``text`` without its reasoning, and that reasoning (pieces joined by blank lines)."""
+    if not isinstance(text, str):
+        return text, ""
+    answer, spans = split_think(text)
+    return answer, "\n\n".join(p.strip() for p in spans if p.strip())
+
+
+def _with_reasoning(turn: Turn, reasoning: str) -> Turn:
+    if not reasoning:
+        return turn
+    thinking = reasoning + ("\n\n" + turn.thinking if turn.thinking else "")
+    return Turn(thinking, turn.speech, turn.decision, turn.warnings)
+
+
 def parse_text(
     text: str, scenario: Scenario, agent: str, names: Names, *, require_decision: bool
 ) -> Turn:
     """Parse a model's raw response. ``require_decision`` is True in the decision phase."""
+    answer, reasoning = _split(text)
+    return _with_reasoning(_parse_object(answer, scenario, agent, names, require_decision=require_decision),
+                           reasoning)
+
+
+def _parse_object(
+    text: str, scenario: Scenario, agent: str, names: Names, *, require_decision: bool
+) -> Turn:
+    """:func:`parse_text` on text without reasoning."""
     obj, warnings = extract_json_object(text)
     if "action" in obj or "speech" in obj or "thinking" in obj:
         extra = [k for k in obj if k not in TURN_FIELDS]
@@ -157,6 +187,14 @@ def parse_plain(
     purchase object is required (found with the usual tolerance, and warned about)."""
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}")
+    text, reasoning = _split(text)
+    return _with_reasoning(_parse_plain(text, scenario, agent, names, require_decision=require_decision), reasoning)
+
+
+def _parse_plain(
+    text: str, scenario: Scenario, agent: str, names: Names, *, require_decision: bool
+) -> Turn:
+    """:func:`parse_plain` on text without reasoning."""
     if is_blank(text):
         raise ParseError("empty message; write a message to the other party, or ONLY a JSON purchase object to finalize")
     obj = _exact_object(text)
@@ -171,7 +209,7 @@ def parse_plain(
         warnings.append('"thinking"/"speech" wrapper received; with thinking off send plain text or ONLY the purchase object')
         if obj.get("action") is None and not require_decision:
             return Turn("", text.strip(), None, tuple(warnings))
-        turn = parse_text(json.dumps(obj), scenario, agent, names, require_decision=True)
+        turn = _parse_object(json.dumps(obj), scenario, agent, names, require_decision=True)
         return Turn("", turn.speech, turn.decision, tuple(warnings) + turn.warnings)
     return Turn("", "", _resolve_action(obj, scenario, agent, names), tuple(warnings))
 

@@ -165,11 +165,13 @@ def validate(obj: Mapping[str, Any], scenario, condition: str, limits: ParseLimi
 
 def parse_text(text: str, scenario, condition: str, limits: ParseLimits = ParseLimits()) -> Move:
     """Parse raw model text: the first JSON object in it (code fences and prose around it
-    are tolerated by :func:`extract_json_object` and recorded as warnings). Complete
-    ``<think>...</think>`` spans are removed first: a reasoning model's private reasoning
-    is not its answer."""
+    are tolerated by :func:`extract_json_object` and recorded as warnings). Reasoning
+    (``<think>`` spans, nested, unclosed or opened by the template:
+    :func:`~negotiation_env.core.thinking.split_think`, the rule of every game) is removed
+    first: a reasoning model's private reasoning is not its answer, and a JSON object
+    inside it must never become the move the other parties read."""
     if isinstance(text, str):
-        text = split_think(text, unclosed=False)[0]
+        text = split_think(text)[0]
     obj, fmt_warnings = extract_json_object(text)
     mv = validate(obj, scenario, condition, limits)
     if fmt_warnings:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from negotiation_env.core.visible import is_blank
+from tests.core.test_thinking import by_reference
 from negotiation_env.games.matrix.parser import (ParseError, parse_action, parse_message, parse_structured,
                                                  strip_think, think_spans)
 
@@ -26,6 +27,8 @@ from negotiation_env.games.matrix.parser import (ParseError, parse_action, parse
     ("Based on the payoffs, B.", "B", True),      # "Based" is not standalone
     ("(A)", "A", True),
     ("B<think>then A", "B", False),               # unclosed think suffix removed
+    ("I lean A</think>B", "B", False),            # an orphan closing tag: what precedes it is reasoning
+    ("<think><think>A</think>A</think>B", "B", False),  # nested spans are reasoning whole
 ])
 def test_actions(text, action, warned):
     p = parse_action(text)
@@ -55,7 +58,9 @@ def test_think_spans_complete_nested_unclosed_and_case():
     assert strip_think("keep <think>drop\nall of\nthis") == "keep "
     assert strip_think("<Think>a</THINK>ok") == "ok"
     assert strip_think("no tags") == "no tags"
-    assert strip_think("a</think>b") == "a</think>b"  # a stray closing tag is not a span
+    # an orphan closing tag: the template opened the span, everything before it is reasoning
+    assert strip_think("a</think>b") == "b"
+    assert strip_think("<think><think>a</think>b</think>c") == "c"  # nested: b is reasoning too
     assert think_spans("x<think> one </think>y<think>two") == "one\n\ntwo"
     assert think_spans("plain") is None
 
@@ -93,9 +98,9 @@ texts = st.lists(_ALPHABET, max_size=40).map("".join) | st.text(max_size=60)
 
 
 def _expected(text: str) -> str | None:
-    """The F.6 rule, restated independently of the parser."""
-    answer = re.sub(r"<think>.*\Z", "", re.sub(r"<think>.*?</think>", "", text, flags=re.S | re.I), flags=re.S | re.I)
-    answer = answer.strip()
+    """The F.6 rule, restated independently of the parser (the reasoning rule as
+    restated in tests/core/test_thinking.py)."""
+    answer = by_reference(text)[0].strip()
     if answer in ("A", "B", "a", "b"):
         return answer.upper()
     for i, ch in enumerate(answer):
@@ -119,7 +124,7 @@ def test_action_rule_property(text):
 
 
 @settings(max_examples=200)
-@given(texts, st.text(max_size=30).filter(lambda s: "</think>" not in s.lower()), texts)
+@given(texts, st.text(max_size=30).filter(lambda s: "think>" not in s.lower()), texts)
 def test_reasoning_never_decides_the_action(before, thought, after):
     """A complete think span anywhere, with anything inside, changes nothing."""
     plain = before + after
