@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import loaded_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "scripted_tournament.py"
 
 
 @pytest.fixture(scope="module")
 def tournament():
-    spec = importlib.util.spec_from_file_location("scripted_tournament", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    try:
-        spec.loader.exec_module(mod)
+    with loaded_script(SCRIPT, "scripted_tournament") as mod:  # dataclasses look their module up there
         yield mod
-    finally:
-        sys.modules.pop(spec.name, None)
 
 
 def test_smallest_run_writes_json_and_markdown(tournament, tmp_path, capsys):

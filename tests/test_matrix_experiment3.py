@@ -5,13 +5,13 @@ from the values the script saved; its lock-step play equals play_matrix's."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.scripts import loaded_script
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -26,14 +26,8 @@ SMALL = ["--no-progress", "--tiny-layers", "2", "--tiny-hidden", "32", "--layers
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("matrix_experiment3", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    try:
-        spec.loader.exec_module(mod)
+    with loaded_script(SCRIPT, "matrix_experiment3") as mod:
         yield mod
-    finally:
-        sys.modules.pop(spec.name, None)
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,12 @@ on hand-made traces. Not a timing or learning test."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import loaded_script
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -21,19 +21,13 @@ from negotiation_env.traces.reader import iter_records  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "train_sft.py"
 TINY = ["--quick", "--no-progress", "--steps", "2", "--batch-size", "2", "--tiny-hidden", "16", "--tiny-layers", "1",
-        "--tiny-heads", "2", "--tiny-vocab", "320", "--max-new-tokens", "8", "--batch-games", "1"]
+        "--tiny-heads", "2", "--tiny-vocab", "320", "--max-new-tokens", "8", "--batch-games", "1", "--heldout", "1"]
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("train_sft", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    try:
-        spec.loader.exec_module(mod)
+    with loaded_script(SCRIPT, "train_sft") as mod:
         yield mod
-    finally:
-        sys.modules.pop(spec.name, None)
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +69,23 @@ def test_output_structure(tiny_run, capsys):
     c = d["collect"]["figures"]
     assert d["collect"]["games"] == c["games"] == 2 and c["efficiency"] == 1.0 and c["parse_error_rate"] == 0.0
 
-    stages = [(r["stage"], r["pairing"]) for r in d["table"]]
-    assert stages == [("data", "oracle self-play"), ("before", "model vs oracle"), ("after", "model vs oracle")]
+    stages = [(r["stage"], r["pairing"], r["decoding"], r["scenarios"]) for r in d["table"]]
+    assert stages == [("data", "oracle self-play", "-", "shipped"),
+                      ("before", "model vs oracle", "free", "shipped"), ("after", "model vs oracle", "free", "shipped"),
+                      ("before", "model vs oracle", "constrained", "shipped"),
+                      ("before", "model vs oracle", "free", "held-out"),
+                      ("before", "model vs oracle", "constrained", "held-out"),
+                      ("after", "model vs oracle", "constrained", "shipped"),
+                      ("after", "model vs oracle", "free", "held-out"),
+                      ("after", "model vs oracle", "constrained", "held-out")]
+    # the held-out scenarios are new (generated here, none shipped) and the held-out games played them
+    from negotiation_env.games.resource.scenario import list_scenarios
+
+    held = [p for ps in d["heldout_scenarios"].values() for p in ps]
+    assert len(held) == 1 and all(Path(p).stem not in list_scenarios() for p in held)
+    ho = list(iter_records(tiny_run["work"] / "eval-after-constrained-held-out" / "traces.jsonl"))
+    assert ho and {t["scenario"] for t in ho} <= {Path(p).stem for p in held}
+    assert all(t["policies"]["agent_a"]["options"]["constrained"] is True for t in ho)
     for r in d["table"]:
         assert r["games"] >= 1 and r["complete"] == r["games"] and r["errors"] == 0
         assert r["rounds"] == r["games"]  # one round a game
@@ -104,8 +113,12 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert ds.column_names == ["prompt", "completion"]
     rows = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
     assert len(ds) == len(rows) == tiny_run["data"]["data"]["rows"]
-    for ex, row in zip(ds, rows):
-        assert ex["prompt"] + ex["completion"] == row["messages"]
+    from baselines.llm.hf import compact_conversation
+
+    for ex, row in zip(ds, rows):  # the compact prompt (--context 3): system + the last 3 messages
+        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 3)
+        assert ex["prompt"][0] == row["messages"][0] and ex["prompt"][-1] == row["messages"][-2]
+        assert ex["completion"] == row["messages"][-1:]
         assert [m["role"] for m in ex["completion"]] == ["assistant"]
     assert tiny_run["data"]["data"]["sha256"] == bench.digest([r["messages"] for r in rows])
     assert tiny_run["data"]["data"]["only_optimal"] is True
@@ -151,11 +164,17 @@ def test_configs_and_prompt_completion(bench):
     assert block["scenario_sets"] == c["games"][0]["scenario_sets"] == {"mc0.5": ["mc050_*"]}
     assert block["pairings"] == [["model", "oracle"], ["model", "model"]]
     assert block["policies"][0]["spec"] == "hf:/m" and block["policies"][0]["options"]["temperature"] == 0.0
+    assert block["policies"][0]["options"]["context_messages"] == 3 and "constrained" not in block["policies"][0]["options"]
+    held = bench.eval_config(args, "/m", "after", constrained=True, sets={"mc0.5": ["/h/x.json"]})["games"][0]
+    assert held["policies"][0]["options"]["constrained"] is True and held["scenario_sets"] == {"mc0.5": ["/h/x.json"]}
+    assert "context_messages" not in bench.hf_options(bench.parse_args(["--context", "0", "--batch-games", "1"]))
     assert bench.eval_config(bench.parse_args(["--eval-pairing", "self", "--batch-games", "1"]), "/m",
                              "x")["games"][0]["policies"] == [block["policies"][0]]
 
     msgs = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]
     assert bench.prompt_completion([{"messages": msgs}]) == [{"prompt": msgs[:2], "completion": msgs[2:]}]
+    long = msgs[:2] + [{"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}] + msgs[2:]
+    assert bench.prompt_completion([{"messages": long}], 1) == [{"prompt": [long[0], long[3]], "completion": long[4:]}]
     with pytest.raises(ValueError):
         bench.prompt_completion([{"messages": msgs[:2]}])
 

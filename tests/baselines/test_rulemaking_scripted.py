@@ -3,13 +3,12 @@ the homogeneous-population outcomes bargaining theory predicts (seed 001 §7).""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+from tests.scripts import loaded_script
 
 import negotiation_env
 from baselines.scripted.concession import aspiration
@@ -146,14 +145,8 @@ def test_agreement_follows_strategy(environment):
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("rulemaking_baselines", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    try:
-        spec.loader.exec_module(mod)
+    with loaded_script(SCRIPT, "rulemaking_baselines") as mod:
         yield mod
-    finally:
-        sys.modules.pop(spec.name, None)
 
 
 def test_benchmark_smallest_run_writes_json_and_markdown(bench, tmp_path):

@@ -3,13 +3,13 @@ script's --quick settings) and reports a learning curve, references and a played
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import loaded_script
 
 pytest.importorskip("tianshou")
 pytest.importorskip("matplotlib")
@@ -19,12 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def train_rl():
-    spec = importlib.util.spec_from_file_location("train_rl", ROOT / "benchmarks" / "train_rl.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_rl"] = mod
-    spec.loader.exec_module(mod)
-    yield mod
-    sys.modules.pop("train_rl", None)
+    with loaded_script(ROOT / "benchmarks" / "train_rl.py") as mod:
+        yield mod
 
 
 def _finite(x) -> bool:
