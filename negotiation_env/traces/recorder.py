@@ -28,6 +28,14 @@ What the recorder reads (the conventions every game in ``GAMES`` follows):
   ``last_usage`` (token counts, a dict) and ``last_reasoning`` (model-side reasoning
   text); its description comes from ``policy.settings()`` if it has one, else its public
   scalar attributes, always passed through :func:`~.schema.redact`.
+
+What a step stores is bounded like what the games keep (:mod:`negotiation_env.core.answers`):
+the ``action`` text at most :data:`~negotiation_env.core.answers.REFUSED_ANSWER_CHARS`
+characters on a refused step and :data:`~negotiation_env.core.answers.ANSWER_CHARS` on
+an accepted one, the policy's ``reasoning`` at most ``ANSWER_CHARS``, each with the
+marker; a cut the game did not record already adds an ``answer_truncated`` event
+(``field``: ``"action"`` or ``"reasoning"``, ``length``, ``limit``), so one runaway answer
+cannot make a trace line of hundreds of megabytes.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
+
+from ..core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 
 from .schema import (
     GameTrace,
@@ -117,6 +127,16 @@ def _message(m: Any) -> dict[str, str]:
     return {"role": "", "content": str(m)}
 
 
+def _bounded(events: list, field: str, text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` (core.answers); a cut adds an ``answer_truncated`` event
+    unless the game recorded one for this answer already."""
+    kept, length = cut(text, limit)
+    if length is not None and not (field == "action" and any(
+            isinstance(e, dict) and e.get("type") == "answer_truncated" for e in events)):
+        events.append({"type": "answer_truncated", "field": field, "length": length, "limit": limit})
+    return kept
+
+
 def _action_text(action: Any) -> tuple[str, str]:
     if isinstance(action, str):
         return action, "text"
@@ -184,6 +204,9 @@ class _Builder:
             tokens = getattr(policy, "last_usage", None)
         reasoning = getattr(policy, "last_reasoning", None) if policy is not None else None
         text, kind = _action_text(action)
+        text = _bounded(events, "action", text, ANSWER_CHARS if valid else REFUSED_ANSWER_CHARS)
+        if isinstance(reasoning, str):
+            reasoning = _bounded(events, "reasoning", reasoning, ANSWER_CHARS)
         ctx, reset = self.context(agent, obs)
         step = StepRecord(
             index=len(self.trace.steps), agent=agent, action=text, action_type=kind,

@@ -27,8 +27,11 @@ def test_resource_refuses_a_runaway_response():
     env = negotiation_env.env(game="resource", num_rounds=1)
     env.reset(seed=0)
     env.step("x" * 100_001)
-    (e,) = env.infos["agent_a"]["events"]
+    cut, e = env.infos["agent_a"]["events"]
     assert e["type"] == "validation_error" and "limit is 100000" in e["message"]
+    # the refused answer is kept bounded (core.answers), and the cut is recorded
+    assert (cut["type"], cut["length"], cut["limit"]) == ("answer_truncated", 100_001, 8_000)
+    assert len(e["text"]) < 8_100 and e["text"].startswith("x" * 8_000)
 
 
 def test_rulemaking_bounds_rationale_and_notebook_fields():
@@ -87,7 +90,8 @@ def test_a_hostile_answer_is_refused_and_the_resource_game_goes_on(attack):
     env = negotiation_env.env(game="resource", num_rounds=1)
     env.reset(seed=0)
     env.step(text)
-    (e,) = env.infos["agent_a"]["events"]
+    # a long refused answer is also cut where it is kept (answer_truncated, core.answers)
+    (e,) = [e for e in env.infos["agent_a"]["events"] if e["type"] != "answer_truncated"]
     assert e["type"] == "validation_error" and told in e["message"]
     assert env.agent_selection == "agent_a" and not any(env.terminations.values())
     env.step(json.dumps({"thinking": "", "speech": "hello", "action": None}))
@@ -107,7 +111,7 @@ def test_a_hostile_answer_is_refused_and_the_rulemaking_game_goes_on(attack, tex
     env.reset(seed=0)
     first = env.agent_selection
     env.step(text)
-    (e,) = env.infos[first]["events"]
+    (e,) = [e for e in env.infos[first]["events"] if e["type"] != "answer_truncated"]
     assert e["type"] == "validation_error" and told in e["message"]
     assert env.agent_selection == first and not any(env.terminations.values())
     env.step(json.dumps({"move": "Support", "issue": None, "rationale": "I support the package."}))

@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
@@ -300,6 +301,7 @@ class MatrixGame(Game):
         st.events = []
         raw = action if isinstance(action, str) else _describe(action)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
+            raw = self._kept(agent, raw, ANSWER_CHARS)
             text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
             answer = strip_think(text).strip() if isinstance(text, str) else ""
             self._commit(agent, answer)
@@ -311,7 +313,9 @@ class MatrixGame(Game):
         try:
             parsed = self._parse(action)
         except ParseError as e:
-            return self._invalid(agent, action, raw, str(e))
+            # kept bounded in events, the last turn and traces (core.answers)
+            return self._invalid(agent, action, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
+        raw = self._kept(agent, raw, ANSWER_CHARS)
         value = parsed.value
         if self.phase == "message" and len(value) > self.config.max_message_chars:
             self._event(agent, "output_truncated", field="message", length=len(value),
@@ -328,6 +332,14 @@ class MatrixGame(Game):
         answer = value if self.phase == "message" or not isinstance(action, str) else strip_think(action).strip()
         self._commit(agent, answer)
         return self._accept(agent, value, raw, False, action)
+
+    def _kept(self, agent: str, text: str, limit: int) -> str:
+        """``text`` as the game keeps it (events, last turn): at most ``limit`` characters
+        and a marker, with an ``answer_truncated`` event."""
+        kept, length = cut(text, limit)
+        if length is not None:
+            self._event(agent, "answer_truncated", length=length, limit=limit)
+        return kept
 
     def _parse(self, action: Any) -> Parsed:
         if isinstance(action, str):
@@ -510,7 +522,8 @@ class MatrixGame(Game):
 
 
 def _thinking(action: Any) -> str | None:
-    return think_spans(action) if isinstance(action, str) else None
+    thinking = think_spans(action) if isinstance(action, str) else None
+    return thinking if thinking is None else cut(thinking, ANSWER_CHARS)[0]
 
 
 def _describe(action: Any) -> str:

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
@@ -585,20 +586,30 @@ class ResourceGame(Game):
         try:
             turn, text = self._parse(agent, action)
         except ParseError as e:
-            raw = action if isinstance(action, str) else _describe(action)
+            # kept bounded: in the conversation it is re-sent with every retry (core.answers)
+            raw = self._kept(agent, action if isinstance(action, str) else _describe(action), REFUSED_ANSWER_CHARS)
             self._commit(agent, raw)
             return self._invalid(agent, raw, str(e))
-        turn, cut = self._bound(turn)
-        if cut:  # what the agent sees of its own answer is the bounded turn, not the runaway text
+        turn, cuts = self._bound(turn)
+        if cuts:  # what the agent sees of its own answer is the bounded turn, not the runaway text
             text = self._turn_text(turn)
-            for f, n in cut:
+            for f, n in cuts:
                 self._event(agent, "output_truncated", field=f, length=n,
                             limit=self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars)
+        text = self._kept(agent, text, ANSWER_CHARS)
         self._commit(agent, text)
         for w in turn.warnings:
             self._event(agent, "output_format_warning", message=w, text=text)
         st.retries = 0
         return self._apply(agent, turn, text)
+
+    def _kept(self, agent: str, text: str, limit: int) -> str:
+        """``text`` as the game keeps it (conversation, events, last turn): at most
+        ``limit`` characters and a marker, with an ``answer_truncated`` event."""
+        kept, length = cut(text, limit)
+        if length is not None:
+            self._event(agent, "answer_truncated", length=length, limit=limit)
+        return kept
 
     def _bound(self, turn: Turn) -> tuple[Turn, list[tuple[str, int]]]:
         """Cut speech and thinking to their configured caps; report what was cut."""
