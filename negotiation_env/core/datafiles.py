@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from .jsontext import JSONTextError, loads_document
 
-__all__ = ["shipped_ids", "read_json", "MAX_DATAFILE_BYTES"]
+__all__ = ["shipped_ids", "read_json", "read_bounded", "FileTooLarge", "MAX_DATAFILE_BYTES"]
 
 #: the largest data file read (a shipped scenario is under 2 KB, a rulemaking one under 20 KB)
 MAX_DATAFILE_BYTES = 1_000_000
@@ -39,6 +39,21 @@ def shipped_ids(package: str, folder: str = "scenarios") -> list[str]:
     return sorted(p.name[:-5] for p in _pool(package, folder).iterdir() if p.name.endswith(".json"))
 
 
+class FileTooLarge(ValueError):
+    """A file is larger than the limit its reader allows."""
+
+
+def read_bounded(path: str | Path, limit: int) -> str:
+    """The UTF-8 text of ``path``, reading at most ``limit + 1`` bytes whatever the file
+    claims; raises :class:`FileTooLarge` past ``limit``, ``OSError`` or
+    ``UnicodeDecodeError`` otherwise (the callers word their own messages)."""
+    with open(path, "rb") as fh:
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:
+        raise FileTooLarge(f"{path} is larger than {limit} bytes")
+    return raw.decode("utf-8")
+
+
 def read_json(name_or_path: str | Path, package: str, error: Callable[[str], Exception],
               folder: str = "scenarios") -> tuple[Any, str]:
     """``(data, source)`` for a shipped id or a path to a JSON file.
@@ -51,11 +66,9 @@ def read_json(name_or_path: str | Path, package: str, error: Callable[[str], Exc
         if not p.is_file():
             raise error(f"scenario file not found (or not a file): {p}")
         try:
-            with open(p, "rb") as fh:  # at most one byte past the limit, whatever the file claims
-                raw = fh.read(MAX_DATAFILE_BYTES + 1)
-            if len(raw) > MAX_DATAFILE_BYTES:
-                raise error(f"{p}: scenario file is larger than {MAX_DATAFILE_BYTES} bytes, the limit")
-            text = raw.decode("utf-8")
+            text = read_bounded(p, MAX_DATAFILE_BYTES)
+        except FileTooLarge:
+            raise error(f"{p}: scenario file is larger than {MAX_DATAFILE_BYTES} bytes, the limit") from None
         except (OSError, UnicodeDecodeError) as e:
             raise error(f"{p}: cannot read scenario file: {e}") from None
         source = str(p)

@@ -55,6 +55,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..core.config import ConfigError
+from ..core.datafiles import FileTooLarge, read_bounded
 from ..core.jsontext import MAX_NUMBER_CHARS
 from ..core.visible import shown
 from ..traces.schema import redact
@@ -282,11 +283,9 @@ def load_config(path: str | Path | None = None) -> RunConfig:
         raise RunConfigError(f"run config: no such file {str(p)!r}")
     suffix = p.suffix.lower()
     try:
-        with open(p, "rb") as fh:  # at most one byte past the limit, whatever the file claims
-            raw = fh.read(MAX_CONFIG_BYTES + 1)
-        if len(raw) > MAX_CONFIG_BYTES:
-            raise RunConfigError(f"run config {p}: the file is larger than {MAX_CONFIG_BYTES:,} bytes, the limit")
-        text = raw.decode("utf-8")
+        text = read_bounded(p, MAX_CONFIG_BYTES)
+    except FileTooLarge:
+        raise RunConfigError(f"run config {p}: the file is larger than {MAX_CONFIG_BYTES:,} bytes, the limit") from None
     except (OSError, UnicodeDecodeError) as e:
         raise RunConfigError(f"run config {p}: cannot read the file: {e}") from None
     if suffix == ".toml":
