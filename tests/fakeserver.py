@@ -18,7 +18,29 @@ log-probabilities). Faults, consumed one per request (then ``default``):
 ``500``        HTTP 500
 ``malformed``  HTTP 200, ``application/json``, a body that is not JSON
 ``cutoff``     HTTP 200 whose body stops mid-way (the connection closes)
+``drip``       HTTP 200, headers at once, then the body one byte every
+               ``drip_interval`` seconds (at most ``drip_bytes`` bytes, and never
+               longer than ``drip_max_seconds``: a read timeout never fires)
+``drip_head``  the status line and headers themselves sent that way
+``huge``       HTTP 200 whose body is ``huge_bytes`` long (a completion whose content
+               is that many ``x``; written in 64 KiB pieces, never held whole)
+``gzip_bomb``  HTTP 200, ``Content-Encoding: gzip``, a small body that inflates to
+               ``huge_bytes`` (a completion padded with spaces)
+``redirect``   HTTP 307 to ``redirect_to`` (e.g. another FakeServer's URL)
+``raw``        HTTP 200, ``application/json``, the bytes ``raw_body`` (or
+               ``raw_body(request_json)``) with the headers ``raw_headers``: malformed
+               ``choices``/``usage``, deep nesting, a content coding
+``echo``       HTTP 200 echoing the request's ``Authorization`` value into every field
+               of the answer (content, reasoning_content, finish_reason, usage, model,
+               id) and into the headers ``x-request-id``, ``retry-after``, ``x-echo``
+``echo_usage`` HTTP 200 with that value as the usage's token counts
+``echo_error`` HTTP ``echo_status`` (default 500) with that value in the error message,
+               the body and the same headers
+``echo_redirect``  HTTP 307 whose ``Location`` carries that value
 =============  ==============================================================
+
+Every loop above is bounded in count and in time, and the server listens on 127.0.0.1
+only.
 
 ``status`` (default 200) forces an HTTP error on every request (the judge tests use it);
 ``reject(request_json)`` may return ``(status, message)`` to refuse one request (a server
@@ -29,6 +51,7 @@ Every request body, its headers and the fault it got are kept (``requests``,
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -37,7 +60,11 @@ from typing import Any, Callable
 
 __all__ = ["FakeServer", "FAULTS"]
 
-FAULTS = ("ok", "slow", "429", "500", "malformed", "cutoff")
+FAULTS = ("ok", "slow", "429", "500", "malformed", "cutoff", "drip", "drip_head", "huge", "gzip_bomb", "redirect",
+          "raw", "echo", "echo_usage", "echo_error", "echo_redirect")
+#: hard bounds of the hostile behaviours, whatever a test sets
+_MAX_DRIP_SECONDS = 60.0
+_MAX_HUGE_BYTES = 512 * 2**20
 
 
 class FakeServer:
@@ -53,6 +80,16 @@ class FakeServer:
         self.slow_seconds = 2.0
         self.retry_after = "1"
         self.delay = 0.0  # added to every normal answer (to observe concurrency)
+        self.drip_interval = 0.8
+        self.drip_bytes = 10_000
+        self.drip_max_seconds = 30.0
+        self.huge_bytes = 300 * 2**20
+        self.redirect_to: str | None = None
+        self.raw_body: Any = b"{}"
+        self.raw_headers: dict[str, str] = {}
+        self.echo_status = 500
+        #: (fault, seconds the server spent answering) per request, for the hostile faults
+        self.timings: list[tuple[str, float]] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -87,11 +124,102 @@ class FakeServer:
                     server.served.append(fault)
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                t0 = time.monotonic()
                 try:
                     self._answer(body, fault)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up first
+                    self.close_connection = True
                 finally:
                     with server._lock:
                         server.in_flight -= 1
+                        server.timings.append((fault, time.monotonic() - t0))
+
+            def _drip(self, data: bytes) -> None:
+                """``data`` one byte at a time, bounded in bytes and seconds."""
+                end = time.monotonic() + min(server.drip_max_seconds, _MAX_DRIP_SECONDS)
+                for i in range(min(len(data), server.drip_bytes)):
+                    if time.monotonic() > end:
+                        break
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(server.drip_interval)
+                self.close_connection = True
+
+            def _hostile(self, body: dict, fault: str) -> bool:
+                """The hostile faults; True when one answered."""
+                auth = str(self.headers.get("Authorization", ""))
+                if fault == "drip":
+                    data = json.dumps(server.completion(body)).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    self._drip(data)
+                    return True
+                if fault == "drip_head":
+                    data = json.dumps(server.completion(body)).encode()
+                    head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                            f"X-Pad: {'p' * 4000}\r\nContent-Length: {len(data)}\r\n\r\n").encode()
+                    self._drip(head + data)
+                    return True
+                if fault == "huge":
+                    n = min(server.huge_bytes, _MAX_HUGE_BYTES)
+                    head = b'{"id": "c1", "object": "chat.completion", "model": "m", "choices": [{"index": 0, ' \
+                           b'"finish_reason": "stop", "message": {"role": "assistant", "content": "'
+                    tail = b'"}}]}'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(head) + n + len(tail)))
+                    self.end_headers()
+                    self.wfile.write(head)
+                    piece = b"x" * 65536
+                    left = n
+                    while left > 0:
+                        self.wfile.write(piece[:left])
+                        left -= len(piece)
+                    self.wfile.write(tail)
+                    self.wfile.flush()
+                    return True
+                if fault == "gzip_bomb":
+                    n = min(server.huge_bytes, _MAX_HUGE_BYTES)
+                    comp = server._bomb(n)
+                    self._send(200, comp, {"Content-Encoding": "gzip"})
+                    return True
+                if fault == "redirect":
+                    target = (server.redirect_to or server.url).rstrip("/") + "/chat/completions"
+                    self._send(307, b'{"error": {"message": "moved"}}', {"Location": target})
+                    return True
+                if fault == "raw":
+                    raw = server.raw_body(body) if callable(server.raw_body) else server.raw_body
+                    self._send(200, raw if isinstance(raw, bytes) else str(raw).encode(), dict(server.raw_headers))
+                    return True
+                echo_headers = {"x-request-id": auth, "retry-after": auth, "x-echo": auth}
+                if fault == "echo":
+                    data = server.completion(body)
+                    choice = data["choices"][0]
+                    choice["message"]["content"] = f"echo {auth} A"
+                    choice["message"]["reasoning_content"] = f"I was sent {auth}"
+                    choice["finish_reason"] = auth
+                    data["model"] = data["id"] = auth
+                    data["usage"] = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
+                                     "completion_tokens_details": {"reasoning_tokens": 0, "note": auth}}
+                    self._send(200, json.dumps(data).encode(), echo_headers)
+                    return True
+                if fault == "echo_usage":
+                    data = server.completion(body)
+                    data["usage"] = {"prompt_tokens": auth, "completion_tokens": auth}
+                    self._send(200, json.dumps(data).encode(), echo_headers)
+                    return True
+                if fault == "echo_error":
+                    err = {"error": {"message": f"bad key {auth}", "type": auth, "code": auth}, "echo": auth}
+                    self._send(server.echo_status, json.dumps(err).encode(), echo_headers)
+                    return True
+                if fault == "echo_redirect":
+                    self._send(307, json.dumps({"error": {"message": auth}}).encode(),
+                               {"Location": f"http://127.0.0.1:9/v1/chat/completions?key={auth}", **echo_headers})
+                    return True
+                return False
 
             def _answer(self, body: dict, fault: str) -> None:
                 if not self.path.endswith("/chat/completions"):
@@ -115,6 +243,8 @@ class FakeServer:
                 if fault == "malformed":
                     self._send(200, b'{"id": "c1", "choices": [ this is not json')
                     return
+                if self._hostile(body, fault):
+                    return
                 if fault == "slow":
                     time.sleep(server.slow_seconds)
                 elif server.delay:
@@ -130,7 +260,14 @@ class FakeServer:
                 except (BrokenPipeError, ConnectionResetError):  # the client timed out first
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request, client_address):  # a client that hung up is no error here
+                import sys
+
+                if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+                    super().handle_error(request, client_address)
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -156,7 +293,94 @@ class FakeServer:
         return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
                 "choices": [choice], "usage": usage}
 
+    _bombs: dict[int, bytes] = {}
+
+    @classmethod
+    def _bomb(cls, n: int) -> bytes:
+        """A gzip body inflating to a completion of about ``n`` bytes (built in 1 MiB
+        pieces, cached per size)."""
+        if n not in cls._bombs:
+            import io
+
+            head = b'{"id": "c1", "object": "chat.completion", "model": "m", "choices": [{"index": 0, ' \
+                   b'"finish_reason": "stop", "message": {"role": "assistant", "content": "A"}}], "pad": "'
+            buf = io.BytesIO()
+            with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9) as z:
+                z.write(head)
+                piece = b" " * 2**20
+                for _ in range(max(1, n // len(piece))):
+                    z.write(piece)
+                z.write(b'"}')
+            cls._bombs[n] = buf.getvalue()
+        return cls._bombs[n]
+
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=5)
+
+
+# --------------------------------------------------------------------------- constrained answers (issue 20)
+
+#: texts a constrained fake answer tries for a regex or a string pattern, in order
+_CANDIDATES = ("negotiation-env-probe", "A", "Hello there.", "ok", "Support", "")
+
+
+def constraint_of(request: dict) -> tuple[str, str, Any] | None:
+    """The constraint a request carries: ``(via, "json" | "regex", schema or regex)`` from
+    ``response_format`` (json_schema), vLLM's ``structured_outputs`` or its older
+    ``guided_json`` / ``guided_regex``; None when it carries none."""
+    rf = request.get("response_format")
+    if isinstance(rf, dict) and rf.get("type") == "json_schema":
+        return "response_format", "json", rf["json_schema"]["schema"]
+    so = request.get("structured_outputs")
+    if isinstance(so, dict):
+        for key in ("json", "regex"):
+            if key in so:
+                return "structured_outputs", key, so[key]
+    for key in ("json", "regex"):
+        if f"guided_{key}" in request:
+            return "guided", key, request[f"guided_{key}"]
+    return None
+
+
+def _instance(schema: dict) -> Any:
+    """The simplest value of the games' schema subset (first enum value, first anyOf
+    branch, required properties, minimum integers, the first candidate string that fits)."""
+    import re
+
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "anyOf" in schema:
+        return _instance(schema["anyOf"][0])
+    t = schema.get("type")
+    if t == "object":
+        props = schema.get("properties", {})
+        return {k: _instance(props[k]) for k in schema.get("required", list(props))}
+    if t == "integer":
+        return schema.get("minimum", 0)
+    if t == "null":
+        return None
+    if t == "string":
+        pattern = schema.get("pattern", "^.*$")[1:-1]
+        return next(c for c in _CANDIDATES if re.fullmatch(pattern, c))
+    raise ValueError(f"no instance for {schema}")
+
+
+def structured_reply(free: Callable[[dict], Any] = lambda req: "OK") -> Callable[[dict], Any]:
+    """A ``FakeServer.reply`` that follows the constraint a request carries, as a
+    constraining server does (the simplest valid answer), and answers ``free(request)``
+    when it carries none."""
+
+    def reply(request: dict) -> Any:
+        import re
+
+        c = constraint_of(request)
+        if c is None:
+            return free(request)
+        _via, kind, value = c
+        if kind == "json":
+            return json.dumps(_instance(value))
+        return next(t for t in _CANDIDATES if re.fullmatch(value, t))
+
+    return reply

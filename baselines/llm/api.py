@@ -29,10 +29,32 @@ each fault is seen and recorded:
   over the attempts that returned one; every fault goes into the
   :class:`~.prompting.Completion` and from there into the trace step's ``tokens``.
 
+Hostile servers (issue 19; the HTTP side is :mod:`.transport`):
+
+* ``timeout`` is a deadline for the whole attempt, connect to last byte (httpx's own
+  timeouts are per read: a server dripping a byte every 0.8 s kept a 2 s call alive for
+  20 s); past it the attempt is a ``timeout`` fault and is retried;
+* an answer longer than ``max_response_bytes`` (inflated, when compressed) stops being
+  read there: a ``too_large`` fault, retried;
+* redirects are not followed (the prompt and the key would be posted wherever the
+  server points): a ``redirect`` fault, not retried;
+* the body is decoded by the package's bounded JSON decoder
+  (:func:`negotiation_env.core.jsontext.loads_document`, at most
+  :data:`MAX_ANSWER_DEPTH` levels) and checked before anything reads it: ``choices`` a
+  list of objects whose ``message`` is an object with text or null ``content``,
+  ``usage`` an object of non-negative integer counts; anything else is a ``malformed``
+  fault, retried like the others (an empty ``choices`` is ``empty``); no exception of
+  the client, the HTTP stack or the decoding escapes :meth:`APIClient.complete`;
+* fault messages are cut to :data:`MAX_FAULT_CHARS` characters.
+
 The API key is read from the environment variable ``api_key_env`` (default
 ``OPENAI_API_KEY``; unset, the placeholder ``EMPTY`` that local servers accept). It is
-never stored in settings, repr, faults, logs or traces: fault messages are scrubbed of
-it. :class:`APIPolicy` refuses a key given as an option (config files must not hold one).
+never stored in settings, repr, faults, logs or traces: every string of an answer
+(content, reasoning, finish reason, any other field) and every fault message is scrubbed
+of it (``[REDACTED]``), and records logged by ``openai``, httpx and httpcore are too
+(:class:`~.transport.ScrubFilter`: a server echoing the ``Authorization`` header into a
+response header reaches their debug logs). :class:`APIPolicy` refuses a key given as an
+option (config files must not hold one).
 """
 
 from __future__ import annotations
@@ -49,7 +71,11 @@ import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any, Callable, Mapping, Sequence
+
+from negotiation_env.core.jsontext import JSONTextError, loads_document
+from negotiation_env.core.visible import shown
 
 from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested
 from .prompting import ActionProbs, Completion, Usage, conversation_of, call_seed, renormalise, split_reasoning
@@ -59,6 +85,8 @@ try:
 except ImportError as _e:  # pragma: no cover - depends on the install
     raise ImportError(f"baselines.llm.api needs the openai client ({_e}); "
                       "install the extra: pip install 'negotiation_env[api]'") from None
+
+from .transport import AnswerRefused, budget, make_http_client, register_secret  # noqa: E402 - needs openai's httpx
 
 __all__ = ["APIClient", "APIPolicy", "api_key_from_env", "LogprobsUnavailable", "TOKEN_PARAMS", "REASONING_VIA",
            "uses_completion_tokens"]
@@ -72,6 +100,88 @@ DEFAULT_TEMPERATURE = 0.7  # seed 000, Appendix B: every model that takes a temp
 _REASONING_MODELS = re.compile(r"^(?:openai/)?(?:gpt-5|o\d)", re.I)
 _RETRY_STATUS = {408, 409, 425, 429}
 _REDACTED = "[REDACTED]"
+#: the default cap on an answer's body: a chat completion with a long reasoning trace is
+#: well under 1 MiB; 8 MiB leaves room for top log-probabilities and still bounds memory
+MAX_RESPONSE_BYTES = 8 * 2**20
+#: nesting levels of an answer's JSON body (a completion with top log-probabilities has 7)
+MAX_ANSWER_DEPTH = 32
+#: a fault message is cut to this many characters (an error body may be megabytes)
+MAX_FAULT_CHARS = 500
+#: token counts above this are not counts (a hostile or broken server)
+_MAX_TOKENS_COUNT = 10**12
+
+
+class _BadAnswer(Exception):
+    """A 200 answer that is no usable chat completion: ``kind`` ``malformed`` or ``empty``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def _brief(text: str, limit: int = MAX_FAULT_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _count(where: str, v: Any) -> int:
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_TOKENS_COUNT:
+        raise _BadAnswer("malformed", f"usage.{where} must be a non-negative integer count; got {shown(v)}")
+    return v
+
+
+def _usage_of(doc: Mapping[str, Any]) -> tuple[int, int, int | None] | None:
+    """``(prompt, completion, reasoning)`` token counts of a decoded answer, None without
+    usage; raises :class:`_BadAnswer` for a usage that is not counts."""
+    u = doc.get("usage")
+    if u is None:
+        return None
+    if not isinstance(u, dict):
+        raise _BadAnswer("malformed", f"'usage' must be an object of token counts; got {shown(u)}")
+    prompt, completion = _count("prompt_tokens", u.get("prompt_tokens")), _count("completion_tokens",
+                                                                                  u.get("completion_tokens"))
+    _count("total_tokens", u.get("total_tokens"))
+    details = u.get("completion_tokens_details")
+    if details is not None and not isinstance(details, dict):
+        raise _BadAnswer("malformed", f"usage.completion_tokens_details must be an object; got {shown(details)}")
+    rt = None if details is None or details.get("reasoning_tokens") is None else \
+        _count("completion_tokens_details.reasoning_tokens", details.get("reasoning_tokens"))
+    return prompt, completion, rt
+
+
+def _first_choice(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The first choice of a decoded answer, checked; raises :class:`_BadAnswer`."""
+    choices = doc.get("choices")
+    if choices is None or choices == []:
+        raise _BadAnswer("empty", "the response has no choices")
+    if not isinstance(choices, list):
+        raise _BadAnswer("malformed", f"'choices' must be a list; got {shown(choices)}")
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        raise _BadAnswer("malformed", f"choices[0] must be an object; got {shown(choice)}")
+    msg = choice.get("message")
+    if not isinstance(msg, dict):
+        raise _BadAnswer("malformed", f"choices[0].message must be an object; got {shown(msg)}")
+    if not isinstance(msg.get("content"), (str, type(None))):
+        raise _BadAnswer("malformed", f"choices[0].message.content must be text or null; got {shown(msg['content'])}")
+    if not isinstance(choice.get("finish_reason"), (str, type(None))):
+        raise _BadAnswer("malformed", f"choices[0].finish_reason must be text or null; "
+                                      f"got {shown(choice['finish_reason'])}")
+    return choice
+
+
+def _namespace(obj: Any) -> Any:
+    """A decoded answer with attribute access (``resp.choices[0].logprobs``), as
+    ``accept`` callbacks read it; depth is bounded by the decoder."""
+    if isinstance(obj, dict):
+        ns = SimpleNamespace()
+        for k, v in obj.items():
+            setattr(ns, k, _namespace(v))
+        return ns
+    if isinstance(obj, list):
+        return [_namespace(v) for v in obj]
+    return obj
 
 
 class LogprobsUnavailable(RuntimeError):
@@ -110,6 +220,12 @@ def _number(name: str, value: Any, lo: float, *, allow_none: bool = False, integ
 
 
 def _retry_after(headers: Any) -> float | None:
+    """The wait a 429 asks for, in seconds; None when absent or not a finite number."""
+    wait = _retry_after_raw(headers)
+    return wait if wait is not None and math.isfinite(wait) else None
+
+
+def _retry_after_raw(headers: Any) -> float | None:
     if headers is None:
         return None
     try:
@@ -127,17 +243,9 @@ def _retry_after(headers: Any) -> float | None:
         pass
     try:
         when = email.utils.parsedate_to_datetime(ra)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - whatever a hostile header holds
         return None
     return max(0.0, when.timestamp() - time.time())
-
-
-def _field(obj: Any, name: str) -> Any:
-    v = getattr(obj, name, None)
-    if v is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        v = extra.get(name)
-    return v
 
 
 class APIClient:
@@ -145,8 +253,10 @@ class APIClient:
 
     model, base_url (None: the client's default, ``OPENAI_BASE_URL`` or OpenAI's),
     api_key_env; api_key: for callers that read the key themselves (the judge CLI),
-    kept private. timeout (seconds per request), max_retries (retries after the first
-    attempt), backoff / backoff_max / max_retry_after (seconds), max_concurrency.
+    kept private. timeout (seconds per attempt, connect to the answer's last byte: a
+    deadline, not a per-read limit), max_response_bytes (the longest answer read),
+    max_retries (retries after the first attempt), backoff / backoff_max /
+    max_retry_after (seconds), max_concurrency.
     Generation: temperature (``"auto"``: Appendix B; None: never sent), top_p,
     max_tokens (sent as ``token_param``), reasoning_via, reasoning_effort (sent when
     reasoning is switched on), reasoning_effort_off (sent when switched off; None: send
@@ -160,7 +270,8 @@ class APIClient:
                  temperature: Any = "auto", top_p: float | None = None, max_tokens: int | None = None,
                  token_param: str = "auto", reasoning_via: str = "reasoning_effort",
                  reasoning_effort: str = "medium", reasoning_effort_off: str | None = None, send_seed: bool = True,
-                 extra_body: Mapping[str, Any] | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+                 extra_body: Mapping[str, Any] | None = None, max_response_bytes: int = MAX_RESPONSE_BYTES,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError(f"API option 'model' must be a non-empty string; got {model!r}")
         if base_url is not None and (not isinstance(base_url, str) or not re.match(r"^https?://", base_url)):
@@ -174,6 +285,7 @@ class APIClient:
         self.backoff_max = float(_number("backoff_max", backoff_max, 0))
         self.max_retry_after = float(_number("max_retry_after", max_retry_after, 0))
         self.max_concurrency = _number("max_concurrency", max_concurrency, 1, integer=True)
+        self.max_response_bytes = _number("max_response_bytes", max_response_bytes, 1024, integer=True)
         if temperature != "auto":
             _number("temperature", temperature, 0, allow_none=True)
         self.temperature = temperature
@@ -201,11 +313,13 @@ class APIClient:
             if note:
                 log.info(note)
         self._key = api_key or "EMPTY"
+        register_secret(self._key)  # out of every log record of the HTTP stack from now on
         self._param = (token_param if token_param != "auto"
                        else "max_completion_tokens" if uses_completion_tokens(model) else "max_tokens")
         self._drop_temperature = False
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
-        kw: dict[str, Any] = {"api_key": self._key, "max_retries": 0, "timeout": self.timeout}
+        kw: dict[str, Any] = {"api_key": self._key, "max_retries": 0, "timeout": self.timeout,
+                              "http_client": make_http_client(self.timeout)}
         if base_url:
             kw["base_url"] = base_url
         self._client = openai.OpenAI(**kw)
@@ -217,6 +331,7 @@ class APIClient:
         return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
                 "timeout": self.timeout, "max_retries": self.max_retries, "backoff": self.backoff,
                 "backoff_max": self.backoff_max, "max_concurrency": self.max_concurrency,
+                "max_response_bytes": self.max_response_bytes,
                 "temperature": self.resolved_temperature(), "top_p": self.top_p, "max_tokens": self.max_tokens,
                 "token_param": self._param, "reasoning_via": self.reasoning_via,
                 "reasoning_effort": self.reasoning_effort, "reasoning_effort_off": self.reasoning_effort_off,
@@ -233,10 +348,40 @@ class APIClient:
         return self.temperature
 
     def scrub(self, text: str) -> str:
-        """``text`` without the key (fault messages, logs)."""
+        """``text`` without the key (fault messages, logs, answers)."""
         if self._key and self._key != "EMPTY" and len(self._key) >= 4:
             text = text.replace(self._key, _REDACTED)
         return text
+
+    def _scrub_tree(self, obj: Any) -> Any:
+        """A decoded answer with the key out of every string (keys included)."""
+        if isinstance(obj, str):
+            return self.scrub(obj)
+        if isinstance(obj, dict):
+            return {self.scrub(k): self._scrub_tree(v) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [self._scrub_tree(v) for v in obj]
+        return obj
+
+    def _send(self, kw: dict[str, Any], *, timeout: Any = None) -> dict[str, Any]:
+        """One request within the call's budget (deadline ``timeout`` seconds,
+        ``max_response_bytes``): the decoded answer, scrubbed of the key. Raises the
+        ``openai`` errors, :class:`~.transport.AnswerRefused` and :class:`_BadAnswer`."""
+        extra = {} if timeout is None else {"timeout": timeout}
+        with budget(self.timeout, self.max_response_bytes):
+            raw = self._client.chat.completions.with_raw_response.create(**kw, **extra)
+            body = raw.content
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise _BadAnswer("malformed", f"the response is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        try:
+            doc = loads_document(text, max_depth=MAX_ANSWER_DEPTH)
+        except JSONTextError as e:
+            raise _BadAnswer("malformed", f"the response is not valid JSON: {e}") from None
+        if not isinstance(doc, dict):
+            raise _BadAnswer("malformed", f"the response is not a JSON object; got {shown(doc)}")
+        return self._scrub_tree(doc)
 
     # ------------------------------------------------------------------ requests
 
@@ -297,11 +442,22 @@ class APIClient:
             fault: dict[str, Any] | None = None
             retry_after: float | None = None
             retryable = True
+            choice: dict[str, Any] | None = None
             try:
                 with self._slots:
-                    response = self._client.chat.completions.create(**kw)
+                    doc = self._send(kw)
+                counts = _usage_of(doc)  # a malformed usage is a fault, not a crash
+                if counts is not None:  # billed, whatever the rest of the answer holds
+                    have_usage = True
+                    usage.prompt_tokens += counts[0]
+                    usage.completion_tokens += counts[1]
+                    if counts[2] is not None:
+                        usage.reasoning_tokens = (usage.reasoning_tokens or 0) + counts[2]
+                choice = _first_choice(doc)
+                response = _namespace(doc)
             except openai.APITimeoutError as e:
-                fault = {"kind": "timeout", "message": f"no answer within {self.timeout:g} s ({type(e).__name__})"}
+                fault = {"kind": "timeout", "message": f"no whole answer within the {self.timeout:g} s deadline "
+                                                       f"({type(e).__name__})"}
             except openai.APIStatusError as e:
                 status = int(e.status_code)
                 fault = {"kind": "rate_limit" if status == 429 else "server_error" if status >= 500 else "http_error",
@@ -313,35 +469,33 @@ class APIClient:
                 retryable = status in _RETRY_STATUS or status >= 500
                 if status == 400 and self._adapt(str(e), fault):
                     retryable = True
+                if 300 <= status < 400:
+                    fault.update(kind="redirect", message=self._redirect_message(e))
+                    retryable = False
             except openai.APIConnectionError as e:
                 cause = e.__cause__ or e.__context__
                 fault = {"kind": "connection",
                          "message": f"{e} ({type(cause).__name__}: {cause})" if cause else str(e)}
-            except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as e:
-                fault = {"kind": "malformed", "message": f"the response is not valid JSON: {e}"}
-            else:
-                u = getattr(response, "usage", None)
-                if u is not None:
-                    have_usage = True
-                    usage.prompt_tokens += int(getattr(u, "prompt_tokens", 0) or 0)
-                    usage.completion_tokens += int(getattr(u, "completion_tokens", 0) or 0)
-                    details = getattr(u, "completion_tokens_details", None)
-                    rt = getattr(details, "reasoning_tokens", None) if details is not None else None
-                    if rt is not None:
-                        usage.reasoning_tokens = (usage.reasoning_tokens or 0) + int(rt)
-                choices = getattr(response, "choices", None)
-                if not choices:
-                    fault = {"kind": "empty", "message": "the response has no choices"}
-                else:
+            except AnswerRefused as e:  # too long, or a content coding that cannot be bounded
+                fault = {"kind": e.kind, "message": str(e)}
+            except _BadAnswer as e:
+                fault = {"kind": e.kind, "message": str(e)}
+            except Exception as e:  # noqa: BLE001 - nothing the server sends may end the game
+                fault = {"kind": "client_error", "message": f"{type(e).__name__}: {e}"}
+            if fault is None:
+                assert choice is not None
+                try:
                     refusal = accept(response) if accept is not None else None
-                    if refusal:
-                        fault = {"kind": "unusable", "message": refusal}
-                    else:
-                        self._fill(comp, choices[0])
-                        break
+                except Exception as e:  # noqa: BLE001 - an odd answer the check did not foresee
+                    refusal = f"the response could not be checked ({type(e).__name__}: {e})"
+                if refusal:
+                    fault = {"kind": "unusable", "message": refusal}
+                else:
+                    self._fill(comp, choice)
+                    break
             assert fault is not None
             fault["attempt"] = attempt
-            fault["message"] = self.scrub(str(fault["message"]))
+            fault["message"] = _brief(self.scrub(str(fault["message"])))
             final = not retryable or attempt > retries
             if not final:
                 fault["delay"] = round(self._delay(attempt, retry_after, rng), 3)
@@ -378,26 +532,39 @@ class APIClient:
         d = min(self.backoff_max, self.backoff * (2 ** (attempt - 1)))
         return d / 2 + rng.random() * d / 2
 
-    def _fill(self, comp: Completion, choice: Any) -> None:
-        msg = getattr(choice, "message", None)
-        content = getattr(msg, "content", None) if msg is not None else None
-        raw = content if isinstance(content, str) else ""
+    def _fill(self, comp: Completion, choice: Mapping[str, Any]) -> None:
+        """The answer of a checked (:func:`_first_choice`), scrubbed choice."""
+        msg = choice["message"]
+        raw = msg.get("content") or ""
         text, think_spans = split_reasoning(raw)
         server_reasoning = None
-        if msg is not None:
-            for name in ("reasoning_content", "reasoning"):
-                v = _field(msg, name)
-                if isinstance(v, str) and v.strip():
-                    server_reasoning = v.strip()
-                    break
+        for name in ("reasoning_content", "reasoning"):
+            v = msg.get(name)
+            if isinstance(v, str) and v.strip():
+                server_reasoning = v.strip()
+                break
         parts = [p for p in (server_reasoning, think_spans) if p]
         comp.text = text
         comp.raw = raw
         comp.reasoning = "\n\n".join(parts) if parts else None
-        comp.finish_reason = getattr(choice, "finish_reason", None)
+        finish = choice.get("finish_reason")
+        comp.finish_reason = _brief(finish, 40) if isinstance(finish, str) else None
         if comp.finish_reason == "length":
             comp.faults.append({"kind": "length", "attempt": comp.attempts,
                                 "message": "the answer was cut at the token limit"})
+
+    def _redirect_message(self, e: Any) -> str:
+        """What a refused redirect says: the status and the host it pointed to."""
+        import urllib.parse
+
+        status = int(e.status_code)
+        try:
+            location = str(e.response.headers.get("location") or "")
+            host = urllib.parse.urlsplit(location).hostname or "?"
+        except Exception:  # noqa: BLE001 - a Location that is no URL
+            host = "?"
+        return (f"the server answered HTTP {status}, a redirect to {shown(host)}; redirects are not followed "
+                f"(the prompt and the key would be posted there)")
 
     def complete_many(self, items: Sequence[dict[str, Any]]) -> list[Completion]:
         """``complete(**item)`` for every item, concurrently (at most
@@ -439,7 +606,8 @@ class APIClient:
             kw = self.request([dict(m) for m in PROBE_CONVERSATION], max_tokens=1)
             try:
                 with self._slots:
-                    response = self._client.chat.completions.create(**kw, timeout=timeout)
+                    doc = self._send(kw, timeout=timeout)
+                _first_choice(doc)
             except openai.APITimeoutError as e:
                 cause = e.__cause__ or e.__context__
                 what = type(cause).__name__ if cause is not None else type(e).__name__
@@ -457,23 +625,28 @@ class APIClient:
                 if status == 400 and adapted < 2 and self._adapt(str(e), {}):
                     adapted += 1
                     continue
+                if 300 <= status < 400:
+                    self._probe_failed(url, self._redirect_message(e))
                 if status >= 500 and attempt < attempts:
                     self._sleep(min(1.0, self.backoff))
                     continue
                 hint = {401: " (is the key in the variable named by api_key_env right?)",
                         403: " (is the key in the variable named by api_key_env right?)",
                         404: " (is the URL right, and does the server serve this model?)"}.get(status, "")
-                self._probe_failed(url, f"HTTP {status}: {e}{hint}")
-            except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as e:
-                self._probe_failed(url, f"the answer is not a chat completion (not valid JSON: {e})")
+                self._probe_failed(url, f"HTTP {status}: {_brief(str(e))}{hint}")
+            except AnswerRefused as e:
+                self._probe_failed(url, f"the answer was refused ({e})")
+            except _BadAnswer as e:
+                why = "no choices" if e.kind == "empty" else str(e)
+                self._probe_failed(url, f"the answer is not a chat completion ({why})")
+            except Exception as e:  # noqa: BLE001 - a probe reports, never crashes
+                self._probe_failed(url, f"the answer could not be read ({type(e).__name__}: {e})")
             else:
-                if not getattr(response, "choices", None):
-                    self._probe_failed(url, "the answer is not a chat completion (no choices)")
                 return {"url": url, "model": self.model, "status": 200, "attempts": attempt,
                         "seconds": round(time.perf_counter() - t0, 3)}
 
     def _probe_failed(self, url: str, why: str) -> None:
-        raise ProbeFailed(self.scrub(f"model {self.model!r} at {url}: {why}")) from None
+        raise ProbeFailed(_brief(self.scrub(f"model {self.model!r} at {url}: {why}"), 2 * MAX_FAULT_CHARS)) from None
 
     def close(self) -> None:
         self._client.close()
