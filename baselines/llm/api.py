@@ -421,11 +421,13 @@ class APIClient:
                  max_tokens: int | None = None, logprobs: int | None = None, temperature: Any = "client",
                  accept: Callable[[Any], str | None] | None = None,
                  max_retries: int | None = None) -> tuple[Completion, Any]:
-        """One call with retries: ``(completion, last_response)``. Never raises for a
-        server or transport fault: retries (``max_retries``, default the client's) run
-        out into ``completion.failed``. ``accept(response)`` may refuse a response
-        (returning the reason), which counts as a retryable fault (e.g. no
-        log-probabilities)."""
+        """One call with retries: ``(completion, last_response)``, the response being the
+        last usable answer as decoded (scrubbed of the key, with attribute access:
+        ``response.choices[0].logprobs``), or None. Never raises for anything the server
+        sends: faults (see the module docstring) are retried (``max_retries``, default the
+        client's) and run out into ``completion.failed``. ``accept(response)`` may refuse
+        a response (returning the reason; raising counts as refusing), which counts as a
+        retryable fault (e.g. no log-probabilities)."""
         retries = self.max_retries if max_retries is None else max_retries
         rng = random.Random(seed if seed is not None else secrets.randbits(64))
         t0 = time.perf_counter()
