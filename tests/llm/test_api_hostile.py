@@ -47,8 +47,9 @@ def test_a_dripping_server_meets_the_deadline_of_each_attempt(server, key_env, f
     server.reply = lambda req: "fine"
     server.faults = [fault, fault]
     server.drip_interval, server.drip_max_seconds = 0.25, 10.0  # never silent long enough for a read timeout
+    c = client(server, key_env, timeout=1.0)
     t0 = time.perf_counter()
-    comp, _ = client(server, key_env, timeout=1.0).complete(CONV)
+    comp, _ = c.complete(CONV)
     took = time.perf_counter() - t0
     assert [f["kind"] for f in comp.faults] == ["timeout", "timeout"] and comp.failed
     assert "1 s deadline" in comp.faults[0]["message"]
