@@ -56,7 +56,9 @@ def test_a_cohort_completes_through_mixed_faults(server, monkeypatch, tmp_path, 
     rc = cli_main(["run", str(cfg), "--out", str(out), "--batch-games", "2"])
     traces = [t.to_dict() for t in read_traces(out / "traces.jsonl").traces]
     assert len(traces) == 4 and all(t["status"] == "complete" for t in traces)
-    assert rc == 0
+    # every planned game is there, but degraded games past --max-degraded (5%) fail the run
+    n_degraded = sum(bool((t["meta"].get("model_calls") or {}).get("degraded")) for t in traces)
+    assert n_degraded >= 1 and rc == (4 if n_degraded / 4 > 0.05 else 0)
     # every fault the server injected is in some step's tokens.faults, kind by kind
     served = [f for f in server.served if f != "ok"]
     recorded = [f["kind"] for t in traces for s in t["steps"] for f in (s["tokens"] or {}).get("faults", [])]
