@@ -36,9 +36,12 @@ What it measures, all in one process so that ratios are taken side by side:
 2. **PettingZoo references**: ``pettingzoo.classic.rps_v2`` and ``tictactoe_v3`` (AEC, as
    shipped, with their wrappers) and ``rps_v2.parallel_env()``, stepped with seeded random
    legal actions (tictactoe samples from the observation's ``action_mask``), timed the
-   same way. Repetitions are interleaved (each round runs every row once, same seeds
-   every round) and the figures are medians over rounds; every ratio is the median of
-   the per-round ratios, so machine noise hits numerator and denominator alike.
+   same way. Repetitions are interleaved (each round runs every row once) and the
+   figures are medians over rounds; every ratio is the median of the per-round ratios,
+   so machine noise hits numerator and denominator alike. Every round plays new games
+   (the env seeds of round r start at ``seed + (r + 1) * 1,000,003``), so what an env
+   keeps between games (rendered texts, parsed actions) counts only as far as games
+   really repeat content (themes, scenarios, messages).
 3. **TextArena peers** (``bench`` extra): ``SimpleNegotiation-v0`` and
    ``IteratedPrisonersDilemma-v0`` with one constant valid answer, ``get_observation`` +
    ``step`` per step, a fresh env per game (see :func:`run_textarena_games`); skipped,
@@ -488,6 +491,9 @@ def build_rows(args) -> dict[str, tuple[str, Any, int, Callable]]:
     return rows
 
 
+#: env seeds of round r start at seed + (r + 1) * ROUND_SEED_STRIDE (the warm-up plays seed, seed + 1)
+ROUND_SEED_STRIDE = 1_000_003
+
 RUNNERS = {"aec": run_aec_games, "parallel": run_parallel_games, "textarena": run_textarena_games}
 
 
@@ -506,9 +512,12 @@ def bench_envs(args) -> dict[str, Any]:
 
     rounds: dict[str, list[dict[str, float]]] = {k: [] for k in rows}
     for r in range(args.reps):
+        # every round plays new games (env seeds move on), so what the envs keep between
+        # games (rendered texts, parsed actions) helps only as far as games share content
+        round_seed = seed + (r + 1) * ROUND_SEED_STRIDE
         for name, (kind, env, n, actors) in rows.items():
             gc.collect()
-            c = RUNNERS[kind](env, n, seed, actors)
+            c = RUNNERS[kind](env, n, round_seed, actors)
             rounds[name].append({**c, **derived(c)})
         print(f"  round {r + 1}/{args.reps} done", file=sys.stderr, flush=True)
 
@@ -601,6 +610,12 @@ def random_scenario(n_resources: int = 6, n_projects: int = 6, seed: int = 0) ->
 
 
 def time_solve(scenario: Scenario, method: str) -> tuple[float, Any]:
+    """One cold solve: the solver's per-process caches are emptied first (a cached
+    solve would time a dictionary lookup)."""
+    from negotiation_env.games.resource import solver as _solver
+
+    _solver._solve.cache_clear()
+    _solver._feasible_run_vectors.cache_clear()
     t0 = time.perf_counter()
     sol = solve(scenario, method)
     return (time.perf_counter() - t0) * 1e3, sol
@@ -700,7 +715,7 @@ def build_tables(envs: dict[str, Any], solver: dict[str, Any], args, long: dict[
     peers = [f"{mine} / {env_id} = {envs['ratios'][f'{mine}/textarena:{env_id}']['median']:.2f}"
              for env_id, _t, mine in TEXTARENA_ENVS if f"{mine}/textarena:{env_id}" in envs["ratios"]]
     ta = envs.get("textarena")
-    cap1 = (f"Median of {args.reps} interleaved rounds, same seeds every round; games and steps are per round.\n"
+    cap1 = (f"Median of {args.reps} interleaved rounds, new env seeds every round; games and steps are per round.\n"
             f"µs/step = time in env.step + env.last() per env.step call (incl. each agent's final step(None)); "
             f"step(), last(), policy: µs each (policy per action); policy and reset excluded from µs/step. "
             f"Parallel rows: per env.step call (both agents' actions). "

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
-from .core.adapters import GameAECEnv, GameParallelEnv
+from .core.adapters import GameAECEnv, GameParallelEnv, OrderEnforcing
 from .core.config import ConfigError, build_config
 from .core.game import Game
 from .games.resource.game import ResourceConfig, ResourceGame
@@ -56,8 +54,10 @@ def raw_env(game: str = "resource", render_mode: str | None = None, **config: An
 
 
 def env(game: str = "resource", render_mode: str | None = None, **config: Any):
-    """The AEC env, wrapped in PettingZoo's OrderEnforcingWrapper (as the classic envs are)."""
-    return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **config))
+    """The AEC env, wrapped in PettingZoo's OrderEnforcingWrapper (as the classic envs are;
+    :class:`~negotiation_env.core.adapters.OrderEnforcing`, the same checks with a shorter
+    ``last()`` and ``step()``)."""
+    return OrderEnforcing(raw_env(game, render_mode=render_mode, **config))
 
 
 def parallel_env(game: str = "resource", render_mode: str | None = None, **config: Any) -> GameParallelEnv:

@@ -53,7 +53,9 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def info(self, agent: str) -> dict[str, Any]:
-        """The agent's info dict after the latest step."""
+        """The agent's info dict after the latest step: a new dict on every call (the
+        adapters add ``active_agents`` and ``active_agent`` to it in place). What it
+        holds may be shared between calls; infos are read-only."""
 
     @property
     @abc.abstractmethod

@@ -59,6 +59,7 @@ from gymnasium import spaces
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
+from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
@@ -74,6 +75,8 @@ MESSAGE_TEXT = ("one_line", "verbatim")
 #: the action an unreadable answer becomes (F.6)
 FALLBACK_ACTION = "B"
 _MAX_NAME = 64
+#: feature entry -> its first index (features.LAYOUT)
+_FI = {name: start for name, start, _size in LAYOUT.table()}
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,13 @@ class MatrixGame(Game):
         self.fallbacks: dict[str, list[str]] = {}
         self.ended_by_error = False
         self._end_after_round = False
+        # what observe() keeps between calls (see "observation / info" below)
+        self._static_features = self._make_static_features()
+        self._feature_base: dict[str, tuple[int, np.ndarray]] = {}
+        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
+        self._a_counts = [0, 0]  # A actions of agent_0 and agent_1 so far (own_a_count, partner_a_count)
+        self._specs: dict[str, str] = {}  # answer spec JSON by phase
+        self._described = Memo()  # _describe(action) by content
 
     # ----------------------------------------------------------------- spaces
 
@@ -231,6 +241,9 @@ class MatrixGame(Game):
         self.events = []
         self.ended_by_error = False
         self._end_after_round = False
+        self._feature_base = {}
+        self._conv_cache = {}
+        self._a_counts = [0, 0]
         self._states = {a: _AgentState(conversation=[{"role": "system", "content": self._system[a]}]) for a in AGENTS}
         self.transcript = [f"=== matrix: {self.stage.name} · {cfg.framing} · treatment {cfg.treatment} ==="]
         if cfg.acknowledgement:
@@ -267,7 +280,8 @@ class MatrixGame(Game):
     def acting(self) -> tuple[str, ...]:
         if self.phase == "done":
             return ()
-        return tuple(a for a in AGENTS if a not in self._submitted)
+        submitted = self._submitted
+        return AGENTS if not submitted else tuple(a for a in AGENTS if a not in submitted)
 
     # ----------------------------------------------------------------- text plumbing
 
@@ -299,7 +313,7 @@ class MatrixGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        raw = action if isinstance(action, str) else _describe(action)
+        raw = action if isinstance(action, str) else self._describe(action)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
             raw = self._kept(agent, raw, ANSWER_CHARS)
             text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
@@ -402,6 +416,8 @@ class MatrixGame(Game):
     def _resolve(self) -> dict[str, float]:
         res = resolve(self.stage, self.round, self.decisions[AGENTS[0]], self.decisions[AGENTS[1]])
         self.history.append(res)
+        for i in (0, 1):
+            self._a_counts[i] += res.actions[i] == "A"
         for i, a in enumerate(AGENTS):
             self._states[a].cumulative += res.payoffs[i]
         ended = self._end_after_round and self.round < self.config.num_rounds
@@ -444,45 +460,98 @@ class MatrixGame(Game):
 
     # ----------------------------------------------------------------- observation / info
 
+    # What an observation needs is kept between calls and rebuilt only when the state it
+    # reads changes (issue 21), so observe() costs the same in round 1,000 as in round 1:
+    #
+    # * the committed conversation as a tuple, per agent, rebuilt when the list grows (a
+    #   commit; the list is only ever appended to, so (list, length) names its content);
+    # * the feature vector: the config's entries once per game object, the round's
+    #   (round, last actions and payoff, both totals, both A counts) once per resolved
+    #   round, keyed by the number of resolved rounds; phase, active, retries and the
+    #   partner-message flag are set on every call. The A counts are kept as rounds
+    #   resolve (they were a sum over the whole history at every call);
+    # * the answer spec's JSON, per phase.
+    #
+    # reset() clears what belongs to a dyad.
+
     def observe(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
-        conv = self.conversation(agent)
+        acting = agent in self.acting()
+        conv = self._committed(agent, st)
         if st.pending:
             prompt = "\n\n".join(st.pending)
-        elif self.phase == "acknowledge" and agent in self.acting():
+            conv = conv + ({"role": "user", "content": prompt},)
+        elif self.phase == "acknowledge" and acting:
             prompt = self._system[agent]  # the acknowledgement answers the system prompt alone
         else:
             prompt = ""
         return {
             "prompt": prompt,
-            "conversation": tuple(conv),
-            "features": self.features(agent),
-            "active": int(agent in self.acting()),
+            "conversation": conv,
+            "features": self.features(agent, acting),
+            "active": int(acting),
             # the spec of the answer owed now (answer_schema); "" when the agent does not act
-            "answer_format": json.dumps(answer_schema.spec(self.phase)) if agent in self.acting() else "",
+            "answer_format": self._answer_spec() if acting else "",
         }
 
-    def features(self, agent: str) -> np.ndarray:
-        L, st, cfg = LAYOUT, self._states[agent], self.config
+    def _committed(self, agent: str, st: _AgentState) -> tuple:
+        """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
+        conv = st.conversation
+        cached = self._conv_cache.get(agent)
+        if cached is None or cached[0] is not conv or cached[1] != len(conv):
+            cached = (conv, len(conv), tuple(conv))
+            self._conv_cache[agent] = cached
+        return cached[2]
+
+    def _answer_spec(self) -> str:
+        spec = self._specs.get(self.phase)
+        if spec is None:
+            spec = self._specs[self.phase] = json.dumps(answer_schema.spec(self.phase))
+        return spec
+
+    def _describe(self, action: Any) -> str:
+        """:func:`_describe`, kept per action content."""
+        key = action_key(action)
+        return _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
+
+    def features(self, agent: str, acting: bool | None = None) -> np.ndarray:
+        st, n = self._states[agent], len(self.history)
+        cached = self._feature_base.get(agent)
+        if cached is None or cached[0] != n:
+            cached = (n, self._feature_base_vector(agent))
+            self._feature_base[agent] = cached
+        v = cached[1].copy()
+        v[_FI["phase"] + PHASES.index(self.phase)] = 1
+        v[_FI["active"]] = float(agent in self.acting() if acting is None else acting)
+        v[_FI["retries"]] = st.retries
+        v[_FI["partner_message"]] = float(self.communication and self.phase == "action")
+        return v
+
+    def _make_static_features(self) -> np.ndarray:
+        """The entries the config fixes: communication, own payoffs, framing."""
+        L = LAYOUT
         v = L.empty()
-        v[L.slice("phase")][PHASES.index(self.phase)] = 1
-        v[L.slice("active")] = float(agent in self.acting())
-        v[L.slice("round")] = len(self.history)
-        v[L.slice("retries")] = st.retries
         v[L.slice("communication")] = float(self.communication)
         v[L.slice("payoffs")] = self.stage.own_payoffs()
-        v[L.slice("framing")][FRAMINGS.index(cfg.framing)] = 1
+        v[L.slice("framing")][FRAMINGS.index(self.config.framing)] = 1
+        return v
+
+    def _feature_base_vector(self, agent: str) -> np.ndarray:
+        """The entries only a resolved round moves (phase, active, retries and the
+        partner-message flag left at 0)."""
+        L, st = LAYOUT, self._states[agent]
+        v = self._static_features.copy()
+        v[_FI["round"]] = len(self.history)
         i = AGENTS.index(agent)
         if self.history:
             last = self.history[-1]
-            v[L.slice("last_own_action")]["AB".index(last.actions[i])] = 1
-            v[L.slice("last_partner_action")]["AB".index(last.actions[1 - i])] = 1
-            v[L.slice("last_payoff")] = last.payoffs[i]
-        v[L.slice("cumulative")] = st.cumulative
-        v[L.slice("partner_cumulative")] = self._states[self.other(agent)].cumulative
-        v[L.slice("own_a_count")] = sum(r.actions[i] == "A" for r in self.history)
-        v[L.slice("partner_a_count")] = sum(r.actions[1 - i] == "A" for r in self.history)
-        v[L.slice("partner_message")] = float(self.communication and self.phase == "action")
+            v[_FI["last_own_action"] + "AB".index(last.actions[i])] = 1
+            v[_FI["last_partner_action"] + "AB".index(last.actions[1 - i])] = 1
+            v[_FI["last_payoff"]] = last.payoffs[i]
+        v[_FI["cumulative"]] = st.cumulative
+        v[_FI["partner_cumulative"]] = self._states[self.other(agent)].cumulative
+        v[_FI["own_a_count"]] = self._a_counts[i]
+        v[_FI["partner_a_count"]] = self._a_counts[1 - i]
         return v
 
     def info(self, agent: str) -> dict[str, Any]:

@@ -54,6 +54,7 @@ from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
+from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from ...core.thinking import split_think
 from . import answer_schema, prompts
@@ -343,12 +344,19 @@ class ResourceGame(Game):
         self.pool: tuple[Scenario, ...] = config.rotation_pool or (self.base_scenario,)
         n_proj = max(len(sc.projects_of(a)) for sc in self.pool for a in AGENTS)
         self.layout = FeatureLayout(len(self.base_scenario.resources), n_proj)
+        self._fi = {name: start for name, start, _size in self.layout.table()}  # entry -> first index
         self._obs_spaces = {a: self._make_obs_space() for a in AGENTS}
         self._act_spaces = {a: self._make_action_space(a) for a in AGENTS}
         self._solutions: dict[int, Solution] = {}
         self._states: dict[str, _AgentState] = {}
         self.events: list[dict[str, Any]] = []
         self.history: list[RoundOutcome] = []
+        self._outcomes: list[dict[str, Any]] = []
+        self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
+        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
+        self._scenario_feats: dict[tuple[int, str], tuple[Scenario, np.ndarray]] = {}
+        self._texts = Memo()  # env text by what it is rendered from (_text)
+        self._parsed = Memo()  # structured actions by content (_parse)
         self.round_scenarios: list[Scenario] = [self.base_scenario]
         self.round = 0
         self._done = True
@@ -455,6 +463,11 @@ class ResourceGame(Game):
         self.round_scenarios = self._draw_round_scenarios(rng)
         self.round_themes = [first] + self._draw_later_themes(rng, first)
         self.round_names = [Names(theme_names(t, self.base_scenario.resource_ids)) for t in self.round_themes]
+        # what observe() and info() keep between calls (see "observation / info" below)
+        self._names_keys = [tuple(n.display.items()) for n in self.round_names]
+        self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
+        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
+        self._outcomes: list[dict[str, Any]] = []
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
         self.round = 0
         self._opts = {a: self.prompt_options(a) for a in AGENTS}
@@ -476,9 +489,53 @@ class ResourceGame(Game):
     def _reset_context(self, agent: str) -> None:
         """A fresh context: the system prompt of the current round's scenario only."""
         st = self._states[agent]
-        system = prompts.render_system_prompt(self.scenario, agent, self.names, self._opts[agent])
-        st.conversation = [{"role": "system", "content": sanitize(system)}]
+        system = self._text(("system", agent, id(self.scenario), self._names_key()),
+                            lambda: prompts.render_system_prompt(self.scenario, agent, self.names, self._opts[agent]))
+        st.conversation = [{"role": "system", "content": system}]
         st.pending = []
+
+    # Env text is rendered from few inputs (scenario, theme names, agent, round, the
+    # agent's message) that repeat within a game and across the games an env plays, so
+    # each text is rendered and sanitized once per key and kept for the game object's
+    # life (a bounded core.memo.Memo). A key
+    # names a scenario by id(): the scenarios a game plays belong to its config, so they
+    # live as long as the game object and its store.
+
+    def _text(self, key: tuple, render) -> Any:
+        """``sanitize(render())``, kept under ``key`` (a tuple of texts: each sanitized)."""
+        text = self._texts.get(key)
+        if text is None:
+            raw = render()
+            text = self._texts.put(key, tuple(sanitize(t) for t in raw) if isinstance(raw, (list, tuple))
+                                   else sanitize(raw))
+        return text
+
+    def _names_key(self, round_index: int | None = None) -> tuple:
+        keys = self._names_keys
+        i = self.round if round_index is None else round_index
+        return keys[min(i, len(keys) - 1)]
+
+    def _preamble_key(self, agent: str) -> tuple:
+        """What :meth:`_round_preamble` reads besides the config: round 0 or not, the
+        scenario, the previous round's names and this round's."""
+        prev = self._names_key(self.round - 1) if self.round > 0 else None
+        return (agent, self.round == 0, id(self.scenario), prev, self._names_key())
+
+    def _say_preamble(self, agent: str) -> None:
+        self._states[agent].pending.extend(self._text(("preamble",) + self._preamble_key(agent),
+                                                      lambda: self._round_preamble(agent)))
+
+    def _say_turn0(self, agent: str, opponent_message: str | None = None) -> None:
+        """:meth:`_say` of :meth:`_turn0` (sanitizing is per character, so the kept
+        opening and the sanitized message join to the same text)."""
+        text = self._text(("turn0", self.round) + self._preamble_key(agent), lambda: self._turn0(agent))
+        if opponent_message is not None:
+            text += self._text(("said+", opponent_message),
+                               lambda: "\n" + prompts.render_opponent_said(opponent_message))
+        self._states[agent].pending.append(text)
+
+    def _say_kept(self, agent: str, key: tuple, render) -> None:
+        self._states[agent].pending.append(self._text(key, render))
 
     def _round_preamble(self, agent: str) -> list[str]:
         """Text that opens a round for an agent before its first prompt: the renamed
@@ -513,13 +570,16 @@ class ResourceGame(Game):
         if not self.config.cheap_talk:  # D.7: straight to the decision prompt
             self.phase = "decision"
             for a in self.order:
-                for text in self._round_preamble(a):
-                    self._say(a, text)
-                self._say(a, prompts.render_decision_prompt(self.scenario, self._opts[a]))
+                self._say_preamble(a)
+                self._say_decision_prompt(a)
             return
         self.phase = "talk"
         self.talker = self.order[0]
-        self._say(self.talker, self._turn0(self.talker))
+        self._say_turn0(self.talker)
+
+    def _say_decision_prompt(self, agent: str) -> None:
+        self._say_kept(agent, ("decision", agent, id(self.scenario)),
+                       lambda: prompts.render_decision_prompt(self.scenario, self._opts[agent]))
 
     def _turn0(self, agent: str, opponent_message: str | None = None) -> str:
         parts = self._round_preamble(agent) + [prompts.render_turn0(self.round + 1, self._opts[agent])]
@@ -575,8 +635,19 @@ class ResourceGame(Game):
         if isinstance(action, str):
             parse = parse_text if self.config.thinking else parse_plain
             return parse(action, self.scenario, agent, self.names, require_decision=require), action
+        # a structured action is parsed, validated and written out (_turn_text) once per
+        # content, scenario, names, agent and phase: parse_structured is a function of
+        # those alone, and a Turn is frozen (a refused action is never kept)
+        content = action_key(action)
+        key = None if content is None else (require, agent, id(self.scenario), self._names_key(), content)
+        kept = self._parsed.get(key) if key is not None else None
+        if kept is not None:
+            return kept
         turn = parse_structured(action, self.scenario, agent, self.names, require_decision=require)
-        return turn, self._turn_text(turn)
+        kept = (turn, self._turn_text(turn))
+        if key is not None:
+            self._parsed.put(key, kept)
+        return kept
 
     def step(self, agent: str, action: Any) -> dict[str, float]:
         if agent not in self.acting():
@@ -634,7 +705,8 @@ class ResourceGame(Game):
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         if st.retries <= self.config.max_retries:
-            self._say(agent, prompts.render_invalid(error, self.phase, self.config.thinking))
+            self._say_kept(agent, ("invalid", error, self.phase),
+                           lambda: prompts.render_invalid(error, self.phase, self.config.thinking))
             return self._zero_rewards()
         st.retries = 0
         if self.phase == "reflection":
@@ -687,19 +759,19 @@ class ResourceGame(Game):
                 self._record_decision(agent, turn.decision)
                 self.phase = "decision"
                 if self._states[other].turns_used == 0:  # it has not spoken this round: what opens the round
-                    for text in self._round_preamble(other):
-                        self._say(other, text)
-                self._say(other, prompts.render_opponent_said(turn.speech))
-                self._say(other, prompts.render_decision_prompt(self.scenario, self._opts[other]))
+                    self._say_preamble(other)
+                self._say_opponent_said(other, turn.speech)
+                self._say_decision_prompt(other)
                 return self._zero_rewards()
             ost = self._states[other]
             limit = self.config.turn_limit
             if limit is None or ost.turns_used < limit:
                 self.talker = other
                 if ost.turns_used == 0:
-                    self._say(other, self._turn0(other, turn.speech))
+                    self._say_turn0(other, turn.speech)
                 else:
-                    self._say(other, prompts.render_reply_prompt(turn.speech, self._opts[other]))
+                    self._say_kept(other, ("reply", other, turn.speech),
+                                   lambda: prompts.render_reply_prompt(turn.speech, self._opts[other]))
                 return self._zero_rewards()
             # both agents have used their turns: forced decision for both
             if self.config.talk_cap_is_truncation:  # unlimited talk cut short by the safety cap
@@ -708,9 +780,9 @@ class ResourceGame(Game):
                             message=f"unlimited talk reached the safety cap of {limit} turns each; decision forced")
                 self.transcript.append(f"[talk truncated at {limit} turns each]")
             self.phase = "decision"
-            self._say(other, prompts.render_opponent_said(turn.speech))
+            self._say_opponent_said(other, turn.speech)
             for a in self.order:
-                self._say(a, prompts.render_decision_prompt(self.scenario, self._opts[a]))
+                self._say_decision_prompt(a)
             return self._zero_rewards()
         # decision phase
         assert turn.decision is not None
@@ -719,21 +791,29 @@ class ResourceGame(Game):
             return self._zero_rewards()
         return self._resolve()
 
+    def _say_opponent_said(self, agent: str, speech: str) -> None:
+        self._say_kept(agent, ("said", speech), lambda: prompts.render_opponent_said(speech))
+
     def _record_decision(self, agent: str, decision: Decision) -> None:
         self.decided[agent] = decision
-        self.transcript.append(
-            f"{agent} decides: buys {prompts.render_allocation(decision, self.names)}, runs [{prompts.render_runs(decision)}]"
-        )
+        key = ("decides", agent, self._names_key(), decision.purchase, decision.runs)
+        line = self._texts.get_or(key, lambda: (  # kept unsanitized, as the transcript always was
+            f"{agent} decides: buys {prompts.render_allocation(decision, self.names)}, "
+            f"runs [{prompts.render_runs(decision)}]"))
+        self.transcript.append(line)
 
     def _resolve(self) -> dict[str, float]:
         outcome = resolve_round(self.scenario, self.decided)
         self.history.append(outcome)
         self.history_fallbacks.append(dict(sorted(self.fallbacks.items())))
         self.history_truncated.append(self.talk_truncated)
+        decisions = tuple((a, d.purchase, d.runs) for a, d in outcome.decisions)
         for a in AGENTS:
             st = self._states[a]
             st.cumulative += outcome.reward(a)
-            self._say(a, prompts.render_result(outcome, a, self.names))
+            # the notice reads the decisions, this agent's kind of result and reward, and the names
+            self._say_kept(a, ("result", a, self._names_key(), decisions, outcome.kind_of(a), outcome.reward(a)),
+                           lambda: prompts.render_result(outcome, a, self.names))
         self.transcript.append(
             "Result: " + ("ANNULLED (overdraw of " + ", ".join(self.names.name(r) for r in outcome.overdrawn_resources) + ")"
                           if outcome.overdraw else
@@ -780,26 +860,54 @@ class ResourceGame(Game):
 
     # ----------------------------------------------------------------- observation / info
 
+    # What an observation needs is kept between calls and rebuilt only when the state it
+    # reads changes (issue 21), so observe() costs the same in the last round of a long
+    # game as in the first:
+    #
+    # * the committed conversation as a tuple, per agent, rebuilt when the agent's
+    #   conversation list is replaced (a context reset) or grows (a commit): the list is
+    #   only ever appended to, so (list, length) names its content;
+    # * the feature vector's slow part (scenario, round, last result, cumulative reward),
+    #   per agent, keyed by (round, resolved rounds, game over): exactly what it reads
+    #   besides the four entries set on every call (phase, active, turns used, retries);
+    # * each resolved round's outcome (history is append-only), built once;
+    # * the answer spec, per scenario, theme names, agent, phase and mode.
+    #
+    # Every cache is cleared by reset().
+
     def observe(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
-        prompt = "\n\n".join(st.pending)
-        conv = list(st.conversation)
+        acting = agent in self.acting()
+        conv = self._committed(agent, st)
         if st.pending:
-            conv.append({"role": "user", "content": prompt})
+            prompt = "\n\n".join(st.pending)
+            conv = conv + ({"role": "user", "content": prompt},)
+        else:
+            prompt = ""
         return {
             "prompt": prompt,
-            "conversation": tuple(conv),
-            "features": self._features(agent),
-            "active": int(agent in self.acting()),
-            "answer_format": self._answer_spec(agent),
+            "conversation": conv,
+            "features": self._features(agent, acting),
+            "active": int(acting),
+            "answer_format": self._answer_spec(agent, acting),
         }
 
-    def _answer_spec(self, agent: str) -> str:
+    def _committed(self, agent: str, st: _AgentState) -> tuple:
+        """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
+        conv = st.conversation
+        cached = self._conv_cache.get(agent)
+        if cached is None or cached[0] is not conv or cached[1] != len(conv):
+            cached = (conv, len(conv), tuple(conv))
+            self._conv_cache[agent] = cached
+        return cached[2]
+
+    def _answer_spec(self, agent: str, acting: bool | None = None) -> str:
         """The spec of the answer ``agent`` owes now (:mod:`.answer_schema`), as JSON
-        text; ``""`` when it does not act. Cached per round, phase and agent."""
-        if agent not in self.acting():
+        text; ``""`` when it does not act. Cached per scenario, theme, phase and agent."""
+        if not (agent in self.acting() if acting is None else acting):
             return ""
-        key = (id(self.scenario), id(self.names), agent, self.phase, self.config.thinking)
+        key = (id(self.scenario), self._names_keys[min(self.round, len(self._names_keys) - 1)], agent, self.phase,
+               self.config.thinking)
         cache = self.__dict__.setdefault("_answer_specs", {})
         if key not in cache:
             if len(cache) > 64:
@@ -808,18 +916,54 @@ class ResourceGame(Game):
                                                        thinking=self.config.thinking), ensure_ascii=False)
         return cache[key]
 
-    def _features(self, agent: str) -> np.ndarray:
-        L, sc, st = self.layout, self.scenario, self._states[agent]
+    def _features(self, agent: str, acting: bool | None = None) -> np.ndarray:
+        """The agent's feature vector: the kept slow part, then the four entries that
+        change within a round (phase, active, turns used, retries)."""
+        st, i, phase = self._states[agent], self._fi, self.phase
+        over = phase == "done" or phase == "reflection"
+        key = (self.round, len(self.history), over)
+        cached = self._feature_base.get(agent)
+        if cached is None or cached[0] != key:
+            cached = (key, self._feature_base_vector(agent))
+            self._feature_base[agent] = cached
+        v = cached[1].copy()
+        v[i["phase"] + (2 if over else 0 if phase == "talk" else 1)] = 1
+        v[i["active"]] = float(agent in self.acting() if acting is None else acting)
+        v[i["turns_used"]] = st.turns_used
+        v[i["retries"]] = st.retries
+        return v
+
+    def _feature_base_vector(self, agent: str) -> np.ndarray:
+        """The features that only round changes, resolutions and the game's end move
+        (phase, active, turns used and retries left at 0)."""
+        L, i, sc, st = self.layout, self._fi, self.scenario, self._states[agent]
         redact = self.config.is_shifting(agent)  # D.8: the shifting agent sees only the current round
-        v = L.empty()
-        v[L.slice("phase")][("talk", "decision", "done").index("done" if self.phase in ("done", "reflection") else self.phase)] = 1
-        v[L.slice("active")] = float(agent in self.acting())
-        v[L.slice("round")] = 0 if redact else self.round
-        v[L.slice("num_rounds")] = 1 if redact else self.config.num_rounds
-        v[L.slice("turns_used")] = st.turns_used
+        v = self._scenario_features(sc, agent).copy()
+        v[i["round"]] = 0 if redact else self.round
+        v[i["num_rounds"]] = 1 if redact else self.config.num_rounds
         # 0: unlimited talk (a safety cap is the harness's, not the game's, so it is not shown)
-        v[L.slice("turns_limit")] = self.config.cheap_talk_turns if self.config.cheap_talk else 0
-        v[L.slice("retries")] = st.retries
+        v[i["turns_limit"]] = self.config.cheap_talk_turns if self.config.cheap_talk else 0
+        # the previous round's result, unless this agent's context was reset since
+        visible = self.history and not (redact and len(self.history) == self.round and self.phase not in ("done", "reflection"))
+        if visible:
+            last = self.history[-1]
+            v[L.slice("last_own_purchase")] = [q for _, q in last.decision(agent).purchase]
+            v[L.slice("last_opponent_purchase")] = [q for _, q in last.decision(self.other(agent)).purchase]
+            v[i["last_outcome"] + ("standard", "annulled", "no_runs").index(last.kind_of(agent))] = 1
+            v[i["last_reward"]] = last.reward(agent)
+        v[i["cumulative_reward"]] = (self.history[-1].reward(agent) if visible else 0.0) if redact else st.cumulative
+        return v
+
+    def _scenario_features(self, sc: Scenario, agent: str) -> np.ndarray:
+        """The entries a scenario fixes for an agent (budget, type limit, supply, cost, its
+        projects), all others 0; kept per scenario for the game's life (scenarios are
+        frozen, and the cache holds the object its id names)."""
+        key = (id(sc), agent)
+        kept = self._scenario_feats.get(key)
+        if kept is not None and kept[0] is sc:
+            return kept[1]
+        L = self.layout
+        v = L.empty()
         v[L.slice("budget")] = sc.budget
         v[L.slice("max_types")] = sc.max_types
         v[L.slice("supply")] = [r.supply for r in sc.resources]
@@ -831,18 +975,20 @@ class ResourceGame(Game):
         rew = np.zeros(L.n_projects, dtype=np.float32)
         rew[: len(mat)] = [p.reward for p in sc.projects_of(agent)]
         v[L.slice("reward")] = rew
-        # the previous round's result, unless this agent's context was reset since
-        visible = self.history and not (redact and len(self.history) == self.round and self.phase not in ("done", "reflection"))
-        if visible:
-            last = self.history[-1]
-            v[L.slice("last_own_purchase")] = [q for _, q in last.decision(agent).purchase]
-            v[L.slice("last_opponent_purchase")] = [q for _, q in last.decision(self.other(agent)).purchase]
-            v[L.slice("last_outcome")][("standard", "annulled", "no_runs").index(last.kind_of(agent))] = 1
-            v[L.slice("last_reward")] = last.reward(agent)
-        v[L.slice("cumulative_reward")] = (self.history[-1].reward(agent) if visible else 0.0) if redact else st.cumulative
+        self._scenario_feats[key] = (sc, v)
         return v
 
     def round_outcome(self, index: int) -> dict[str, Any]:
+        """Round ``index``'s outcome, built once (history is append-only): the same dict
+        for every agent's info and every later step, as the matrix game's ``last_round``
+        is; infos are read-only."""
+        if index < 0:  # as before: not kept (a negative index reads history from the end)
+            return self._round_outcome(index)
+        while len(self._outcomes) <= index:
+            self._outcomes.append(self._round_outcome(len(self._outcomes)))
+        return self._outcomes[index]
+
+    def _round_outcome(self, index: int) -> dict[str, Any]:
         o = self.history[index]
         M = self.solution_for(self.scenario_of(index)).joint_max
         return {

@@ -15,6 +15,7 @@ the limit; the shipped ones use 3 resources, 3 projects, supply 10 and budget 18
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -235,6 +236,23 @@ def list_scenarios() -> list[str]:
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
-    """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path."""
+    """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path.
+
+    A shipped scenario is read once a process and the same (frozen) :class:`Scenario`
+    is returned for its id every time after: every env a runner builds for a game loads
+    its scenario by id, and the per-scenario caches (the solver's, the envs') then find
+    it. A path is read on every call."""
+    if isinstance(name_or_path, str):
+        p = Path(name_or_path)
+        if p.suffix != ".json" and not p.exists():  # read_json's test for "a shipped id"
+            return _load_shipped(name_or_path)
     data, source = read_json(name_or_path, "negotiation_env.games.resource", ScenarioError)
+    return Scenario.from_dict(data, source=source)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_shipped(name: str) -> Scenario:
+    """A shipped scenario (package data, never rewritten while the process runs); an
+    unknown id raises ScenarioError each time (errors are not cached)."""
+    data, source = read_json(name, "negotiation_env.games.resource", ScenarioError)
     return Scenario.from_dict(data, source=source)

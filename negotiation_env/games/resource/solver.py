@@ -31,6 +31,8 @@ variables).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -139,10 +141,25 @@ def _bound(cells: int, max_cells: int, project: int, shape: str) -> None:
                                f"({shape}); the bound is {max_cells:,} (solver.ENUMERATION_CELLS)")
 
 
+#: scenarios whose solution and run vectors a process keeps (functools.lru_cache, keyed
+#: by the frozen Scenario's value: a policy that rebuilds the scenario from its
+#: observation every turn finds the same entry)
+SOLVER_CACHE_SIZE = 512
+
+
 def feasible_run_vectors(scenario: Scenario, agent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every run vector the agent can afford alone: (runs [n x P], usage [n x R], value [n]),
     the all-zero vector included (see :func:`run_vectors`). Raises
-    :class:`~.scenario.ScenarioTooLarge` past :data:`ENUMERATION_CELLS`."""
+    :class:`~.scenario.ScenarioTooLarge` past :data:`ENUMERATION_CELLS`.
+
+    Computed once per (scenario, agent) and process; each call returns fresh copies of
+    the arrays, so a caller may change them."""
+    runs, use, value = _feasible_run_vectors(scenario, agent)
+    return runs.copy(), use.copy(), value.copy()
+
+
+@functools.lru_cache(maxsize=SOLVER_CACHE_SIZE)
+def _feasible_run_vectors(scenario: Scenario, agent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     R, rew = _agent_arrays(scenario, agent)
     supply = np.array([r.supply for r in scenario.resources], dtype=np.int64)
     cost = np.array([r.cost for r in scenario.resources], dtype=float)
@@ -283,9 +300,25 @@ def _solve_milp(scenario: Scenario) -> Solution:
 
 
 def solve(scenario: Scenario, method: str = "auto") -> Solution:
-    """Exact V_i, M and M/C of a scenario. ``method``: ``auto``, ``enumerate`` or ``milp``."""
+    """Exact V_i, M and M/C of a scenario. ``method``: ``auto``, ``enumerate`` or ``milp``.
+
+    Solved once per (scenario, method) and process; each call returns its own copy (the
+    Solution's dicts included), so a caller may change it."""
     if method not in ("auto", "enumerate", "milp"):
         raise ValueError(f"method must be 'auto', 'enumerate' or 'milp', got {method!r}")
+    return _copy_solution(_solve(scenario, method))
+
+
+def _copy_solution(sol: Solution) -> Solution:
+    return dataclasses.replace(
+        sol, individual_max=dict(sol.individual_max),
+        joint_allocation={a: dict(r) for a, r in sol.joint_allocation.items()},
+        individual_allocation={a: dict(r) for a, r in sol.individual_allocation.items()},
+    )
+
+
+@functools.lru_cache(maxsize=SOLVER_CACHE_SIZE)
+def _solve(scenario: Scenario, method: str) -> Solution:
     if method == "milp":
         return _solve_milp(scenario)
     try:

@@ -1,0 +1,77 @@
+"""What the games keep between steps: a bounded store, and the content key of a
+structured action (issue 21).
+
+An env step renders text from few inputs that repeat (scenario, theme names, phase, a
+scripted or learned policy's structured actions), so each game keeps what it rendered,
+parsed or wrote out under a key of those inputs, for the game object's life. A
+:class:`Memo` is a dict that empties itself when it reaches its bound, so a long run
+never grows one without limit.
+
+:func:`action_key` turns a structured action into a hashable key of its content: the
+keys in order and each value with its type (``1``, ``1.0`` and ``True`` are three keys;
+a float by its ``repr``, so ``-0.0`` is not ``0.0``; an array by dtype, shape and
+bytes). An action holding anything else (lists, nested dicts, objects) has no key, and
+the game then does the work every time: a key is only ever made from values whose
+content it fully names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["Memo", "action_key", "MEMO_SIZE"]
+
+#: entries a game's store holds before it starts afresh
+MEMO_SIZE = 4096
+
+
+class Memo(dict):
+    """A dict bounded to ``size`` entries (emptied when full); :meth:`get_or` fills it."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: int = MEMO_SIZE):
+        super().__init__()
+        self.size = size
+
+    def get_or(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The value under ``key``, made by ``make()`` (and kept) the first time."""
+        try:
+            return self[key]
+        except KeyError:
+            pass
+        value = make()
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = value
+        return value
+
+    def put(self, key: Any, value: Any) -> Any:
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = value
+        return value
+
+
+def action_key(action: Any) -> tuple | None:
+    """A hashable key of a structured action's content, or None (see the module docstring)."""
+    if type(action) is not dict:
+        return None
+    items = []
+    for k, v in action.items():
+        if type(k) is not str:  # a key of another type (1, True) is named by its type too
+            k = (type(k), k)
+        t = type(v)
+        if t is str or t is int or t is bool or v is None:
+            items.append((k, t, v))
+        elif t is float:
+            items.append((k, t, repr(v)))
+        elif t is np.ndarray and not v.dtype.hasobject:
+            items.append((k, v.dtype.str, v.shape, v.tobytes()))
+        elif isinstance(v, np.generic) and not isinstance(v, np.object_):
+            items.append((k, v.dtype.str, v.tobytes()))
+        else:
+            return None
+    return tuple(items)
