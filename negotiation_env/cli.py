@@ -30,6 +30,7 @@ from rich.table import Table
 from . import GAMES, ConfigError, __version__, env as make_env
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
+from .console import print_error
 
 
 #: the policies `play` seats where no flag names one, in the game's seat order
@@ -252,8 +253,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
             else:
                 policies[agent] = _build_policy(flag, text, args.game, output, seed, console)
     except (PlayError, ModelUnavailable) as e:
-        err.print(f"error: {e}", markup=False, highlight=False)
-        return 2 if isinstance(e, PlayError) else 3
+        return print_error(str(e), 2 if isinstance(e, PlayError) else 3)
     env.reset(seed=args.seed)
     totals = {a: 0.0 for a in env.possible_agents}
     events = 0
@@ -418,8 +418,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
     err = Console(stderr=True)
 
     def bad(msg: str) -> int:
-        err.print(f"[red]error:[/] {escape(msg)}", highlight=False)
-        return 2
+        return print_error(msg, 2)
 
     if not (math.isfinite(args.ratio) and 0 < args.ratio <= 1):
         return bad(f"--ratio must be in (0, 1], got {args.ratio:g}")
@@ -486,8 +485,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             return bad(str(e))
         except GenerationError as e:
             progress.stop()
-            err.print(f"[red]error:[/] {escape(str(e))}", highlight=False)
-            return 1
+            return print_error(str(e), 1)
     table = Table(title=f"Generated scenarios (target M/C {args.ratio:g} +- {args.tolerance:g})")
     for col in ("file", "V_a", "V_b", "M", "M/C", "optima", "moves", "restarts", "seed"):
         table.add_column(col, justify="left" if col == "file" else "right", no_wrap=col in ("file", "seed"))
@@ -615,8 +613,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return args.func(args, console)
         except (ConfigError, ScenarioError) as e:
-            Console(stderr=True).print(f"[red]error:[/] {escape(str(e))}", highlight=False)
-            return 2
+            return print_error(str(e), 2)
         finally:
             if added and cwd in sys.path:
                 sys.path.remove(cwd)

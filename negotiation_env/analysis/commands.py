@@ -17,16 +17,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from ..console import print_error
 from ..traces.reader import ALL_RUNS_HELP
 
 __all__ = ["add_subcommands"]
 
 
 def _err(msg: str) -> int:
-    # library or user text (paths, install hints such as "pip install 'negotiation_env[api]'"):
-    # escaped, so rich markup never eats a part of it
-    Console(stderr=True).print(f"[red]error:[/] {escape(msg)}", highlight=False, markup=True)
-    return 2
+    return print_error(msg, 2)
 
 
 def _source(path: str) -> Path | None:

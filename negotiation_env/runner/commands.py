@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..console import print_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
 from .engine import BACKENDS, DEFAULT_MAX_DEGRADED, CellStats, RunnerError, RunObserver, RunSummary, run
@@ -34,10 +35,8 @@ EXIT_DEGRADED = 4
 
 
 def _err(msg: str) -> int:
-    # the message is library or user text (paths, install hints such as
-    # "pip install 'negotiation_env[api]'"): escaped, so rich markup never eats a part of it
-    Console(stderr=True).print(f"[red]error:[/] {escape(msg)}", highlight=False, markup=True)
-    return 2
+    """A usage or input error: printed whole on stderr, exit code 2 (see :func:`print_error`)."""
+    return print_error(msg, 2)
 
 
 class _Bars(RunObserver):
@@ -232,11 +231,7 @@ RUN_EPILOG = "exit codes:\n" + "\n".join(
     for code, text in RUN_EXIT_CODES)
 
 
-def _fail(msg: str, code: int) -> int:
-    """``_err`` with an exit code, each line of a many-line message printed whole (one
-    problem a line, not wrapped at the terminal's width)."""
-    Console(stderr=True).print("[red]error:[/] " + escape(msg), highlight=False, markup=True, soft_wrap=True)
-    return code
+_fail = print_error
 
 
 def _print_preflight(report: PreflightReport, console: Console, every: bool = False) -> None:
