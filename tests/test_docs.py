@@ -102,3 +102,20 @@ def test_docs_name_papers_not_seed_files():
 def test_ci_builds_the_site_strictly():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "mkdocs build --strict" in ci
+
+
+def test_the_readme_run_config_is_valid(tmp_path):
+    from negotiation_env.runner.config import load_config
+    from negotiation_env.runner.plan import make_plan
+    from negotiation_env.runner.preflight import check_specs
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(# llm_vs_scripted\.toml\n.*?)```", text, re.S).group(1)
+    cfg = tmp_path / "llm_vs_scripted.toml"
+    cfg.write_text(block, encoding="utf-8")
+    plan = make_plan(load_config(cfg))
+    assert len(plan) == 4 * 10
+    # the LLM holds each seat equally often
+    seats = [s.lineup.index("qwen") for s in plan.specs]
+    assert seats.count(0) == seats.count(1) == 20
+    check_specs(plan)  # names, options and extras are right (no model is called)
