@@ -23,19 +23,29 @@ The loop, each step through the code a user would run:
    ``WORK/sft.parquet``; by default only turns of jointly optimal rounds
    (``--all-rounds`` keeps every valid turn). Every row becomes one prompt-completion
    example: ``prompt`` = the row's messages but the last, ``completion`` = the last (the
-   oracle's answer), so the loss is on the answer only. Nothing else is added or dropped.
+   oracle's answer), so the loss is on the answer only. Nothing else is added or dropped,
+   except that with ``--context N`` (default 1: a compact prompt for a small model) the
+   prompt is what ``HFPolicy(context_messages=N)`` will show the model in play: the
+   system message and the last N messages (:func:`baselines.llm.hf.compact_conversation`);
+   ``--context 0`` keeps the whole conversation.
 3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny random
    Llama-style chat model built here with :func:`baselines.llm.tiny.build_tiny_model`:
    hidden size 128, 4 layers, about 0.9 M parameters (``--tiny-*``), its byte-level BPE
-   tokenizer trained on the collected texts) for ``--steps`` steps,
-   batch ``--batch-size``, learning rate ``--lr`` (cosine, 5% warm-up), completion-only
+   tokenizer trained on the collected texts) for ``--steps`` (450) steps,
+   batch ``--batch-size``, learning rate ``--lr`` (3e-3; cosine, 5% warm-up), completion-only
    loss, no truncation (``--max-length`` to set one). Saved to ``WORK/model-sft``.
 4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
    (``baselines.llm.hf.HFPolicy``, greedy unless ``--temperature``) for the model before
    and after training, against the oracle (``--eval-pairing oracle``, the model in seat
    agent_a, the first speaker swapped) or in self-play (``self``; ``both``: both), with
    ``--eval-games`` games per M/C level and the cohort seed ``--seed + 1`` (new games;
-   the scenarios are the shipped ones, so they overlap the training games').
+   the scenarios are the shipped ones, so they overlap the training games'). Each stage
+   is played in up to four variants: free decoding and, with ``--constrained`` (default
+   on), decoding under the games' answer formats (``constrained=true``, the strict
+   purchase grammar, free text capped at ``--constrained-text-chars``), each on the
+   shipped scenarios and on ``--heldout`` (default 2) new scenarios per M/C level
+   generated for the run (:func:`~negotiation_env.games.resource.generator.generate_pool`,
+   seed ``--heldout-seed``, none equal to a shipped one; written to ``WORK/heldout``).
 
 Figures (per stage and pairing, from the traces only):
 
@@ -47,7 +57,9 @@ Figures (per stage and pairing, from the traces only):
   a warning, e.g. a purchase object found inside other text); and the share of refused
   steps among all the model's steps;
 * joint efficiency, optimum rate, overdraw rate, games and rounds: pooled over every
-  resolved round with :func:`negotiation_env.analysis.resource_metrics.pooled_metrics`.
+  resolved round with :func:`negotiation_env.analysis.resource_metrics.pooled_metrics`,
+  fallback rounds included (``include_fallbacks=True``: a model's refused decisions are
+  part of how it plays; the analysis default leaves them out, as the paper does).
 
 The oracle's own self-play figures (the training data) are printed for reference.
 Deterministic under ``--seed``: the tiny model's weights and tokenizer, the games, the
@@ -115,21 +127,66 @@ def collect_config(args: argparse.Namespace) -> dict[str, Any]:
         "swap_first_speaker": True, "config": env_config(args), "scenario_sets": scenario_sets(args)}]}
 
 
-def hf_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"temperature": args.temperature, "max_new_tokens": args.max_new_tokens, "device": args.device,
+def context_of(args: argparse.Namespace) -> int | None:
+    """The compact prompt's message window (``--context``; 0: the whole conversation)."""
+    return args.context or None
+
+
+def hf_options(args: argparse.Namespace, constrained: bool = False) -> dict[str, Any]:
+    opts = {"temperature": args.temperature, "max_new_tokens": args.max_new_tokens, "device": args.device,
             "dtype": args.dtype, "max_batch_size": max(1, args.batch_games)}
+    if context_of(args) is not None:
+        opts["context_messages"] = context_of(args)
+    if constrained:
+        opts["constrained"] = True
+        opts["constrained_text_chars"] = args.constrained_text_chars
+    return opts
 
 
-def eval_config(args: argparse.Namespace, model_path: str | Path, stage: str) -> dict[str, Any]:
-    """The runner config of step 4 for one stage: the same env config, an ``hf:`` policy."""
+#: evaluation variants: (decoding, scenarios)
+VARIANTS = (("free", "shipped"), ("constrained", "shipped"), ("free", "held-out"), ("constrained", "held-out"))
+
+
+def variants(args: argparse.Namespace) -> list[tuple[str, str]]:
+    return [(d, sc) for d, sc in VARIANTS
+            if (d == "free" or args.constrained) and (sc == "shipped" or args.heldout)]
+
+
+def heldout_sets(args: argparse.Namespace, work: Path) -> dict[str, list[str]]:
+    """``--heldout`` new scenarios per M/C level, generated here
+    (:func:`~negotiation_env.games.resource.generator.generate_pool`, seed
+    ``--heldout-seed``, none equal to a shipped scenario) and written to ``WORK/heldout``:
+    scenario sets of paths, one per level."""
+    from negotiation_env.games.resource.generator import generate_pool, write_scenario
+    from negotiation_env.games.resource.scenario import list_scenarios, load_scenario
+
+    shipped = [load_scenario(n) for n in list_scenarios()]
+    folder = work / "heldout"
+    folder.mkdir(parents=True, exist_ok=True)
+    out: dict[str, list[str]] = {}
+    for level in scenario_sets(args):
+        ratio = float(level[2:])
+        pool = generate_pool(ratio, args.heldout, seed=args.heldout_seed, prefix=f"heldout{round(ratio * 100):03d}_",
+                             exclude=shipped)
+        out[level] = [str(write_scenario(res, folder / f"{sc.name}.json")) for sc, res in pool]
+    return out
+
+
+def eval_config(args: argparse.Namespace, model_path: str | Path, stage: str, *, constrained: bool = False,
+                sets: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """The runner config of step 4 for one stage: the same env config, an ``hf:`` policy
+    (``constrained``: decoding under the answer formats; ``sets``: other scenario sets,
+    e.g. the held-out ones)."""
     lineups = {"oracle": [[MODEL_LABEL, "oracle"]], "self": [[MODEL_LABEL, MODEL_LABEL]],
                "both": [[MODEL_LABEL, "oracle"], [MODEL_LABEL, MODEL_LABEL]]}[args.eval_pairing]
-    policies: list[Any] = [{"spec": f"hf:{model_path}", "label": MODEL_LABEL, "options": hf_options(args)}]
+    policies: list[Any] = [{"spec": f"hf:{model_path}", "label": MODEL_LABEL,
+                            "options": hf_options(args, constrained)}]
     if args.eval_pairing != "self":
         policies.append({"spec": ORACLE, "label": "oracle"})
     return {"name": f"sft-eval-{stage}", "seed": args.seed + 1, "games": [{
         "game": "resource", "policies": policies, "pairings": lineups, "games_per_cell": args.eval_games,
-        "swap_first_speaker": True, "config": env_config(args), "scenario_sets": scenario_sets(args)}]}
+        "swap_first_speaker": True, "config": env_config(args),
+        "scenario_sets": dict(sets) if sets is not None else scenario_sets(args)}]}
 
 
 # --------------------------------------------------------------------------- progress
@@ -239,16 +296,24 @@ def export_sft(run_dir: Path, out: Path, only_optimal: bool) -> list[dict[str, A
     return pq.read_table(out).to_pylist()
 
 
-def prompt_completion(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def prompt_completion(rows: Iterable[Mapping[str, Any]], context: int | None = None) -> list[dict[str, Any]]:
     """Each SFT row as TRL's conversational prompt-completion example: the messages but
-    the last, and the last (the recorded answer). ``prompt + completion`` is the row's
-    ``messages``, unchanged."""
+    the last, and the last (the recorded answer). With ``context`` None, ``prompt +
+    completion`` is the row's ``messages``, unchanged; with ``context`` N the prompt is
+    what ``HFPolicy(context_messages=N)`` shows the model
+    (:func:`baselines.llm.hf.compact_conversation`: the system message and the last N
+    messages), so training and play read the same prompt."""
     out = []
     for r in rows:
         msgs = [{"role": m["role"], "content": m["content"]} for m in r["messages"]]
         if not msgs or msgs[-1]["role"] != "assistant":
             raise ValueError(f"an SFT row must end with the assistant's answer; got {msgs[-1:]!r}")
-        out.append({"prompt": msgs[:-1], "completion": msgs[-1:]})
+        prompt = msgs[:-1]
+        if context is not None:
+            from baselines.llm.hf import compact_conversation
+
+            prompt = compact_conversation(prompt, context)
+        out.append({"prompt": prompt, "completion": msgs[-1:]})
     return out
 
 
@@ -415,7 +480,9 @@ def figures(traces: Sequence[Mapping[str, Any]], labels: Sequence[str] | None = 
                            "errors": sum(1 for t in traces if t.get("status") == "error"),
                            "truncated": sum(1 for t in traces if t.get("status") == "truncated")}
     if done:
-        m = pooled_metrics(done)
+        # every round counts, fallback rounds included: a model's refused decisions are
+        # part of how it plays (the analysis default leaves them out, as the paper does)
+        m = pooled_metrics(done, include_fallbacks=True)
         out.update(rounds=m["rounds"], efficiency=m["efficiency"], optimum_rate=m["optimum_rate"],
                    overdraw_rate=m["overdraw_rate"], games_with_optimal_round=m["games_with_optimal_round"])
     else:
@@ -430,15 +497,20 @@ def _pairing(trace: Mapping[str, Any]) -> str:
 
 
 def evaluate(model_path: str | Path, stage: str, work: Path, args: argparse.Namespace,
-             progress: _Progress) -> dict[str, Any]:
-    """Step 4 for one stage: play the eval config through the runner, figures per pairing."""
-    out = work / f"eval-{stage}"
+             progress: _Progress, *, decoding: str = "free", scenarios: str = "shipped",
+             sets: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """Step 4 for one stage and variant: play the eval config through the runner,
+    figures per pairing. The free, shipped variant's run folder is ``eval-STAGE``, the
+    others' ``eval-STAGE-DECODING-SCENARIOS``."""
+    tag = "" if (decoding, scenarios) == ("free", "shipped") else f"-{decoding}-{scenarios}"
+    out = work / f"eval-{stage}{tag}"
     t0 = time.perf_counter()
-    _run(eval_config(args, model_path, stage), out, progress, f"eval {stage}", args.batch_games)
+    config = eval_config(args, model_path, stage, constrained=decoding == "constrained", sets=sets)
+    _run(config, out, progress, f"eval {stage}{tag}", args.batch_games)
     seconds = time.perf_counter() - t0
     _drop_runner_models()
     traces = _read(out)
-    res: dict[str, Any] = {"run_dir": str(out), "seconds": seconds}
+    res: dict[str, Any] = {"run_dir": str(out), "seconds": seconds, "decoding": decoding, "scenarios": scenarios}
     for pairing in ("oracle", "self"):
         sel = [t for t in traces if _pairing(t) == pairing]
         if sel:
@@ -454,22 +526,31 @@ def _f(v: Any, fmt: str = ".3f") -> str:
 
 
 def table_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    rows = [{"stage": "data", "pairing": "oracle self-play", **result["collect"]["figures"]}]
-    for stage in ("before", "after"):
-        for pairing, name in (("oracle", "model vs oracle"), ("self", "model self-play")):
-            f = result["eval"][stage].get(pairing)
-            if f is not None:
-                rows.append({"stage": stage, "pairing": name, **f})
+    """One row per stage, evaluation variant and pairing: the free, shipped variant of
+    each stage first (``result["eval"]``), then the others (``result["variants"]``)."""
+    rows = [{"stage": "data", "pairing": "oracle self-play", "decoding": "-", "scenarios": "shipped",
+             **result["collect"]["figures"]}]
+    for key in ("eval", "variants"):
+        for stage in ("before", "after"):
+            runs = [result["eval"][stage]] if key == "eval" else (result.get("variants") or {}).get(stage, [])
+            for run in runs:
+                for pairing, name in (("oracle", "model vs oracle"), ("self", "model self-play")):
+                    f = run.get(pairing)
+                    if f is not None:
+                        rows.append({"stage": stage, "pairing": name, "decoding": run.get("decoding", "free"),
+                                     "scenarios": run.get("scenarios", "shipped"), **f})
     return rows
 
 
 def render_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    head = (f"{'stage':<7} {'pairing':<17} {'games':>5} {'turns':>6} {'parse err':>9} {'talk':>6} {'decision':>8} "
+    head = (f"{'stage':<7} {'pairing':<17} {'decoding':<11} {'scenarios':<9} {'games':>5} {'turns':>6} "
+            f"{'parse err':>9} {'talk':>6} {'decision':>8} "
             f"{'fallback':>8} {'warned':>6} {'efficiency':>10} {'optimum':>7} {'overdraw':>8}")
     lines = [head, "-" * len(head)]
     for r in rows:
         ph = r.get("by_phase") or {}
-        lines.append(f"{r['stage']:<7} {r['pairing']:<17} {r['games']:>5} {r['turns']:>6} "
+        lines.append(f"{r['stage']:<7} {r['pairing']:<17} {r['decoding']:<11} {r['scenarios']:<9} "
+                     f"{r['games']:>5} {r['turns']:>6} "
                      f"{_f(r['parse_error_rate']):>9} {_f((ph.get('talk') or {}).get('parse_error_rate')):>6} "
                      f"{_f((ph.get('decision') or {}).get('parse_error_rate')):>8} {_f(r['fallback_rate']):>8} "
                      f"{_f(r['format_warning_rate']):>6} {_f(r['efficiency']):>10} {_f(r['optimum_rate']):>7} "
@@ -503,7 +584,10 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--tiny-layers", type=int, default=4)
     m.add_argument("--tiny-heads", type=int, default=4)
     m.add_argument("--tiny-vocab", type=int, default=1024)
-    m.add_argument("--steps", type=int, default=300, help="optimizer steps (default 300)")
+    m.add_argument("--context", type=int, default=1, help="compact prompt: train on and play with the system "
+                   "message and the last N messages only (HFPolicy context_messages; default 1; 0: the whole "
+                   "conversation)")
+    m.add_argument("--steps", type=int, default=450, help="optimizer steps (default 450)")
     m.add_argument("--batch-size", type=int, default=8)
     m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
                    "1e-5 for --model)")
@@ -515,8 +599,18 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--eval-games", type=int, default=4, help="games per M/C level and pairing (default 4)")
     e.add_argument("--eval-pairing", choices=PAIRINGS, default="oracle",
                    help="the model against the oracle (default), in self-play, or both")
+    e.add_argument("--constrained", action=argparse.BooleanOptionalAction, default=True,
+                   help="also evaluate with constrained decoding under the games' answer formats (HFPolicy "
+                   "constrained=true, llguidance; default on)")
+    e.add_argument("--constrained-text-chars", type=int, default=320,
+                   help="cap on a constrained answer's free-text fields (HFPolicy constrained_text_chars; default "
+                   "320: the oracle's longest message is about 250 characters)")
+    e.add_argument("--heldout", type=int, default=2, help="also evaluate on N new generated scenarios per M/C "
+                   "level, none of them shipped (default 2; 0: none)")
+    e.add_argument("--heldout-seed", type=int, default=2026, help="seed of the held-out scenario generator")
     e.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0: greedy)")
-    e.add_argument("--max-new-tokens", type=int, default=160, help="per answer (default 160)")
+    e.add_argument("--max-new-tokens", type=int, default=96, help="per answer (default 96: the oracle's longest "
+                   "answer is 82 tokens of the tiny model's tokenizer)")
     e.add_argument("--batch-games", type=int, default=None, help="play N evaluation games in lock-step, batching "
                    "the model's calls (default 8 where the runner has lock-step batching, else 1)")
     o = p.add_argument_group("output")
@@ -539,7 +633,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.batch_games is None:
         args.batch_games = 8 if lockstep_available() else 1
     if args.lr is None:
-        args.lr = 1e-5 if args.model else 2e-3
+        args.lr = 1e-5 if args.model else 3e-3
+    if args.context < 0 or args.heldout < 0:
+        p.error("--context and --heldout must be >= 0")
     for k in ("games", "rounds", "steps", "batch_size", "eval_games", "max_new_tokens", "batch_games"):
         if getattr(args, k) < 1:
             p.error(f"--{k.replace('_', '-')} must be >= 1")
@@ -582,7 +678,7 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         rows = export_sft(collect_dir, sft_path, only_optimal=not args.all_rounds)
         if not rows:
             raise SystemExit("the export has no rows (no jointly optimal round?); try --all-rounds or more --games")
-        examples = prompt_completion(rows)
+        examples = prompt_completion(rows, context_of(args))
         data = {"path": str(sft_path), "rows": len(rows), "only_optimal": not args.all_rounds,
                 "sha256": digest([r["messages"] for r in rows]),
                 "phases": {ph: sum(1 for r in rows if r["phase"] == ph) for ph in sorted({r["phase"] for r in rows})}}
@@ -595,17 +691,32 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             model_info = {"model": "tiny", "tiny": True, "hidden_size": args.tiny_hidden, "layers": args.tiny_layers,
                           "heads": args.tiny_heads, "vocab_size": args.tiny_vocab}
 
-        before = evaluate(base, "before", work, args, progress)
+        sets = {"shipped": None, "held-out": heldout_sets(args, work) if args.heldout else None}
+        more: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+
+        def stage(model: str | Path, name: str) -> dict[str, Any]:
+            main = None
+            for decoding, scenarios in variants(args):
+                res = evaluate(model, name, work, args, progress, decoding=decoding, scenarios=scenarios,
+                               sets=sets[scenarios])
+                if (decoding, scenarios) == ("free", "shipped"):
+                    main = res
+                else:
+                    more[name].append(res)
+            return main
+
+        before = stage(base, "before")
         sft_dir = work / "model-sft"
         training = train(base, examples, sft_dir, args, progress)
-        after = evaluate(sft_dir, "after", work, args, progress)
+        after = stage(sft_dir, "after")
 
     result = {
         "benchmark": "train_sft",
         "settings": {k: v for k, v in vars(args).items() if k not in ("out", "no_progress")},
         "env_config": env_config(args), "scenario_sets": scenario_sets(args),
         "collect": collect, "data": data, "model": {**model_info, "parameters": training["parameters"]},
-        "training": training, "eval": {"before": before, "after": after},
+        "training": training, "eval": {"before": before, "after": after}, "variants": more,
+        "heldout_scenarios": sets["held-out"],
         "seconds": time.perf_counter() - t0,
     }
     result["table"] = table_rows(result)

@@ -384,3 +384,69 @@ def structured_reply(free: Callable[[dict], Any] = lambda req: "OK") -> Callable
         return next(t for t in _CANDIDATES if re.fullmatch(value, t))
 
     return reply
+
+
+# --------------------------------------------------------------------------- constrained answers (issue 20)
+
+#: texts a constrained fake answer tries for a regex or a string pattern, in order
+_CANDIDATES = ("negotiation-env-probe", "A", "Hello there.", "ok", "Support", "")
+
+
+def constraint_of(request: dict) -> tuple[str, str, Any] | None:
+    """The constraint a request carries: ``(via, "json" | "regex", schema or regex)`` from
+    ``response_format`` (json_schema), vLLM's ``structured_outputs`` or its older
+    ``guided_json`` / ``guided_regex``; None when it carries none."""
+    rf = request.get("response_format")
+    if isinstance(rf, dict) and rf.get("type") == "json_schema":
+        return "response_format", "json", rf["json_schema"]["schema"]
+    so = request.get("structured_outputs")
+    if isinstance(so, dict):
+        for key in ("json", "regex"):
+            if key in so:
+                return "structured_outputs", key, so[key]
+    for key in ("json", "regex"):
+        if f"guided_{key}" in request:
+            return "guided", key, request[f"guided_{key}"]
+    return None
+
+
+def _instance(schema: dict) -> Any:
+    """The simplest value of the games' schema subset (first enum value, first anyOf
+    branch, required properties, minimum integers, the first candidate string that fits)."""
+    import re
+
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "anyOf" in schema:
+        return _instance(schema["anyOf"][0])
+    t = schema.get("type")
+    if t == "object":
+        props = schema.get("properties", {})
+        return {k: _instance(props[k]) for k in schema.get("required", list(props))}
+    if t == "integer":
+        return schema.get("minimum", 0)
+    if t == "null":
+        return None
+    if t == "string":
+        pattern = schema.get("pattern", "^.*$")[1:-1]
+        return next(c for c in _CANDIDATES if re.fullmatch(pattern, c))
+    raise ValueError(f"no instance for {schema}")
+
+
+def structured_reply(free: Callable[[dict], Any] = lambda req: "OK") -> Callable[[dict], Any]:
+    """A ``FakeServer.reply`` that follows the constraint a request carries, as a
+    constraining server does (the simplest valid answer), and answers ``free(request)``
+    when it carries none."""
+
+    def reply(request: dict) -> Any:
+        import re
+
+        c = constraint_of(request)
+        if c is None:
+            return free(request)
+        _via, kind, value = c
+        if kind == "json":
+            return json.dumps(_instance(value))
+        return next(t for t in _CANDIDATES if re.fullmatch(value, t))
+
+    return reply

@@ -85,7 +85,7 @@ def test_output_structure(tiny_run, capsys):
     assert len(held) == 1 and all(Path(p).stem not in list_scenarios() for p in held)
     ho = list(iter_records(tiny_run["work"] / "eval-after-constrained-held-out" / "traces.jsonl"))
     assert ho and {t["scenario"] for t in ho} <= {Path(p).stem for p in held}
-    assert all(t["policies"]["agent_a"]["options"]["constrained"] is True for t in ho)
+    assert all(t["policies"]["agent_a"]["settings"]["constrained"] == "strict" for t in ho)
     for r in d["table"]:
         assert r["games"] >= 1 and r["complete"] == r["games"] and r["errors"] == 0
         assert r["rounds"] == r["games"]  # one round a game
@@ -115,8 +115,8 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert len(ds) == len(rows) == tiny_run["data"]["data"]["rows"]
     from baselines.llm.hf import compact_conversation
 
-    for ex, row in zip(ds, rows):  # the compact prompt (--context 3): system + the last 3 messages
-        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 3)
+    for ex, row in zip(ds, rows):  # the compact prompt (--context 1): system + the prompt answered
+        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 1) and len(ex["prompt"]) == 2
         assert ex["prompt"][0] == row["messages"][0] and ex["prompt"][-1] == row["messages"][-2]
         assert ex["completion"] == row["messages"][-1:]
         assert [m["role"] for m in ex["completion"]] == ["assistant"]
@@ -164,9 +164,10 @@ def test_configs_and_prompt_completion(bench):
     assert block["scenario_sets"] == c["games"][0]["scenario_sets"] == {"mc0.5": ["mc050_*"]}
     assert block["pairings"] == [["model", "oracle"], ["model", "model"]]
     assert block["policies"][0]["spec"] == "hf:/m" and block["policies"][0]["options"]["temperature"] == 0.0
-    assert block["policies"][0]["options"]["context_messages"] == 3 and "constrained" not in block["policies"][0]["options"]
+    assert block["policies"][0]["options"]["context_messages"] == 1 and "constrained" not in block["policies"][0]["options"]
     held = bench.eval_config(args, "/m", "after", constrained=True, sets={"mc0.5": ["/h/x.json"]})["games"][0]
     assert held["policies"][0]["options"]["constrained"] is True and held["scenario_sets"] == {"mc0.5": ["/h/x.json"]}
+    assert held["policies"][0]["options"]["constrained_text_chars"] == 320
     assert "context_messages" not in bench.hf_options(bench.parse_args(["--context", "0", "--batch-games", "1"]))
     assert bench.eval_config(bench.parse_args(["--eval-pairing", "self", "--batch-games", "1"]), "/m",
                              "x")["games"][0]["policies"] == [block["policies"][0]]

@@ -387,8 +387,9 @@ class APIClient:
 
     def request(self, messages: list[dict[str, str]], *, seed: int | None = None, think: bool | None = None,
                 max_tokens: int | None = None, logprobs: int | None = None,
-                temperature: Any = "client") -> dict[str, Any]:
-        """The keyword arguments of ``chat.completions.create`` for one call."""
+                temperature: Any = "client", structured: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The keyword arguments of ``chat.completions.create`` for one call
+        (``structured``: the constraint's fields, :func:`.structured.request_fields`)."""
         kw: dict[str, Any] = {"model": self.model, "messages": messages}
         mt = self.max_tokens if max_tokens is None else max_tokens
         if mt is not None:
@@ -413,6 +414,9 @@ class APIClient:
         if logprobs is not None:
             kw["logprobs"] = True
             kw["top_logprobs"] = int(logprobs)
+        if structured:  # constrained decoding (issue 20): response_format or the server's own field
+            kw.update(json.loads(json.dumps(structured.get("top") or {})))
+            extra.update(json.loads(json.dumps(structured.get("extra_body") or {})))
         if extra:
             kw["extra_body"] = extra
         return kw
@@ -420,7 +424,7 @@ class APIClient:
     def complete(self, messages: list[dict[str, str]], *, seed: int | None = None, think: bool | None = None,
                  max_tokens: int | None = None, logprobs: int | None = None, temperature: Any = "client",
                  accept: Callable[[Any], str | None] | None = None,
-                 max_retries: int | None = None) -> tuple[Completion, Any]:
+                 max_retries: int | None = None, structured: Mapping[str, Any] | None = None) -> tuple[Completion, Any]:
         """One call with retries: ``(completion, last_response)``, the response being the
         last usable answer as decoded (scrubbed of the key, with attribute access:
         ``response.choices[0].logprobs``), or None. Never raises for anything the server
@@ -440,7 +444,7 @@ class APIClient:
             attempt += 1
             comp.attempts = attempt
             kw = self.request(messages, seed=seed, think=think, max_tokens=max_tokens, logprobs=logprobs,
-                              temperature=temperature)
+                              temperature=temperature, structured=structured)
             fault: dict[str, Any] | None = None
             retry_after: float | None = None
             retryable = True
@@ -661,18 +665,36 @@ class APIPolicy(LLMPolicy):
     ``""``, which the env treats as an invalid answer (retry, then its fallback).
 
     Options are :class:`APIClient`'s plus ``seed`` and ``reasoning`` (see
-    :mod:`.policy`) and ``top_logprobs`` (for :meth:`action_probs`, default 20)."""
+    :mod:`.policy`) and ``top_logprobs`` (for :meth:`action_probs`, default 20).
+
+    Constrained decoding (:mod:`.structured`): ``constrained`` (True: each request
+    carries the observation's answer format, the strict legal-actions-only one where
+    the game has one; ``"schema"``: the form only), ``constrained_via``
+    (``response_format``, default; ``structured_outputs`` or ``guided`` for vLLM's own
+    fields), ``constrained_text_chars`` (cap on free-text fields; default none). With it
+    on, :meth:`probe` also checks that the server follows the field."""
 
     name = "api"
 
     def __init__(self, model: str, base_url: str | None = None, *, seed: int | None = None, reasoning: Any = "auto",
-                 top_logprobs: int = 20, **options: Any) -> None:
+                 top_logprobs: int = 20, constrained: Any = False, constrained_via: str = "response_format",
+                 constrained_text_chars: int | None = None, **options: Any) -> None:
         for secret in ("api_key", "key", "token", "password"):
             if secret in options:
                 raise ValueError(f"APIPolicy does not take {secret!r}: keys come from the environment; set "
                                  f"'api_key_env' to the name of the variable that holds it (default OPENAI_API_KEY)")
         super().__init__(seed=seed, reasoning=reasoning)
         self.top_logprobs = _number("top_logprobs", top_logprobs, 1, integer=True)
+        # --- constrained decoding (issue 20; baselines.llm.structured)
+        from .structured import check_via
+
+        if constrained not in (False, True, None, "strict", "schema"):
+            raise ValueError(f"API option 'constrained' must be true, false, 'strict' or 'schema'; got {constrained!r}")
+        self.constrained = "strict" if constrained in (True, "strict") else ("schema" if constrained == "schema" else False)
+        self.constrained_via = check_via(constrained_via)
+        self.constrained_text_chars = None if constrained_text_chars is None else _number(
+            "constrained_text_chars", constrained_text_chars, 1, integer=True)
+        # ---
         try:
             self.client = APIClient(model, base_url, **options)
         except TypeError as e:
@@ -694,18 +716,51 @@ class APIPolicy(LLMPolicy):
         return self.client.model
 
     def probe(self) -> dict[str, Any]:
-        """:meth:`APIClient.probe`: one request of a token before play."""
-        return self.client.probe()
+        """:meth:`APIClient.probe`: one request of a token before play; with
+        ``constrained``, then one short request under a probe schema (and, for vLLM's
+        fields, a probe regex) whose answer must follow it (:func:`.structured.probe_requests`):
+        a server that refuses or ignores the field raises :class:`ProbeFailed`."""
+        out = self.client.probe()
+        if self.constrained:  # --- constrained decoding (issue 20)
+            from .structured import probe_failure, probe_requests
+
+            for what, fields, expected in probe_requests(self.constrained_via):
+                comp, _ = self.client.complete([dict(m) for m in PROBE_CONVERSATION], max_tokens=32,
+                                               structured=fields, max_retries=0)
+                why = (f"the request with {what} as {self.constrained_via} failed: "
+                       f"{comp.faults[-1]['message'] if comp.faults else 'no answer'}") if comp.failed else \
+                    probe_failure(self.constrained_via, what, comp.text, expected)
+                if why:
+                    self.client._probe_failed(self.client.endpoint, why)
+            out["constrained"] = self.constrained_via
+        return out
 
     def settings(self) -> dict[str, Any]:
-        return {**self.client.settings(), "reasoning": self.reasoning, "top_logprobs": self.top_logprobs}
+        return {**self.client.settings(), "reasoning": self.reasoning, "top_logprobs": self.top_logprobs,
+                "constrained": self.constrained, "constrained_via": self.constrained_via,
+                "constrained_text_chars": self.constrained_text_chars}
 
     def __repr__(self) -> str:
         return f"APIPolicy(model={self.client.model!r}, base_url={self.client.base_url!r}, seed={self.seed})"
 
     def _complete(self, observations, conversations, think, seeds):
-        return self.client.complete_many([{"messages": c, "think": t, "seed": s}
-                                          for c, t, s in zip(conversations, think, seeds)])
+        if not self.constrained:
+            return self.client.complete_many([{"messages": c, "think": t, "seed": s}
+                                              for c, t, s in zip(conversations, think, seeds)])
+        # --- constrained decoding (issue 20): each request carries its observation's format
+        from negotiation_env.core.answer_format import answer_format
+
+        from .structured import record, request_fields
+
+        formats = [answer_format(o, text_chars=self.constrained_text_chars) for o in observations]
+        formats = [None if f is None else f.best(self.constrained == "strict") for f in formats]
+        fields = [None if f is None else request_fields(f, self.constrained_via) for f in formats]
+        out = self.client.complete_many([{"messages": c, "think": t, "seed": s, "structured": x}
+                                         for c, t, s, x in zip(conversations, think, seeds, fields)])
+        for comp, f, x in zip(out, formats, fields):
+            if f is not None:
+                comp.constrained = record(f, self.constrained_via, comp.text, x is not None)
+        return out
 
     # ------------------------------------------------------------------ log-probabilities
 

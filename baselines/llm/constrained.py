@@ -145,18 +145,18 @@ class GrammarMask(LogitsProcessor):
         live = [(m, i) for i, m in enumerate(self.matchers) if m is not None and not self.done[i]]
         if not live:
             return scores
-        self._bits.fill_(0)
+        self._bits.fill_(-1)  # rows left free keep every token
         self._executor_fill(live)
-        allowed = np.unpackbits(self._bits.numpy().view(np.uint8), axis=1, bitorder="little")
-        allow = torch.from_numpy(allowed[:, : scores.shape[-1]].astype(bool)).to(scores.device)
-        if scores.shape[-1] > allow.shape[-1]:  # logits wider than the bitmask: never allowed
-            pad = torch.zeros((allow.shape[0], scores.shape[-1] - allow.shape[-1]), dtype=torch.bool,
-                              device=scores.device)
-            allow = torch.cat([allow, pad], dim=1)
-        rows = torch.tensor([i for _m, i in live], device=scores.device)
-        out = scores.clone()
-        out[rows] = out[rows].masked_fill(~allow[rows], float("-inf"))
-        return out
+        bits = np.unpackbits(self._bits.numpy().view(np.uint8), axis=1, bitorder="little")
+        vocab = scores.shape[-1]
+        blocked = torch.from_numpy(bits[:, :vocab] == 0)
+        if vocab > blocked.shape[-1]:  # logits wider than the bitmask: never allowed
+            blocked = torch.cat([blocked, torch.ones((blocked.shape[0], vocab - blocked.shape[-1]), dtype=torch.bool)],
+                                dim=1)
+        for i, done in enumerate(self.done):  # finished rows (and free ones) are not masked
+            if done:
+                blocked[i] = False
+        return scores.masked_fill_(blocked.to(scores.device), float("-inf"))
 
     def _executor_fill(self, live: list[tuple[LLMatcher, int]]) -> None:
         bits = self._bits

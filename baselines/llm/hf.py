@@ -48,7 +48,7 @@ except ImportError as _e:  # pragma: no cover - depends on the install
     raise ImportError(f"baselines.llm.hf needs torch and transformers ({_e}); "
                       "install the extra: pip install 'negotiation_env[llm]'") from None
 
-__all__ = ["HFPolicy", "DTYPES"]
+__all__ = ["HFPolicy", "DTYPES", "compact_conversation"]
 
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
@@ -67,6 +67,20 @@ def _check_int(name: str, value: Any, lo: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < lo:
         raise ValueError(f"HFPolicy option {name!r} must be an integer >= {lo}; got {value!r}")
     return value
+
+
+def compact_conversation(conversation: Sequence[dict[str, str]], keep: int | None) -> list[dict[str, str]]:
+    """The system message(s) at the start of ``conversation`` and its last ``keep``
+    other messages (all of them when ``keep`` is None): HFPolicy's ``context_messages``,
+    and what ``benchmarks/train_sft.py --context`` trains on. The last message (the
+    prompt being answered) is always kept."""
+    conv = [dict(m) for m in conversation]
+    if keep is None:
+        return conv
+    head = 0
+    while head < len(conv) and conv[head]["role"] == "system":
+        head += 1
+    return conv[:head] + conv[head:][-keep:]
 
 
 #: values of HFPolicy's ``constrained`` option (True means "strict")
@@ -132,6 +146,12 @@ class HFPolicy(LLMPolicy):
     ``max_new_tokens`` shared among the format's text fields, so that the whole answer
     fits the token budget (a token holds at least one character). Each constrained
     answer's usage has ``constrained``: ``{"format", "via": "llguidance", "complete"}``.
+
+    context_messages: a compact prompt for small models: the model reads the system
+    message and only the last ``context_messages`` messages of the conversation
+    (:func:`compact_conversation`); None (default): the whole conversation the env holds.
+    A model fine-tuned on compacted prompts (``benchmarks/train_sft.py --context``) must
+    be played with the same setting.
     """
 
     name = "hf"
@@ -141,12 +161,15 @@ class HFPolicy(LLMPolicy):
                  max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
                  attn_implementation: str | None = None, trust_remote_code: bool = False,
                  revision: str | None = None, constrained: Any = False,
-                 constrained_text_chars: int | None = None) -> None:
+                 constrained_text_chars: int | None = None, context_messages: int | None = None) -> None:
         super().__init__(seed=seed, reasoning=reasoning)
         self.constrained = _check_constrained(constrained)
         if constrained_text_chars is not None:
             _check_int("constrained_text_chars", constrained_text_chars, 1)
         self.constrained_text_chars = constrained_text_chars
+        if context_messages is not None:
+            _check_int("context_messages", context_messages, 1)
+        self.context_messages = context_messages
         if not isinstance(model, str) or not model:
             raise ValueError(f"HFPolicy needs a model path or hub id; got {model!r}")
         self.model_name = model
@@ -230,7 +253,7 @@ class HFPolicy(LLMPolicy):
                 "temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens,
                 "reasoning": self.reasoning, "max_batch_size": self.max_batch_size,
                 "chat_template_kwargs": dict(self.chat_template_kwargs), "constrained": self.constrained,
-                "constrained_text_chars": self.constrained_text_chars}
+                "constrained_text_chars": self.constrained_text_chars, "context_messages": self.context_messages}
 
     def __repr__(self) -> str:
         return (f"HFPolicy({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
@@ -255,7 +278,8 @@ class HFPolicy(LLMPolicy):
         return int(n) if isinstance(n, int) else None
 
     def _prompts(self, observations: Sequence[Any]) -> list[str]:
-        return [self.render(conversation_of(o), reasoning_requested(o, self.reasoning)) for o in observations]
+        return [self.render(compact_conversation(conversation_of(o), self.context_messages),
+                            reasoning_requested(o, self.reasoning)) for o in observations]
 
     # ------------------------------------------------------------------ generation
 
@@ -286,7 +310,7 @@ class HFPolicy(LLMPolicy):
     def _complete(self, observations, conversations, think, seeds):
         if self.constrained:  # the answer is constrained from its first token: no reasoning span
             think = [False if t and self._format(o) is not None else t for o, t in zip(observations, think)]
-        prompts = [self.render(c, t) for c, t in zip(conversations, think)]
+        prompts = [self.render(compact_conversation(c, self.context_messages), t) for c, t in zip(conversations, think)]
         lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
         out: list[Completion | None] = [None] * len(prompts)
         limit = self._limit()
