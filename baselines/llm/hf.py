@@ -136,7 +136,7 @@ class HFPolicy(LLMPolicy):
     trust_remote_code, revision: passed to ``from_pretrained``.
 
     constrained: decode under the observation's answer format
-    (:func:`negotiation_env.answer_format`, through :mod:`.constrained`): ``True`` or
+    (:func:`negotiation_env.core.answer_format.answer_format`, through :mod:`.constrained`): ``True`` or
     ``"strict"``: the legal-actions-only description where the game has one, else the
     form; ``"schema"``: the form only; ``False`` (default): free decoding. An observation
     without a format (a bare prompt) is answered freely. Native reasoning is not
