@@ -569,14 +569,17 @@ def bench_long(args) -> dict[str, Any]:
     for name, (config, actors) in cases.items():
         window = max(1, config["num_rounds"] // 20)
         runs = []
+        long_game(name, config, actors, args.seed + 10_000, window)  # warm-up: imports, solver, kept texts
         for r in range(args.reps):
             gc.collect()
             runs.append(long_game(name, config, actors, args.seed + r, window))
         first = statistics.median(x["first_s"] / x["first_steps"] * 1e6 for x in runs)
         last = statistics.median(x["last_s"] / x["last_steps"] * 1e6 for x in runs)
+        n_msgs = runs[0]["conversation_messages_at_end"]
         out[name] = {"config": config, "window_rounds": window, "us_first": first, "us_last": last,
                      "steps_per_s_first": 1e6 / first, "steps_per_s_last": 1e6 / last, "last_over_first": last / first,
-                     "conversation_messages_at_end": runs[0]["conversation_messages_at_end"], "runs": runs}
+                     "conversation_messages_at_end": n_msgs,
+                     "ns_per_message_held": (last - first) * 1e3 / n_msgs if n_msgs else None, "runs": runs}
     return out
 
 
@@ -729,13 +732,16 @@ def build_tables(envs: dict[str, Any], solver: dict[str, Any], args, long: dict[
     tables = [("Env throughput (µs per agent step)", header, rows, cap1)]
     if long:
         lh = ["game", "rounds", "messages at end", "timed rounds", "first µs/step", "last µs/step",
-              "first steps/s", "last steps/s", "last/first"]
+              "first steps/s", "last steps/s", "last/first", "ns/message"]
         lrows = [[name, str(d["config"]["num_rounds"]), f"{d['conversation_messages_at_end']:,}",
                   f"first {d['window_rounds']} / last {d['window_rounds']}", _f(d["us_first"]), _f(d["us_last"]),
-                  f"{d['steps_per_s_first']:,.0f}", f"{d['steps_per_s_last']:,.0f}", f"{d['last_over_first']:.2f}"]
+                  f"{d['steps_per_s_first']:,.0f}", f"{d['steps_per_s_last']:,.0f}", f"{d['last_over_first']:.2f}",
+                  "" if d["ns_per_message_held"] is None else f"{d['ns_per_message_held']:.1f}"]
                  for name, d in long.items()]
         tables.append(("Per-step cost over a long game (trivial policy, AEC)", lh, lrows,
-                       f"Median over {args.reps} games; messages at end = the first agent's conversation length."))
+                       f"Median over {args.reps} games after one warm-up game; messages at end = the first agent's "
+                       f"conversation length; ns/message = (last - first) µs/step per message held at the end (the "
+                       f"observation's conversation is a tuple copied once a step)."))
     if cohort:
         ch = ["command", "games", "workers", "wall s", "runner s", "s per 720 games", "goal (wall)", "met"]
         games = cohort["games"] or 0

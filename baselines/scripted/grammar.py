@@ -19,6 +19,7 @@ share and ``me`` the speaker's.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Union
@@ -95,7 +96,15 @@ def _units(text: str) -> tuple[tuple[str, int], ...] | None:
 
 
 def parse(text: str) -> list[Act]:
-    """Every act in ``text``, in order of appearance (position of its sentence)."""
+    """Every act in ``text``, in order of appearance (position of its sentence).
+
+    Parsed once per text and process (a negotiator re-reads the whole dialogue at every
+    turn); acts are frozen, and each call returns a new list."""
+    return list(_parse(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse(text: str) -> tuple[Act, ...]:
     found: list[tuple[int, Act]] = []
     for m in _DISCLOSE.finditer(text):
         req = _units(m.group(2))
@@ -117,7 +126,7 @@ def parse(text: str) -> list[Act]:
         if not any(r <= m.start() <= r + 12 for r in rejects):
             found.append((m.start(), Accept()))
     found.sort(key=lambda x: x[0])
-    return [a for _, a in found]
+    return tuple(a for _, a in found)
 
 
 def render_units(units: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:

@@ -142,6 +142,34 @@ def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]
     return rounds, current
 
 
+#: scenarios OwnView.from_observation built, by the bytes of the feature entries they come from
+_SCENARIOS: dict[tuple, Scenario] = {}
+_SCENARIOS_KEPT = 1024
+
+
+def _own_scenario(L: FeatureLayout, f: np.ndarray, rnames: list[str], pnames: list[str]) -> Scenario:
+    """The agent's scenario as its features give it: its own projects under both agent
+    ids (the opponent's are unknown)."""
+    req = L.get(f, "requires").astype(int)
+    rew = L.get(f, "reward")
+    supply = L.get(f, "supply").astype(int)
+    cost = L.get(f, "cost")
+    projects = {
+        pn: {"requires": {f"r{j}": int(req[i, j]) for j in range(len(rnames)) if req[i, j] > 0},
+             "reward": float(rew[i])}
+        for i, pn in enumerate(pnames)
+    }
+    return Scenario.from_dict(
+        {
+            "name": "own-view",
+            "resources": {f"r{j}": {"supply": int(supply[j]), "cost": float(cost[j])} for j in range(len(rnames))},
+            "budget": float(L.get(f, "budget")[0]),
+            "max_types": int(L.get(f, "max_types")[0]),
+            "projects": {"agent_a": projects, "agent_b": projects},
+        }
+    )
+
+
 @dataclass
 class OwnView:
     scenario: Scenario  # own projects under both agent ids; the opponent's are unknown
@@ -167,24 +195,16 @@ class OwnView:
         f = obs["features"]
         if f.shape != (L.size,):
             raise ValueError(f"feature vector has {f.shape[0]} entries; expected {L.size}")
-        req = L.get(f, "requires").astype(int)
-        rew = L.get(f, "reward")
-        supply = L.get(f, "supply").astype(int)
-        cost = L.get(f, "cost")
-        projects = {
-            pn: {"requires": {f"r{j}": int(req[i, j]) for j in range(len(rnames)) if req[i, j] > 0},
-                 "reward": float(rew[i])}
-            for i, pn in enumerate(pnames)
-        }
-        sc = Scenario.from_dict(
-            {
-                "name": "own-view",
-                "resources": {f"r{j}": {"supply": int(supply[j]), "cost": float(cost[j])} for j in range(len(rnames))},
-                "budget": float(L.get(f, "budget")[0]),
-                "max_types": int(L.get(f, "max_types")[0]),
-                "projects": {"agent_a": projects, "agent_b": projects},
-            }
-        )
+        # the scenario is rebuilt from the same feature entries at every turn of a round:
+        # built once per their bytes (a Scenario is frozen)
+        key = (tuple(pnames), len(rnames), f.dtype.str) + tuple(
+            L.get(f, name).tobytes() for name in ("requires", "reward", "supply", "cost", "budget", "max_types"))
+        sc = _SCENARIOS.get(key)
+        if sc is None:
+            sc = _own_scenario(L, f, rnames, pnames)
+            if len(_SCENARIOS) >= _SCENARIOS_KEPT:
+                _SCENARIOS.clear()
+            _SCENARIOS[key] = sc
         phase = ("talk", "decision", "done")[int(np.argmax(L.get(f, "phase")))]
         return cls(
             scenario=sc,

@@ -33,6 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
 
+from ..core.infos import LazyInfos
 from .menus import OBS_HIGH, Menu, menu_for
 
 __all__ = ["numeric", "NumericAECEnv", "NumericParallelEnv", "INFO_MODES"]
@@ -90,11 +91,24 @@ class _Numeric:
     def _observe(self, agent) -> dict[str, np.ndarray]:
         return {"observation": self.menu.observation(agent), "action_mask": self.menu.mask(agent)}
 
-    def _info(self, agent, info: dict) -> dict:
+    def _info(self, agent, info: dict, acting: tuple | None = None) -> dict:
+        """The view's info of ``agent`` from the wrapped env's; ``acting``: the game's
+        acting agents when that info was made (default: now)."""
         if self.info_mode == "full":
             return info
         invalid = sum(1 for e in info.get("events", ()) if e.get("type") == "validation_error")
-        return {"active": np.float32(agent in self.game.acting()), "invalid": np.float32(invalid)}
+        acting = self.game.acting() if acting is None else acting
+        return {"active": np.float32(agent in acting), "invalid": np.float32(invalid)}
+
+    def _infos(self, inner: dict) -> LazyInfos:
+        """The view's infos over the wrapped env's ``inner``, each made on first read
+        (:mod:`negotiation_env.core.infos`): a kept mapping holds ``inner`` (which the
+        wrapped env then makes in full before the game moves) and the acting agents of
+        its own step, so it never changes."""
+        if self.info_mode == "full":
+            return LazyInfos(list(inner), inner.__getitem__)
+        acting = self.game.acting()
+        return LazyInfos(list(inner), lambda a: self._info(a, inner[a], acting))
 
     def action_labels(self) -> list[str]:
         """The label of every index of the menu (the menu modules and the README section
@@ -109,7 +123,16 @@ class NumericAECEnv(_Numeric, BaseWrapper):
 
     @property
     def infos(self):
-        return {a: self._info(a, i) for a, i in self.env.infos.items()}
+        return self._infos(self.env.infos)
+
+    def last(self, observe: bool = True):
+        """As AECEnv.last() reads it through this view (observation from the menu, info
+        mapped), with the reward, termination, truncation and info fetched from the
+        wrapped env in one call."""
+        _, reward, term, trunc, info = self.env.last(observe=False)
+        agent = self.env.agent_selection
+        obs = self.observe(agent) if observe else None
+        return obs, reward, term, trunc, self._info(agent, info)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.menu.clear()
@@ -149,7 +172,7 @@ class NumericParallelEnv(_Numeric, BaseParallelWrapper):
         self.menu.clear()
         _, infos = self.env.reset(seed=seed, options=options)
         self.menu.clear()
-        return {a: self._observe(a) for a in self.env.agents}, {a: self._info(a, i) for a, i in infos.items()}
+        return {a: self._observe(a) for a in self.env.agents}, self._infos(infos)
 
     def step(self, actions: dict):
         # every acting agent's action is read from the same state (decisions are simultaneous)
@@ -158,4 +181,4 @@ class NumericParallelEnv(_Numeric, BaseParallelWrapper):
         _, rewards, terms, truncs, infos = self.env.step(structured)
         self.menu.clear()
         obs = {a: self._observe(a) for a in terms}
-        return obs, rewards, terms, truncs, {a: self._info(a, i) for a, i in infos.items()}
+        return obs, rewards, terms, truncs, self._infos(infos)

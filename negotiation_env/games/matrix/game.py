@@ -59,7 +59,7 @@ from gymnasium import spaces
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
-from ...core.memo import Memo, action_key
+from ...core.memo import Memo, action_key, tuple_with
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
@@ -216,6 +216,7 @@ class MatrixGame(Game):
         self._a_counts = [0, 0]  # A actions of agent_0 and agent_1 so far (own_a_count, partner_a_count)
         self._specs: dict[str, str] = {}  # answer spec JSON by phase
         self._described = Memo()  # _describe(action) by content
+        self._parsed = Memo()  # structured answers by phase and content
 
     # ----------------------------------------------------------------- spaces
 
@@ -313,7 +314,8 @@ class MatrixGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        raw = action if isinstance(action, str) else self._describe(action)
+        key = None if isinstance(action, str) else action_key(action)
+        raw = action if isinstance(action, str) else self._describe(action, key)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
             raw = self._kept(agent, raw, ANSWER_CHARS)
             text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
@@ -325,7 +327,7 @@ class MatrixGame(Game):
                 self._start_round()
             return self._zero_rewards()
         try:
-            parsed = self._parse(action)
+            parsed = self._parse(action, key)
         except ParseError as e:
             # kept bounded in events, the last turn and traces (core.answers)
             return self._invalid(agent, action, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
@@ -355,10 +357,14 @@ class MatrixGame(Game):
             self._event(agent, "answer_truncated", length=length, limit=limit)
         return kept
 
-    def _parse(self, action: Any) -> Parsed:
+    def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
         if isinstance(action, str):
             return parse_message(action) if self.phase == "message" else parse_action(action)
-        return parse_structured(action, self.phase)
+        if key is None:
+            return parse_structured(action, self.phase)
+        # a structured answer is parsed once per content and phase (Parsed is frozen;
+        # a refused one raises and is never kept)
+        return self._parsed.get_or((self.phase, key), lambda: parse_structured(action, self.phase))
 
     def _invalid(self, agent: str, action: Any, raw: str, error: str) -> dict[str, float]:
         st = self._states[agent]
@@ -461,10 +467,14 @@ class MatrixGame(Game):
     # ----------------------------------------------------------------- observation / info
 
     # What an observation needs is kept between calls and rebuilt only when the state it
-    # reads changes (issue 21), so observe() costs the same in round 1,000 as in round 1:
+    # reads changes (issue 21), so observe() costs the same in round 1,000 as in round 1,
+    # but for one copy of the conversation:
     #
-    # * the committed conversation as a tuple, per agent, rebuilt when the list grows (a
-    #   commit; the list is only ever appended to, so (list, length) names its content);
+    # * the conversation: with a pending prompt the committed messages and the prompt are
+    #   copied into a tuple once (core.memo.tuple_with), about 3 ns a message, the one
+    #   cost that grows with the dyad; without one, the committed tuple is kept per agent
+    #   and rebuilt when the list grows (a commit; the list is only ever appended to, so
+    #   (list, length) names its content);
     # * the feature vector: the config's entries once per game object, the round's
     #   (round, last actions and payoff, both totals, both A counts) once per resolved
     #   round, keyed by the number of resolved rounds; phase, active, retries and the
@@ -477,14 +487,15 @@ class MatrixGame(Game):
     def observe(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
         acting = agent in self.acting()
-        conv = self._committed(agent, st)
         if st.pending:
             prompt = "\n\n".join(st.pending)
-            conv = conv + ({"role": "user", "content": prompt},)
+            conv = tuple_with(st.conversation, {"role": "user", "content": prompt})
         elif self.phase == "acknowledge" and acting:
             prompt = self._system[agent]  # the acknowledgement answers the system prompt alone
+            conv = self._committed(agent, st)
         else:
             prompt = ""
+            conv = self._committed(agent, st)
         return {
             "prompt": prompt,
             "conversation": conv,
@@ -509,9 +520,8 @@ class MatrixGame(Game):
             spec = self._specs[self.phase] = json.dumps(answer_schema.spec(self.phase))
         return spec
 
-    def _describe(self, action: Any) -> str:
-        """:func:`_describe`, kept per action content."""
-        key = action_key(action)
+    def _describe(self, action: Any, key: tuple | None = None) -> str:
+        """:func:`_describe`, kept per action content (``key``: its :func:`action_key`)."""
         return _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
 
     def features(self, agent: str, acting: bool | None = None) -> np.ndarray:

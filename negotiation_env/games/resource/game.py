@@ -41,6 +41,7 @@ the post-game reflection step.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.memo import Memo, action_key
+from ...core.memo import Memo, action_key, tuple_with
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from ...core.thinking import split_think
 from . import answer_schema, prompts
@@ -292,22 +293,31 @@ def _same_environment(a: Scenario, b: Scenario) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _default_pool(base: Scenario) -> tuple[Scenario, ...]:
+    """``base`` and every shipped scenario on its environment within 0.05 of its M/C, once
+    per base scenario and process (a runner builds one config per game; the shipped
+    scenarios never change while it runs)."""
+    ratio = solve(base).ratio
+    found = [base]
+    for name in list_scenarios():
+        sc = load_scenario(name)
+        if sc.name != base.name and _same_environment(base, sc) and abs(solve(sc).ratio - ratio) <= 0.05:
+            found.append(sc)
+    return tuple(found)
+
+
 def _rotation_pool(base: Scenario, pool: Any) -> tuple[Scenario, ...]:
     """Scenarios a rotating game draws rounds 2.. from. Default: every shipped scenario at
     the base scenario's M/C level (within 0.05) on the same environment, base included."""
     if pool is None:
-        ratio = solve(base).ratio
-        found = [base]
-        for name in list_scenarios():
-            sc = load_scenario(name)
-            if sc.name != base.name and _same_environment(base, sc) and abs(solve(sc).ratio - ratio) <= 0.05:
-                found.append(sc)
+        found = _default_pool(base)
         if len(found) < 2:
             raise ConfigError(
                 f"config field 'rotation_pool': no shipped scenario shares {base.name!r}'s environment and M/C level; "
                 "give rotation_pool explicitly"
             )
-        return tuple(found)
+        return found
     if isinstance(pool, (str, Path, dict, Scenario)) or not hasattr(pool, "__iter__"):
         raise ConfigError("config field 'rotation_pool' must be a list of scenario names, paths, dicts or Scenarios")
     out = tuple(_as_scenario(x, "rotation_pool") for x in pool)
@@ -397,18 +407,24 @@ class ResourceGame(Game):
     def scenario_of(self, round_index: int) -> Scenario:
         return self.round_scenarios[min(round_index, len(self.round_scenarios) - 1)]
 
+    # the current round's scenario, names and theme: read many times a step, so indexed
+    # directly (self.round is never negative; past the last entry, the last one)
+
     @property
     def scenario(self) -> Scenario:
-        return self.scenario_of(self.round)
+        rs, r = self.round_scenarios, self.round
+        return rs[r] if r < len(rs) else rs[-1]
 
     @property
     def names(self) -> Names:
         """The resource names of the current round (its theme)."""
-        return self.round_names[min(self.round, len(self.round_names) - 1)]
+        rn, r = self.round_names, self.round
+        return rn[r] if r < len(rn) else rn[-1]
 
     @property
     def theme(self) -> str | None:
-        return self.round_themes[min(self.round, len(self.round_themes) - 1)]
+        rt, r = self.round_themes, self.round
+        return rt[r] if r < len(rt) else rt[-1]
 
     def solution_for(self, scenario: Scenario) -> Solution:
         key = id(scenario)
@@ -513,7 +529,7 @@ class ResourceGame(Game):
     def _names_key(self, round_index: int | None = None) -> tuple:
         keys = self._names_keys
         i = self.round if round_index is None else round_index
-        return keys[min(i, len(keys) - 1)]
+        return keys[i] if i < len(keys) else keys[-1]
 
     def _preamble_key(self, agent: str) -> tuple:
         """What :meth:`_round_preamble` reads besides the config: round 0 or not, the
@@ -862,11 +878,14 @@ class ResourceGame(Game):
 
     # What an observation needs is kept between calls and rebuilt only when the state it
     # reads changes (issue 21), so observe() costs the same in the last round of a long
-    # game as in the first:
+    # game as in the first, but for one copy of the conversation:
     #
-    # * the committed conversation as a tuple, per agent, rebuilt when the agent's
-    #   conversation list is replaced (a context reset) or grows (a commit): the list is
-    #   only ever appended to, so (list, length) names its content;
+    # * the conversation: with a pending prompt (an acting agent always has one) the
+    #   committed messages and the prompt are copied into a tuple once
+    #   (core.memo.tuple_with), about 3 ns a message, the one cost that grows with the
+    #   game; without one, the committed tuple is kept per agent and rebuilt when the
+    #   list is replaced (a context reset) or grows (a commit): the list is only ever
+    #   appended to, so (list, length) names its content;
     # * the feature vector's slow part (scenario, round, last result, cumulative reward),
     #   per agent, keyed by (round, resolved rounds, game over): exactly what it reads
     #   besides the four entries set on every call (phase, active, turns used, retries);
@@ -878,12 +897,12 @@ class ResourceGame(Game):
     def observe(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
         acting = agent in self.acting()
-        conv = self._committed(agent, st)
         if st.pending:
             prompt = "\n\n".join(st.pending)
-            conv = conv + ({"role": "user", "content": prompt},)
+            conv = tuple_with(st.conversation, {"role": "user", "content": prompt})
         else:
             prompt = ""
+            conv = self._committed(agent, st)
         return {
             "prompt": prompt,
             "conversation": conv,

@@ -34,6 +34,7 @@ exit). The label the run then gets is the one that ended it.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
@@ -133,10 +134,18 @@ def recode_worst_case(turns: Iterable[Turn]) -> list[Turn]:
 
 def normalized_entropy(turns: Iterable[Turn]) -> float:
     """Shannon entropy of the run's mix of the five moves / log2 5 (0: one move type)."""
+    counts = Counter(t.move for t in turns)
+    return _entropy_of(tuple(counts.get(m, 0) for m in MOVES))
+
+
+@functools.lru_cache(maxsize=4096)
+def _entropy_of(counts: tuple[int, ...]) -> float:
+    """:func:`~negotiation_env.analysis.stats.normalized_entropy` of a count vector, kept
+    per vector: a run has few distinct move mixes, and scipy's entropy costs more than the
+    rest of a run's outcome."""
     from ...analysis.stats import normalized_entropy as _h
 
-    counts = Counter(t.move for t in turns)
-    return _h([counts.get(m, 0) for m in MOVES], k=len(MOVES))
+    return _h(list(counts), k=len(MOVES))
 
 
 def horizon_exhausted(turns: Sequence[Turn], max_turns: int) -> bool:

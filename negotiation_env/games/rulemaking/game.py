@@ -40,6 +40,7 @@ from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
+from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
@@ -53,6 +54,9 @@ from .scenario import RulemakingScenario, ScenarioError, load_scenario
 __all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
 
 REWARDS = ("agreement", "none")
+#: feature entry -> its first index (features.LAYOUT)
+_FI = {name: start for name, start, _size in LAYOUT.table()}
+_MOVE_INDEX = {m: k for k, m in enumerate(MOVES)}
 AGREEMENT = ("compromise", "consensus")
 
 #: per-turn output-token budget of each condition: seed 001 Table 1 (None 384, Ledger 1024,
@@ -224,6 +228,22 @@ class RulemakingGame(Game):
         self._last_turn: Turn | None = None
         self._last_raw: str | None = None
         self._last_private: dict[str, Any] = {}
+        self._forget()
+        self._parsed = Memo()  # structured moves by content (step)
+        self._described = Memo()  # _describe(action) by content
+
+    def _forget(self) -> None:
+        """Drop what observe() and acting() keep for the current run (see "observation / info")."""
+        self._acting_at: tuple | None = None
+        self._acting: tuple[str, ...] = ()
+        self._prompt_at: tuple | None = None
+        self._prompt = ""
+        self._static: dict[str, np.ndarray] = {}
+        self._lines: dict[int, tuple[Turn, str]] = {}
+        self._counted = 0
+        self._move_counts = [0] * len(MOVES)
+        self._own_counts = {p: [0] * len(MOVES) for p in self.possible_agents}
+        self._own_last: dict[str, int] = {}
 
     # ----------------------------------------------------------------- spaces
 
@@ -247,6 +267,7 @@ class RulemakingGame(Game):
         self._last_turn = None
         self._last_raw = None
         self._last_private = {}
+        self._forget()
         pr = self.params
         self.transcript = [
             f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
@@ -259,9 +280,18 @@ class RulemakingGame(Game):
     def done(self) -> bool:
         return self.run.done
 
+    def _moved(self) -> tuple:
+        """What names the run's state: a recorded turn, an exit or an early end moves it."""
+        run = self.run
+        return (id(run), len(run.turns), run.concluded, len(run.exited))
+
     def acting(self) -> tuple[str, ...]:
-        p = self.run.current()
-        return () if p is None else (p,)
+        at = self._moved()
+        if at != self._acting_at:
+            p = self.run.current()
+            self._acting = () if p is None else (p,)
+            self._acting_at = at
+        return self._acting
 
     # ----------------------------------------------------------------- prompts
 
@@ -278,16 +308,32 @@ class RulemakingGame(Game):
         return prompts.render_turn(
             self.scenario, party, turn=run.turn_index, max_turns=cfg.max_turns, params=self.params,
             history=run.turns, window=cfg.history_window, notebook=notebook, digest=digest,
+            line=self._history_line,
         )
+
+    def _history_line(self, t: Turn) -> str:
+        """A recorded turn's history line, rendered once (turns never change once recorded)."""
+        kept = self._lines.get(t.index)
+        if kept is None or kept[0] is not t:
+            kept = self._lines[t.index] = (t, prompts.render_history_line(self.scenario, t))
+        return kept[1]
 
     def conversation(self, party: str) -> list[dict[str, str]]:
         """The chat the party answers now: system + turn prompt (+ its invalid answers and
         the error messages while it is being re-prompted)."""
         conv = [{"role": "system", "content": self._system[party]}]
         if party in self.acting():
-            conv.append({"role": "user", "content": self._turn_prompt(party)})
+            conv.append({"role": "user", "content": self._kept_turn_prompt(party)})
             conv.extend(self._retry_msgs)
         return conv
+
+    def _kept_turn_prompt(self, party: str) -> str:
+        """:meth:`_turn_prompt`, rendered once per state of the run (a retry re-sends it)."""
+        at = (self._moved(), party)
+        if at != self._prompt_at:
+            self._prompt = self._turn_prompt(party)
+            self._prompt_at = at
+        return self._prompt
 
     # ----------------------------------------------------------------- step
 
@@ -296,12 +342,23 @@ class RulemakingGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         self._agent_events[agent] = []
         cfg = self.config
-        raw = action if isinstance(action, str) else _describe(action)
+        key = None if isinstance(action, str) else action_key(action)
+        if isinstance(action, str):
+            raw = action
+        else:
+            raw = _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
         try:
             if isinstance(action, str):
                 mv = parse_text(action, self.scenario, cfg.condition, cfg.limits)
             else:
-                mv = parse_structured(action, self.scenario, cfg.condition, cfg.limits)
+                # parsed once per content (parse_structured reads only the action and the
+                # config); a move with a notebook object is parsed each time (its dict
+                # becomes the party's own private state)
+                mv = self._parsed.get(key) if key is not None else None
+                if mv is None:
+                    mv = parse_structured(action, self.scenario, cfg.condition, cfg.limits)
+                    if key is not None and not isinstance(mv.private, dict):
+                        self._parsed.put(key, mv)
         except ParseError as e:
             # kept bounded: the retry messages re-send it with every retry (core.answers)
             return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
@@ -412,34 +469,71 @@ class RulemakingGame(Game):
         cfg = self.config
         return json.dumps(answer_schema.spec(self.scenario, cfg.condition, cfg.limits))
 
+    # What an observation needs is kept between calls (issue 21): the acting party and its
+    # turn prompt once per state of the run (a recorded turn, an exit, an early end;
+    # _moved), each party's run-constant features (config and this run's parameters)
+    # once per run, and the move counts as turns are recorded, so a feature vector no
+    # longer sums over the whole record. reset() drops all of it (_forget).
+
     def _features(self, agent: str) -> np.ndarray:
-        L, run, cfg = LAYOUT, self.run, self.config
-        v = L.empty()
+        L, run, cfg, i = LAYOUT, self.run, self.config, _FI
+        static = self._static.get(agent)
+        if static is None:
+            static = self._static[agent] = self._static_features(agent)
+        v = static.copy()
         turns = run.turns
+        if self._counted != len(turns):
+            self._count_moves()
         window = turns[-cfg.history_window:] if cfg.history_window else []
-        v[L.slice("turn")] = run.turn_index
-        v[L.slice("max_turns")] = cfg.max_turns
-        v[L.slice("turns_left")] = run.turns_left()
-        v[L.slice("own_turns_left")] = self._own_turns_left(agent)
-        v[L.slice("active")] = float(agent in self.acting())
-        v[L.slice("retries")] = self._retries if agent in self.acting() else 0
-        v[L.slice("is_authority")] = float(agent == self.authority)
-        v[L.slice("exited")] = float(agent in run.exited)
-        v[L.slice("active_parties")] = len(run.active_parties)
-        v[L.slice("salience")] = self.params["salience"][agent]
-        levels = self.scenario.parameters.attention_levels
-        v[L.slice("attention")] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
-        v[L.slice("coordinated")] = float(self.params["opposition_coordinated"])
-        v[L.slice("moves")] = [sum(t.move == m for t in turns) for m in MOVES]
-        v[L.slice("recent_moves")] = [sum(t.move == m for t in window) for m in MOVES]
-        v[L.slice("others_recent_softening")] = sum(t.party != agent and t.move in SOFTENING for t in window)
-        v[L.slice("others_recent_concessions")] = sum(t.party != agent and t.move == "Concede" for t in window)
-        own = [t.move for t in turns if t.party == agent]
-        v[L.slice("own_moves")] = [own.count(m) for m in MOVES]
-        if own:
-            v[L.slice("own_last_move")][MOVES.index(own[-1])] = 1
-        v[L.slice("condition")][CONDITIONS.index(cfg.condition)] = 1
+        acting = agent in self.acting()
+        v[i["turn"]] = run.turn_index
+        v[i["turns_left"]] = run.turns_left()
+        v[i["own_turns_left"]] = self._own_turns_left(agent)
+        v[i["active"]] = float(acting)
+        v[i["retries"]] = self._retries if acting else 0
+        v[i["exited"]] = float(agent in run.exited)
+        v[i["active_parties"]] = len(run.active_parties)
+        v[L.slice("moves")] = self._move_counts
+        if window:
+            recent = [0] * len(MOVES)
+            softening = concessions = 0
+            for t in window:
+                recent[_MOVE_INDEX[t.move]] += 1
+                if t.party != agent:
+                    softening += t.move in SOFTENING
+                    concessions += t.move == "Concede"
+            v[L.slice("recent_moves")] = recent
+            v[i["others_recent_softening"]] = softening
+            v[i["others_recent_concessions"]] = concessions
+        v[L.slice("own_moves")] = self._own_counts[agent]
+        last = self._own_last.get(agent)
+        if last is not None:
+            v[i["own_last_move"] + last] = 1
         return v
+
+    def _static_features(self, agent: str) -> np.ndarray:
+        """The entries a run fixes for a party: the config's and this run's parameters."""
+        L, cfg, i = LAYOUT, self.config, _FI
+        v = L.empty()
+        v[i["max_turns"]] = cfg.max_turns
+        v[i["is_authority"]] = float(agent == self.authority)
+        v[i["salience"]] = self.params["salience"][agent]
+        levels = self.scenario.parameters.attention_levels
+        v[i["attention"]] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
+        v[i["coordinated"]] = float(self.params["opposition_coordinated"])
+        v[i["condition"] + CONDITIONS.index(cfg.condition)] = 1
+        return v
+
+    def _count_moves(self) -> None:
+        """Add the turns recorded since the last count to the move counts (all parties,
+        each party's own, each party's last move)."""
+        turns = self.run.turns
+        for t in turns[self._counted:]:
+            m = _MOVE_INDEX[t.move]
+            self._move_counts[m] += 1
+            self._own_counts[t.party][m] += 1
+            self._own_last[t.party] = m
+        self._counted = len(turns)
 
     def _own_turns_left(self, agent: str) -> int:
         """Turns left to ``agent`` if the current set of parties stays at the table."""

@@ -9,6 +9,7 @@ sentence is in every prompt of every condition, as the paper requires.
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from ...core.spaces import quote_speech
 from .rules import MOVES, Turn
@@ -145,9 +146,13 @@ def render_history_line(scenario, t: Turn) -> str:
 
 
 def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: dict, history: list[Turn],
-                window: int, notebook: str | None, digest: str | None) -> str:
+                window: int, notebook: str | None, digest: str | None,
+                line: Callable[[Turn], str] | None = None) -> str:
+    """The turn prompt. ``line`` renders one history line (default
+    :func:`render_history_line`; the game passes one that keeps the lines it rendered)."""
     party = scenario.party(party_id)
     authority = scenario.party(scenario.authority)
+    line = line or (lambda t: render_history_line(scenario, t))
     parts = [
         TURN.format(
             turn=turn + 1,
@@ -157,7 +162,7 @@ def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: d
             coordination="coordinate their positions" if params["opposition_coordinated"] else "act separately",
             salience=_salience_word(params["salience"][party_id]),
             window=window,
-            history="\n".join(render_history_line(scenario, t) for t in history[-window:]) or NO_HISTORY,
+            history="\n".join(line(t) for t in history[-window:]) or NO_HISTORY,
         )
     ]
     if notebook is not None:

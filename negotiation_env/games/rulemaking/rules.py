@@ -52,10 +52,16 @@ class RunState:
         self.exited: set[str] = set()
         self.concluded = False  # ended before the horizon by agreement (conclude())
         self._slot = 0  # position in the party cycle of the next speaker
+        # active_parties, kept while the set of exited parties keeps its size (it only grows)
+        self._active: tuple[int, tuple[str, ...]] = (0, self.parties)
 
     @property
     def active_parties(self) -> tuple[str, ...]:
-        return tuple(p for p in self.parties if p not in self.exited)
+        n, active = self._active
+        if n != len(self.exited):
+            active = tuple(p for p in self.parties if p not in self.exited)
+            self._active = (len(self.exited), active)
+        return active
 
     @property
     def done(self) -> bool:

@@ -89,12 +89,23 @@ class Menu(abc.ABC):
 
     # -- shared --------------------------------------------------------------------
     def mask(self, agent: str) -> np.ndarray:
-        m = np.zeros(self.n, dtype=np.int8)
-        if self.acting(agent):
-            m[:] = self.legal(agent)
-            m[0] = 0
-        if not m.any():
-            m[0] = 1
+        return self._mask(agent).copy()
+
+    def _mask(self, agent: str) -> np.ndarray:
+        """The mask of :meth:`mask`, made once per state (the observation and the action
+        of one step share it; callers get copies)."""
+        key = ("mask", agent)
+        m = self._cache.get(key)
+        if m is None:
+            if self.acting(agent):
+                m = np.array(self.legal(agent), dtype=np.int8)  # a copy: legal() may hand out a kept array
+                m[0] = 0
+                if not m.any():
+                    m[0] = 1
+            else:
+                m = np.zeros(self.n, dtype=np.int8)
+                m[0] = 1
+            self._cache[key] = m
         return m
 
     def action(self, agent: str, index: int) -> Any:
@@ -102,7 +113,7 @@ class Menu(abc.ABC):
         if not self.acting(agent):
             return None
         index = int(index)
-        if not 0 <= index < self.n or not self.mask(agent)[index]:
+        if not 0 <= index < self.n or not self._mask(agent)[index]:
             return self.refused(agent)
         return self.structured(agent, index)
 

@@ -52,6 +52,10 @@ class MatrixMenu(Menu):
         self.labels = LABELS
         k = len(MESSAGES) + 1
         self.layout = Layout([("features", LAYOUT.size), ("own_message", k), ("partner_message", k)])
+        # the mask of each phase, made once (mask() copies it)
+        self._legal = {phase: self._legal_of(phase) for phase in ("acknowledge", "message", "action", "done")}
+        self._own_at = self.layout.slice("own_message").start
+        self._partner_at = self.layout.slice("partner_message").start
 
     def read(self, agent: str) -> dict[str, Any]:
         return {"features": self.game.features(agent)}
@@ -63,19 +67,32 @@ class MatrixMenu(Menu):
             v[MESSAGES.index(text) if text in MESSAGES else len(MESSAGES)] = 1
         return v
 
+    @staticmethod
+    def _message_index(text: str) -> int:
+        """The one-hot position of :meth:`_one_hot`."""
+        return MESSAGES.index(text) if text in MESSAGES else len(MESSAGES)
+
     def observation(self, agent: str) -> np.ndarray:
         game, L = self.game, self.layout
         v = L.empty()
-        v[L.slice("features")] = self.reading(agent)["features"]
+        v[: LAYOUT.size] = self.reading(agent)["features"]
         if game.phase in ("message", "action"):
-            v[L.slice("own_message")] = self._one_hot(game.messages.get(agent))
+            text = game.messages.get(agent)
+            if text is not None:
+                v[self._own_at + self._message_index(text)] = 1
         if game.phase == "action" and game.communication:
-            v[L.slice("partner_message")] = self._one_hot(game.messages.get(game.other(agent)))
+            text = game.messages.get(game.other(agent))
+            if text is not None:
+                v[self._partner_at + self._message_index(text)] = 1
         return v
 
     def legal(self, agent: str) -> np.ndarray:
-        m = np.zeros(self.n, dtype=np.int8)
         phase = self.game.phase
+        m = self._legal.get(phase)
+        return self._legal_of(phase) if m is None else m
+
+    def _legal_of(self, phase: str) -> np.ndarray:
+        m = np.zeros(self.n, dtype=np.int8)
         if phase == "acknowledge":
             m[1] = 1
         elif phase == "message":
