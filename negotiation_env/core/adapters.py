@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .game import Game
 from .infos import LazyInfos
@@ -203,13 +204,13 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
 class OrderEnforcing(OrderEnforcingWrapper):
     """PettingZoo's :class:`~pettingzoo.utils.wrappers.OrderEnforcingWrapper`, what
     :func:`negotiation_env.env` returns, with its checks unchanged and two calls made
-    shorter: ``last()`` reads the wrapped env's own ``last()`` and ``step()`` steps it
-    directly, instead of fetching ``agent_selection``, ``observe``, the rewards,
-    terminations, truncations and infos one by one through the wrapper's attribute
-    forwarding (five forwarded reads a step, about a sixth of a resource step). Before
-    ``reset()`` both behave exactly as the base class (its errors and warnings); after,
-    they return and do what the base class would. ``str(env)`` is the wrapped env's,
-    as for the base class."""
+    shorter: ``last()`` reads the wrapped env's own ``last()``, ``step()`` steps it
+    directly and ``agent_iter()``'s iterator reads its ``agents`` and
+    ``agent_selection``, instead of fetching each attribute through the wrapper's
+    attribute forwarding (eight forwarded reads a step, about a fifth of a resource
+    step). Before ``reset()`` all three behave exactly as the base class (its errors and
+    warnings); after, they return and do what the base class would. ``str(env)`` is the
+    wrapped env's, as for the base class."""
 
     def last(self, observe: bool = True):
         if not self._has_reset:
@@ -223,5 +224,30 @@ class OrderEnforcing(OrderEnforcingWrapper):
         self._has_updated = True
         self.env.step(action)
 
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # its error
+        return _Iterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator, reading ``agents`` and ``agent_selection``
+    from the wrapped env directly (the same values, two forwarded reads a step fewer)."""
+
+    def __next__(self):
+        inner = self.env.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        agent = inner.agent_selection
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return agent

@@ -43,3 +43,18 @@ def test_same_checks_and_results_as_pettingzoos_wrapper(game):
     # after the end both only warn
     ours.step(None)
     theirs.step(None)
+
+
+def test_agent_iter_asks_for_a_step_between_agents_as_pettingzoos_does():
+    ours = negotiation_env.env(game="matrix")
+    theirs = OrderEnforcingWrapper(negotiation_env.raw_env(game="matrix"))
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        it = iter(env.agent_iter(max_iter=3))
+        assert next(it) == env.agent_selection
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(it)
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        seen = [a for a in env.agent_iter(max_iter=4) if env.step({"message": "I pick A.", "action": 0}) is None]
+        assert len(seen) == 4

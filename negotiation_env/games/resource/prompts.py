@@ -206,7 +206,32 @@ def _num(x: float):
     return int(x) if float(x).is_integer() else x
 
 
+# Two pieces most prompts repeat (the resource lines and an agent's project lines) are
+# rendered once per scenario, theme names and agent and kept for the process (bounded),
+# so a game's round-opening text under a new pair of themes costs little. A key names a
+# scenario by id() and the entry holds that scenario, so the id cannot be reused while
+# the entry exists.
+_PIECES: dict[tuple, tuple[Scenario, object]] = {}
+_PIECES_KEPT = 4096
+
+
+def _piece(kind: str, scenario: Scenario, names: Names, agent: str | None, make):
+    key = (kind, id(scenario), tuple(names.display.items()), agent)
+    hit = _PIECES.get(key)
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    value = make()
+    if len(_PIECES) >= _PIECES_KEPT:
+        _PIECES.clear()
+    _PIECES[key] = (scenario, value)
+    return value
+
+
 def project_lines(scenario: Scenario, agent: str, names: Names) -> str:
+    return _piece("projects", scenario, names, agent, lambda: _project_lines(scenario, agent, names))
+
+
+def _project_lines(scenario: Scenario, agent: str, names: Names) -> str:
     lines = []
     for p in scenario.projects_of(agent):
         req = ", ".join(f"{names.name(rid)}×{u}" for rid, u in p.requires)
@@ -310,6 +335,10 @@ def render_turn0(round_number: int, opts: PromptOptions) -> str:
 
 
 def _resource_fields(scenario: Scenario, names: Names) -> dict[str, str]:
+    return dict(_piece("resources", scenario, names, None, lambda: _render_resource_fields(scenario, names)))
+
+
+def _render_resource_fields(scenario: Scenario, names: Names) -> dict[str, str]:
     return dict(
         resource_types=", ".join(names.name(r) for r in scenario.resource_ids),
         resource_supply=_json({names.name(r.id): r.supply for r in scenario.resources}),
