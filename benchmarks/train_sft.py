@@ -2,7 +2,7 @@
 
 Run from the repository root (needs the ``llm`` and ``data`` extras and TRL):
 
-    python benchmarks/train_sft.py                      # tiny random model, CPU: ~9 minutes on 2 cores
+    python benchmarks/train_sft.py                      # tiny random model, CPU: ~12 minutes on 2 cores
     python benchmarks/train_sft.py --quick              # smoke run (seconds)
     python benchmarks/train_sft.py --model Qwen/Qwen2.5-0.5B-Instruct --steps 200 --batch-games 8   # a GPU box
 
@@ -31,8 +31,8 @@ The loop, each step through the code a user would run:
 3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny random
    Llama-style chat model built here with :func:`baselines.llm.tiny.build_tiny_model`:
    hidden size 128, 4 layers, about 0.9 M parameters (``--tiny-*``), its byte-level BPE
-   tokenizer trained on the collected texts) for ``--steps`` (450) steps,
-   batch ``--batch-size``, learning rate ``--lr`` (3e-3; cosine, 5% warm-up), completion-only
+   tokenizer trained on the collected texts) for ``--steps`` (800) steps,
+   batch ``--batch-size`` (4), learning rate ``--lr`` (3e-3; cosine, 5% warm-up), completion-only
    loss, no truncation (``--max-length`` to set one). Saved to ``WORK/model-sft``.
 4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
    (``baselines.llm.hf.HFPolicy``, greedy unless ``--temperature``) for the model before
@@ -587,8 +587,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--context", type=int, default=1, help="compact prompt: train on and play with the system "
                    "message and the last N messages only (HFPolicy context_messages; default 1; 0: the whole "
                    "conversation)")
-    m.add_argument("--steps", type=int, default=450, help="optimizer steps (default 450)")
-    m.add_argument("--batch-size", type=int, default=8)
+    m.add_argument("--steps", type=int, default=800, help="optimizer steps (default 800)")
+    m.add_argument("--batch-size", type=int, default=4, help="examples per step (default 4)")
     m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
                    "1e-5 for --model)")
     m.add_argument("--max-length", type=int, default=None, help="truncate examples to this many tokens "
