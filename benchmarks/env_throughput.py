@@ -617,8 +617,9 @@ def time_solve(scenario: Scenario, method: str) -> tuple[float, Any]:
     solve would time a dictionary lookup)."""
     from negotiation_env.games.resource import solver as _solver
 
-    _solver._solve.cache_clear()
-    _solver._feasible_run_vectors.cache_clear()
+    for cached in ("_solve", "_feasible_run_vectors"):  # (absent before the caches existed)
+        if hasattr(getattr(_solver, cached, None), "cache_clear"):
+            getattr(_solver, cached).cache_clear()
     t0 = time.perf_counter()
     sol = solve(scenario, method)
     return (time.perf_counter() - t0) * 1e3, sol
