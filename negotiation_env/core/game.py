@@ -16,11 +16,25 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from .answers import cut
+
 __all__ = ["Game"]
 
 
 class Game(abc.ABC):
     """Base class of every game. Subclasses build their spaces once, in ``__init__``."""
+
+    def _event(self, agent: str, kind: str, **fields: Any) -> None:  # pragma: no cover - every game has its own
+        raise NotImplementedError
+
+    def _kept(self, agent: str, text: str, limit: int) -> str:
+        """``text`` as the game keeps it (conversation, retry messages, events, last turn):
+        at most ``limit`` characters and a marker (:func:`~.answers.cut`), with an
+        ``answer_truncated`` event when it was cut."""
+        kept, length = cut(text, limit)
+        if length is not None:
+            self._event(agent, "answer_truncated", length=length, limit=limit)
+        return kept
 
     #: PettingZoo metadata ("name" is the env id, e.g. "resource_v0")
     metadata: dict[str, Any] = {}

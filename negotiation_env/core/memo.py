@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Memo", "action_key", "tuple_with", "MEMO_SIZE"]
+__all__ = ["Memo", "action_key", "tuple_with", "list_snapshot", "MEMO_SIZE"]
 
 #: entries a game's store holds before it starts afresh
 MEMO_SIZE = 4096
@@ -87,3 +87,14 @@ def tuple_with(items: list, last: Any) -> tuple:
         return tuple(items)
     finally:
         items.pop()
+
+
+def list_snapshot(cache: dict, key: Any, items: list) -> tuple:
+    """``tuple(items)``, kept in ``cache[key]`` while ``items`` is the same list object with
+    the same length: the games' conversations only grow or are replaced, so that is enough
+    to know the copy is still the list's content."""
+    cached = cache.get(key)
+    if cached is None or cached[0] is not items or cached[1] != len(items):
+        cached = (items, len(items), tuple(items))
+        cache[key] = cached
+    return cached[2]

@@ -59,7 +59,7 @@ from gymnasium import spaces
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
-from ...core.memo import Memo, action_key, tuple_with
+from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
@@ -349,14 +349,6 @@ class MatrixGame(Game):
         self._commit(agent, answer)
         return self._accept(agent, value, raw, False, action)
 
-    def _kept(self, agent: str, text: str, limit: int) -> str:
-        """``text`` as the game keeps it (events, last turn): at most ``limit`` characters
-        and a marker, with an ``answer_truncated`` event."""
-        kept, length = cut(text, limit)
-        if length is not None:
-            self._event(agent, "answer_truncated", length=length, limit=limit)
-        return kept
-
     def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
         if isinstance(action, str):
             return parse_message(action) if self.phase == "message" else parse_action(action)
@@ -507,12 +499,7 @@ class MatrixGame(Game):
 
     def _committed(self, agent: str, st: _AgentState) -> tuple:
         """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
-        conv = st.conversation
-        cached = self._conv_cache.get(agent)
-        if cached is None or cached[0] is not conv or cached[1] != len(conv):
-            cached = (conv, len(conv), tuple(conv))
-            self._conv_cache[agent] = cached
-        return cached[2]
+        return list_snapshot(self._conv_cache, agent, st.conversation)
 
     def _answer_spec(self) -> str:
         spec = self._specs.get(self.phase)

@@ -51,11 +51,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
-from ...core.memo import Memo, action_key, tuple_with
+from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from ...core.thinking import split_think
 from . import answer_schema, prompts
@@ -690,14 +690,6 @@ class ResourceGame(Game):
         st.retries = 0
         return self._apply(agent, turn, text)
 
-    def _kept(self, agent: str, text: str, limit: int) -> str:
-        """``text`` as the game keeps it (conversation, events, last turn): at most
-        ``limit`` characters and a marker, with an ``answer_truncated`` event."""
-        kept, length = cut(text, limit)
-        if length is not None:
-            self._event(agent, "answer_truncated", length=length, limit=limit)
-        return kept
-
     def _bound(self, turn: Turn) -> tuple[Turn, list[tuple[str, int]]]:
         """Cut speech and thinking to their configured caps; report what was cut."""
         cut = []
@@ -913,12 +905,7 @@ class ResourceGame(Game):
 
     def _committed(self, agent: str, st: _AgentState) -> tuple:
         """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
-        conv = st.conversation
-        cached = self._conv_cache.get(agent)
-        if cached is None or cached[0] is not conv or cached[1] != len(conv):
-            cached = (conv, len(conv), tuple(conv))
-            self._conv_cache[agent] = cached
-        return cached[2]
+        return list_snapshot(self._conv_cache, agent, st.conversation)
 
     def _answer_spec(self, agent: str, acting: bool | None = None) -> str:
         """The spec of the answer ``agent`` owes now (:mod:`.answer_schema`), as JSON

@@ -36,7 +36,7 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.game import Game
 from ...core.jsontext import ParseError
@@ -367,14 +367,6 @@ class RulemakingGame(Game):
             self._event(agent, "output_format_warning", message=w)
         provenance = "retried" if self._retries else "genuine"
         return self._record(agent, mv, provenance, raw)
-
-    def _kept(self, agent: str, text: str, limit: int) -> str:
-        """``text`` as the game keeps it (retry messages, events, last turn): at most
-        ``limit`` characters and a marker, with an ``answer_truncated`` event."""
-        kept, length = cut(text, limit)
-        if length is not None:
-            self._event(agent, "answer_truncated", length=length, limit=limit)
-        return kept
 
     def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
         self._retries += 1
