@@ -12,6 +12,7 @@ observation carries the same flag, so the plain loop
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any, Callable
 
@@ -20,7 +21,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from .game import Game
+from .game import NO_REWARDS, Game
 from .infos import LazyInfos
 
 __all__ = ["GameAECEnv", "GameParallelEnv", "OrderEnforcing"]
@@ -49,7 +50,7 @@ def _full_info(game: Game, agent: str) -> dict[str, Any]:
 def _infos(game: Game, agents: list[str]) -> LazyInfos:
     """Every agent's info at the game's current state, each made when first read
     (:mod:`.infos`; the adapters retire the mapping before the game moves)."""
-    return LazyInfos(agents, lambda agent: _full_info(game, agent))
+    return LazyInfos(agents, functools.partial(_full_info, game))
 
 
 class _GameEnvBase:
@@ -75,6 +76,8 @@ class _GameEnvBase:
         self.possible_agents = list(self.game.possible_agents)
         self.render_mode = render_mode
         self.agents: list[str] = []
+        #: makes one agent's info at the game's current state (for LazyInfos)
+        self._make_info = functools.partial(_full_info, self.game)
 
     def observation_space(self, agent):
         return self.game.observation_space(agent)
@@ -130,28 +133,41 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = _infos(self.game, self.agents)
+        self.infos = LazyInfos(self.agents, self._make_info)
         self.agent_selection = self.game.acting()[0]
         self._render_reset()
 
     def observe(self, agent):
         return self.game.observe(agent)
 
+    def last(self, observe: bool = True):
+        """:meth:`AECEnv.last`, the same tuple read in one call."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
+        game, agents = self.game, self.agents
         LazyInfos.retire(self.__dict__.get("infos"))
-        rewards = self.game.step(agent, action)
-        self.rewards = {a: float(rewards.get(a, 0.0)) for a in self.agents}
-        if self.game.done:
-            self.terminations = {a: True for a in self.agents}
-        self.infos = _infos(self.game, self.agents)
-        acting = self.game.acting()
-        self.agent_selection = acting[0] if acting else self.agents[0]
-        self._accumulate_rewards()
+        rewards = game.step(agent, action)
+        if rewards is NO_REWARDS:  # all zero: adding them to the cumulative rewards changes nothing
+            self.rewards = dict.fromkeys(agents, 0.0)
+        else:
+            self.rewards = step_rewards = {a: float(rewards.get(a, 0.0)) for a in agents}
+            for a, r in step_rewards.items():  # AECEnv._accumulate_rewards
+                cumulative[a] += r
+        if game.done:
+            self.terminations = {a: True for a in agents}
+        self.infos = LazyInfos(agents, self._make_info)
+        acting = game.acting()
+        self.agent_selection = acting[0] if acting else agents[0]
         if self.render_mode == "human":
             self.render()
 
@@ -186,8 +202,10 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         LazyInfos.retire(self._infos_out)
         for a in acting:
             if a in self.game.acting():
-                for k, v in self.game.step(a, actions[a]).items():
-                    rewards[k] += float(v)
+                step_rewards = self.game.step(a, actions[a])
+                if step_rewards is not NO_REWARDS:
+                    for k, v in step_rewards.items():
+                        rewards[k] += float(v)
         done = self.game.done
         agents = list(self.agents)
         obs = {a: self.game.observe(a) for a in agents}

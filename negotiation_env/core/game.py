@@ -11,14 +11,20 @@ onto PettingZoo's two APIs, so every game gets both for free and they cannot dis
 from __future__ import annotations
 
 import abc
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
 
 from .answers import cut
 
-__all__ = ["Game"]
+__all__ = ["Game", "NO_REWARDS"]
+
+#: what :meth:`Game.step` returns when the step resolved nothing: no agent's reward
+#: (each reads as 0.0), one shared read-only mapping, so the adapters know without
+#: looking that the step's rewards are all zero
+NO_REWARDS: Mapping[str, float] = MappingProxyType({})
 
 
 class Game(abc.ABC):
@@ -56,10 +62,11 @@ class Game(abc.ABC):
         Empty once the game is over."""
 
     @abc.abstractmethod
-    def step(self, agent: str, action: Any) -> dict[str, float]:
+    def step(self, agent: str, action: Any) -> Mapping[str, float]:
         """Apply ``agent``'s action (structured or raw text). Return the rewards this
-        step produced for every agent (zeros when nothing resolved). Invalid actions
-        never raise: the game records the error and asks the same agent again."""
+        step produced for every agent, or :data:`NO_REWARDS` when nothing resolved (an
+        agent missing from the mapping got 0.0). Invalid actions never raise: the game
+        records the error and asks the same agent again."""
 
     @abc.abstractmethod
     def observe(self, agent: str) -> Any:

@@ -46,14 +46,14 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
-from ...core.game import Game
+from ...core.game import NO_REWARDS, Game
 from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
@@ -850,8 +850,8 @@ class ResourceGame(Game):
             "=== Game over: " + ", ".join(f"{a} {_fmt(self._states[a].cumulative)}" for a in AGENTS) + " ==="
         )
 
-    def _zero_rewards(self) -> dict[str, float]:
-        return {a: 0.0 for a in AGENTS}
+    def _zero_rewards(self) -> Mapping[str, float]:
+        return NO_REWARDS
 
     def _turn_text(self, turn: Turn) -> str:
         """A structured action written as a model would have written it (for the

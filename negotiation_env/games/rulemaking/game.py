@@ -38,7 +38,7 @@ from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
-from ...core.game import Game
+from ...core.game import NO_REWARDS, Game
 from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
@@ -437,8 +437,8 @@ class RulemakingGame(Game):
         self._agent_events[agent].append(ev)
         self.events.append(ev)
 
-    def _zero_rewards(self) -> dict[str, float]:
-        return {p: 0.0 for p in self.possible_agents}
+    def _zero_rewards(self) -> Mapping[str, float]:
+        return NO_REWARDS
 
     # ----------------------------------------------------------------- observation / info
 
