@@ -31,8 +31,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
 
+from ..core.adapters import GameAECEnv, OrderEnforcing
 from ..core.infos import LazyInfos
 from .menus import OBS_HIGH, Menu, menu_for
 
@@ -120,6 +122,22 @@ class NumericAECEnv(_Numeric, BaseWrapper):
     def __init__(self, env: AECEnv, infos: str = "full", **menu_options: Any):
         BaseWrapper.__init__(self, env)
         self._setup(env, infos, menu_options)
+        # What negotiation_env.env() / raw_env() return (exactly these classes, so no
+        # other wrapper's overrides are skipped): last(), step() and agent_iter() then
+        # read agent_selection, agents, terminations, ... from the GameAECEnv itself once
+        # the env is reset, instead of through one or two levels of attribute forwarding
+        # (the same objects: the order-enforcing wrapper only forwards them after reset).
+        order = env if type(env) is OrderEnforcing else None
+        raw = env.env if order is not None else env
+        self._order: OrderEnforcing | None = order
+        self._raw: GameAECEnv | None = raw if type(raw) is GameAECEnv else None
+
+    def _direct(self) -> GameAECEnv | None:
+        """The GameAECEnv to read directly (see __init__), or None (read through ``env``)."""
+        raw = self._raw
+        if raw is None or (self._order is not None and not self._order._has_reset):
+            return None
+        return raw
 
     @property
     def infos(self):
@@ -129,10 +147,24 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         """As AECEnv.last() reads it through this view (observation from the menu, info
         mapped), with the reward, termination, truncation and info fetched from the
         wrapped env in one call."""
+        raw = self._direct()
+        if raw is not None:
+            agent = raw.agent_selection
+            assert agent is not None
+            info = raw.infos[agent]
+            obs = self._observe(agent) if observe else None
+            return (obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
+                    info if self.info_mode == "full" else self._info(agent, info))
         _, reward, term, trunc, info = self.env.last(observe=False)
         agent = self.env.agent_selection
         obs = self.observe(agent) if observe else None
         return obs, reward, term, trunc, self._info(agent, info)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        raw = self._direct()
+        if raw is None:
+            return super().agent_iter(max_iter)
+        return AECIterable(raw, max_iter)  # reads raw.agents and raw.agent_selection, as through this view
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.menu.clear()
@@ -143,8 +175,10 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         return self._observe(agent)
 
     def step(self, action) -> None:
-        agent = self.env.agent_selection
-        if self.env.terminations.get(agent) or self.env.truncations.get(agent):
+        raw = self._direct()
+        env = self.env if raw is None else raw
+        agent = env.agent_selection
+        if env.terminations.get(agent) or env.truncations.get(agent):
             self.step_game_action(None)
             return
         if action is None:

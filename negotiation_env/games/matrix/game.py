@@ -51,14 +51,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
-from ...core.game import Game
+from ...core.game import NO_REWARDS, Game
 from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
@@ -77,6 +77,11 @@ FALLBACK_ACTION = "B"
 _MAX_NAME = 64
 #: feature entry -> its first index (features.LAYOUT)
 _FI = {name: start for name, start, _size in LAYOUT.table()}
+#: where features() sets the entries that change within a round
+_PHASE_AT = {p: _FI["phase"] + i for i, p in enumerate(PHASES)}
+_ACTIVE_AT, _RETRIES_AT, _PARTNER_MESSAGE_AT = _FI["active"], _FI["retries"], _FI["partner_message"]
+#: acting() while one of the two has answered
+_FIRST, _SECOND = (AGENTS[0],), (AGENTS[1],)
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,17 @@ class _AgentState:
     #: (round, phase) -> length of the conversation the latest answer of that decision
     #: replied to (its prompt last); the final attempt overwrites earlier ones
     answered: dict[tuple[int, str], int] = field(default_factory=dict)
+    #: (pending list, its length, the user message it joins to): kept while ``pending``
+    #: is the same list with the same length (it is only appended to or replaced), so
+    #: observe() and the commit that follows join the prompt once
+    pending_message: tuple | None = None
+
+    def prompt_message(self) -> dict[str, str]:
+        """The pending env text as one user message (``pending`` is not empty)."""
+        kept, pending = self.pending_message, self.pending
+        if kept is None or kept[0] is not pending or kept[1] != len(pending):
+            kept = self.pending_message = (pending, len(pending), {"role": "user", "content": "\n\n".join(pending)})
+        return kept[2]
 
 
 class MatrixGame(Game):
@@ -217,6 +233,7 @@ class MatrixGame(Game):
         self._specs: dict[str, str] = {}  # answer spec JSON by phase
         self._described = Memo()  # _describe(action) by content
         self._parsed = Memo()  # structured answers by phase and content
+        self._prepared = Memo()  # what an accepted structured answer leads to, by phase and content (step)
 
     # ----------------------------------------------------------------- spaces
 
@@ -281,8 +298,12 @@ class MatrixGame(Game):
     def acting(self) -> tuple[str, ...]:
         if self.phase == "done":
             return ()
-        submitted = self._submitted
-        return AGENTS if not submitted else tuple(a for a in AGENTS if a not in submitted)
+        submitted = self._submitted  # keys: agents that answered this decision
+        if not submitted:
+            return AGENTS
+        if len(submitted) == 1:
+            return _SECOND if AGENTS[0] in submitted else _FIRST
+        return ()
 
     # ----------------------------------------------------------------- text plumbing
 
@@ -290,14 +311,18 @@ class MatrixGame(Game):
         """Queue env text for the agent; it becomes one user message at its next answer."""
         self._states[agent].pending.append(sanitize(text))
 
-    def _commit(self, agent: str, answer: str) -> None:
+    def _commit(self, agent: str, answer: str, content: str | None = None) -> None:
+        """Commit the pending prompt and the agent's ``answer`` (``content``: the answer
+        as the history keeps it, when already made)."""
         st = self._states[agent]
         if st.pending:
-            st.conversation.append({"role": "user", "content": "\n\n".join(st.pending)})
+            st.conversation.append(st.prompt_message())
             st.pending = []
         st.answered[(self.round, self.phase)] = len(st.conversation)
         # the agent's own history keeps its answer without reasoning spans, bounded like a message
-        st.conversation.append({"role": "assistant", "content": sanitize(answer[: self.config.max_message_chars])})
+        if content is None:
+            content = sanitize(answer[: self.config.max_message_chars])
+        st.conversation.append({"role": "assistant", "content": content})
 
     def conversation(self, agent: str) -> list[dict[str, str]]:
         """The agent's whole context as the env holds it, its pending prompt last."""
@@ -314,7 +339,16 @@ class MatrixGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        key = None if isinstance(action, str) else action_key(action)
+        if type(action) is dict and self.phase != "acknowledge":
+            key = action_key(action)
+            if key is not None:
+                prepared = self._prepared.get((self.phase, key))
+                if prepared is None:
+                    prepared = self._prepare(action, key)
+                if prepared is not None:
+                    return self._step_prepared(agent, st, action, prepared)
+        else:
+            key = None if isinstance(action, str) else action_key(action)
         raw = action if isinstance(action, str) else self._describe(action, key)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
             raw = self._kept(agent, raw, ANSWER_CHARS)
@@ -347,6 +381,47 @@ class MatrixGame(Game):
         st.retries = 0
         answer = value if self.phase == "message" or not isinstance(action, str) else strip_think(action).strip()
         self._commit(agent, answer)
+        return self._accept(agent, value, raw, False, action)
+
+    # A structured answer the game accepts is a function of its content and the phase
+    # (the config is fixed): its printed form, the value, the events it raises and the
+    # history entry are worked out once (_prepare) and replayed (_step_prepared), in the
+    # order and with the values step() gives them. A refused answer is never kept.
+
+    def _prepare(self, action: dict, key: tuple) -> tuple | None:
+        """(raw as kept, value, events as (kind, fields), history content) of an accepted
+        structured answer in this phase, kept under (phase, key); None when refused."""
+        try:
+            parsed = self._parse(action, key)
+        except ParseError:
+            return None
+        cfg = self.config
+        events: list[tuple[str, dict[str, Any]]] = []
+        raw, length = cut(self._describe(action, key), ANSWER_CHARS)
+        if length is not None:
+            events.append(("answer_truncated", {"length": length, "limit": ANSWER_CHARS}))
+        value = parsed.value
+        if self.phase == "message" and len(value) > cfg.max_message_chars:
+            events.append(("output_truncated", {"field": "message", "length": len(value),
+                                                "limit": cfg.max_message_chars}))
+            value = value[: cfg.max_message_chars]
+        for w in parsed.warnings:
+            events.append(("output_format_warning", {"message": w, "text": raw}))
+        if self.phase == "message" and cfg.message_text == "verbatim" and "\n" in value:
+            # (sanitize never adds or removes a line break)
+            events.append(("message_line_break", {
+                "lines": sanitize(value).count("\n") + 1,
+                "message": "the message is shown verbatim over several lines; message_text='one_line' "
+                           "would escape its line breaks"}))
+        prepared = (raw, value, tuple(events), sanitize(value[: cfg.max_message_chars]))
+        return self._prepared.put((self.phase, key), prepared)
+
+    def _step_prepared(self, agent: str, st: _AgentState, action: dict, prepared: tuple) -> dict[str, float]:
+        raw, value, events, content = prepared
+        for kind, fields in events:
+            self._event(agent, kind, **fields)
+        st.retries = 0
+        self._commit(agent, value, content)
         return self._accept(agent, value, raw, False, action)
 
     def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
@@ -398,7 +473,7 @@ class MatrixGame(Game):
 
     def _turn(self, message: str | None, act: str | None, raw: str, fallback: bool, action: Any) -> dict[str, Any]:
         return {"round": self.round, "phase": self.phase, "message": message, "action": act, "fallback": fallback,
-                "thinking": _thinking(action), "raw": raw}
+                "thinking": _thinking(action) if isinstance(action, str) else None, "raw": raw}
 
     def _reveal(self) -> None:
         """Both messages are in: each agent now reads its partner's (F.4)."""
@@ -453,8 +528,8 @@ class MatrixGame(Game):
         self._states[agent].events.append(ev)
         self.events.append(ev)
 
-    def _zero_rewards(self) -> dict[str, float]:
-        return {a: 0.0 for a in AGENTS}
+    def _zero_rewards(self) -> Mapping[str, float]:
+        return NO_REWARDS
 
     # ----------------------------------------------------------------- observation / info
 
@@ -480,8 +555,9 @@ class MatrixGame(Game):
         st = self._states[agent]
         acting = agent in self.acting()
         if st.pending:
-            prompt = "\n\n".join(st.pending)
-            conv = tuple_with(st.conversation, {"role": "user", "content": prompt})
+            message = st.prompt_message()
+            prompt = message["content"]
+            conv = tuple_with(st.conversation, message)
         elif self.phase == "acknowledge" and acting:
             prompt = self._system[agent]  # the acknowledgement answers the system prompt alone
             conv = self._committed(agent, st)
@@ -518,10 +594,10 @@ class MatrixGame(Game):
             cached = (n, self._feature_base_vector(agent))
             self._feature_base[agent] = cached
         v = cached[1].copy()
-        v[_FI["phase"] + PHASES.index(self.phase)] = 1
-        v[_FI["active"]] = float(agent in self.acting() if acting is None else acting)
-        v[_FI["retries"]] = st.retries
-        v[_FI["partner_message"]] = float(self.communication and self.phase == "action")
+        v[_PHASE_AT[self.phase]] = 1
+        v[_ACTIVE_AT] = float(agent in self.acting() if acting is None else acting)
+        v[_RETRIES_AT] = st.retries
+        v[_PARTNER_MESSAGE_AT] = float(self.communication and self.phase == "action")
         return v
 
     def _make_static_features(self) -> np.ndarray:

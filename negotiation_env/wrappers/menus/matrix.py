@@ -56,6 +56,27 @@ class MatrixMenu(Menu):
         self._legal = {phase: self._legal_of(phase) for phase in ("acknowledge", "message", "action", "done")}
         self._own_at = self.layout.slice("own_message").start
         self._partner_at = self.layout.slice("partner_message").start
+        self._size = self.layout.size
+        # Menu._mask of each phase while the agent acts, and while it does not: the mask
+        # reads nothing else, so it is made once (mask() hands out copies)
+        self._acting_masks = {phase: self._acting_mask(m) for phase, m in self._legal.items()}
+        self._idle_mask = np.zeros(self.n, dtype=np.int8)
+        self._idle_mask[0] = 1
+
+    @staticmethod
+    def _acting_mask(legal: np.ndarray) -> np.ndarray:
+        m = np.array(legal, dtype=np.int8)
+        m[0] = 0
+        if not m.any():
+            m[0] = 1
+        return m
+
+    def _mask(self, agent: str) -> np.ndarray:
+        game = self.game
+        if agent not in game.acting():
+            return self._idle_mask
+        m = self._acting_masks.get(game.phase)
+        return super()._mask(agent) if m is None else m
 
     def read(self, agent: str) -> dict[str, Any]:
         return {"features": self.game.features(agent)}
@@ -73,9 +94,9 @@ class MatrixMenu(Menu):
         return MESSAGES.index(text) if text in MESSAGES else len(MESSAGES)
 
     def observation(self, agent: str) -> np.ndarray:
-        game, L = self.game, self.layout
-        v = L.empty()
-        v[: LAYOUT.size] = self.reading(agent)["features"]
+        game = self.game
+        v = np.zeros(self._size, dtype=np.float32)
+        v[: LAYOUT.size] = game.features(agent)  # (what read() holds; each state is observed once a step)
         if game.phase in ("message", "action"):
             text = game.messages.get(agent)
             if text is not None:
