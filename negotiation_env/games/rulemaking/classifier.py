@@ -89,14 +89,15 @@ def _sustainers(stretch: Sequence[Turn]) -> set[str]:
 def classify(turns: Sequence[Turn], authority: str, config: ClassifierConfig = ClassifierConfig()) -> str:
     stretch = list(turns[-config.closing_turns:])
     if stretch:
-        supports = sum(t.move == "Support" for t in stretch)
-        blocked = any(t.move in ("Oppose", "Exit") for t in stretch)
+        moves = [t.move for t in stretch]
+        supports = moves.count("Support")
+        blocked = "Oppose" in moves or "Exit" in moves
         if supports / len(stretch) >= config.consensus_share - 1e-12 and not blocked:
             return "consensus"
-        if len(_sustainers(stretch)) >= config.compromise_parties:
+        # (a sustainer has conceded in the stretch, and compromise_parties is at least 1)
+        if "Concede" in moves and len(_sustainers(stretch)) >= config.compromise_parties:
             return "compromise"
-    authority_present = not any(t.party == authority and t.move == "Exit" for t in turns)
-    if len(turns) >= config.min_turns and authority_present:
+    if len(turns) >= config.min_turns and authority not in [t.party for t in turns if t.move == "Exit"]:
         return "authority"
     return "deadlock"
 
@@ -116,11 +117,15 @@ def agreement_reached(turns: Sequence[Turn], authority: str, early_end: str = "a
 
 def sensitivity(turns: Sequence[Turn], authority: str, base: ClassifierConfig = ClassifierConfig()) -> dict[tuple[int, float], str]:
     """The label under each (compromise_parties, consensus_share) pair of the 3 x 3 grid."""
-    return {
-        (k, s): classify(turns, authority, replace(base, compromise_parties=k, consensus_share=s))
-        for k in COMPROMISE_GRID
-        for s in CONSENSUS_GRID
-    }
+    return {ks: classify(turns, authority, config) for ks, config in _grid(base)}
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(base: ClassifierConfig) -> tuple[tuple[tuple[int, float], ClassifierConfig], ...]:
+    """The configs of :func:`sensitivity`'s grid around ``base``, made once per base (a
+    frozen config; ``replace`` builds and checks a new one each time)."""
+    return tuple(((k, s), replace(base, compromise_parties=k, consensus_share=s))
+                 for k in COMPROMISE_GRID for s in CONSENSUS_GRID)
 
 
 def recode_worst_case(turns: Iterable[Turn]) -> list[Turn]:

@@ -57,6 +57,14 @@ REWARDS = ("agreement", "none")
 #: feature entry -> its first index (features.LAYOUT)
 _FI = {name: start for name, start, _size in LAYOUT.table()}
 _MOVE_INDEX = {m: k for k, m in enumerate(MOVES)}
+#: the feature layout _features writes entry by entry, in order
+_ORDER = ("turn", "max_turns", "turns_left", "own_turns_left", "active", "retries", "is_authority", "exited",
+          "active_parties", "salience", "attention", "coordinated", "moves", "recent_moves",
+          "others_recent_softening", "others_recent_concessions", "own_moves", "own_last_move", "condition")
+assert tuple(LAYOUT.names) == _ORDER, "features.LAYOUT changed: update _features"
+_NO_MOVES = (0,) * len(MOVES)
+#: own_last_move one-hots (None: no move yet)
+_LAST_MOVE = {None: _NO_MOVES, **{k: tuple(int(j == k) for j in range(len(MOVES))) for k in range(len(MOVES))}}
 AGREEMENT = ("compromise", "consensus")
 
 #: per-turn output-token budget of each condition: seed 001 Table 1 (None 384, Ledger 1024,
@@ -204,6 +212,8 @@ class RulemakingGame(Game):
         self.scenario: RulemakingScenario = config.environment
         self.possible_agents = self.scenario.party_ids
         self.authority = self.scenario.authority
+        self._classifier = config.classifier  # (a new ClassifierConfig on every read of the property)
+        self._max_tokens = config.max_tokens
         self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
                         for p in self.possible_agents}
         self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2),
@@ -238,8 +248,10 @@ class RulemakingGame(Game):
         self._acting: tuple[str, ...] = ()
         self._prompt_at: tuple | None = None
         self._prompt = ""
-        self._static: dict[str, np.ndarray] = {}
+        self._static: dict[str, list[float]] = {}
         self._lines: dict[int, tuple[Turn, str]] = {}
+        self._line_run: RunState | None = None  # the run _line_texts holds the lines of
+        self._line_texts: list[str] = []  # (_history_lines)
         self._counted = 0
         self._move_counts = [0] * len(MOVES)
         self._own_counts = {p: [0] * len(MOVES) for p in self.possible_agents}
@@ -308,8 +320,19 @@ class RulemakingGame(Game):
         return prompts.render_turn(
             self.scenario, party, turn=run.turn_index, max_turns=cfg.max_turns, params=self.params,
             history=run.turns, window=cfg.history_window, notebook=notebook, digest=digest,
-            line=self._history_line,
+            line=self._history_line, lines=self._history_lines(),
         )
+
+    def _history_lines(self) -> list[str]:
+        """The history line of every recorded turn, in order (turns are only appended)."""
+        run, lines = self.run, self._line_texts
+        if self._line_run is not run:
+            self._line_run, lines = run, []
+            self._line_texts = lines
+        turns = run.turns
+        while len(lines) < len(turns):
+            lines.append(self._history_line(turns[len(lines)]))
+        return lines
 
     def _history_line(self, t: Turn) -> str:
         """A recorded turn's history line, rendered once (turns never change once recorded)."""
@@ -318,11 +341,12 @@ class RulemakingGame(Game):
             kept = self._lines[t.index] = (t, prompts.render_history_line(self.scenario, t))
         return kept[1]
 
-    def conversation(self, party: str) -> list[dict[str, str]]:
+    def conversation(self, party: str, acting: bool | None = None) -> list[dict[str, str]]:
         """The chat the party answers now: system + turn prompt (+ its invalid answers and
-        the error messages while it is being re-prompted)."""
+        the error messages while it is being re-prompted). ``acting``: whether the party
+        acts now, when the caller knows."""
         conv = [{"role": "system", "content": self._system[party]}]
-        if party in self.acting():
+        if party in self.acting() if acting is None else acting:
             conv.append({"role": "user", "content": self._kept_turn_prompt(party)})
             conv.extend(self._retry_msgs)
         return conv
@@ -396,7 +420,7 @@ class RulemakingGame(Game):
         if turn.move == "Exit":
             self._event(agent, "exit", message=f"{agent} left the negotiation")
         if not self.run.done and agreement_reached(self.run.turns, self.authority, self.config.early_end,
-                                                   self.config.classifier):
+                                                   self._classifier):
             self.run.conclude()
         if self.run.done:
             return self._finish()
@@ -443,16 +467,17 @@ class RulemakingGame(Game):
     # ----------------------------------------------------------------- observation / info
 
     def observe(self, agent: str) -> dict[str, Any]:
-        conv = self.conversation(agent)
+        acting = agent in self.acting()
+        conv = self.conversation(agent, acting)
         prompt = conv[-1]["content"] if len(conv) > 1 else ""
         return {
             "prompt": prompt,
             "conversation": tuple(conv),
-            "features": self._features(agent),
-            "active": int(agent in self.acting()),
+            "features": self._features(agent, acting),
+            "active": int(acting),
             "reasoning": int(self.config.condition == "native"),
-            "max_tokens": self.config.max_tokens,
-            "answer_format": self._answer_spec if agent in self.acting() else "",
+            "max_tokens": self._max_tokens,
+            "answer_format": self._answer_spec if acting else "",
         }
 
     @functools.cached_property
@@ -467,25 +492,20 @@ class RulemakingGame(Game):
     # once per run, and the move counts as turns are recorded, so a feature vector no
     # longer sums over the whole record. reset() drops all of it (_forget).
 
-    def _features(self, agent: str) -> np.ndarray:
-        L, run, cfg, i = LAYOUT, self.run, self.config, _FI
+    def _features(self, agent: str, acting: bool | None = None) -> np.ndarray:
+        """The feature vector, made in one array conversion from a list laid out as
+        LAYOUT (_ORDER): the run-constant entries kept per party (as Python floats, exact
+        copies of the float32 values), the others read now."""
+        run, cfg = self.run, self.config
         static = self._static.get(agent)
         if static is None:
-            static = self._static[agent] = self._static_features(agent)
-        v = static.copy()
+            static = self._static[agent] = self._static_features(agent).tolist()
         turns = run.turns
         if self._counted != len(turns):
             self._count_moves()
         window = turns[-cfg.history_window:] if cfg.history_window else []
-        acting = agent in self.acting()
-        v[i["turn"]] = run.turn_index
-        v[i["turns_left"]] = run.turns_left()
-        v[i["own_turns_left"]] = self._own_turns_left(agent)
-        v[i["active"]] = float(acting)
-        v[i["retries"]] = self._retries if acting else 0
-        v[i["exited"]] = float(agent in run.exited)
-        v[i["active_parties"]] = len(run.active_parties)
-        v[L.slice("moves")] = self._move_counts
+        if acting is None:
+            acting = agent in self.acting()
         if window:
             recent = [0] * len(MOVES)
             softening = concessions = 0
@@ -494,16 +514,18 @@ class RulemakingGame(Game):
                 if t.party != agent:
                     softening += t.move in SOFTENING
                     concessions += t.move == "Concede"
-            v[L.slice("recent_moves")] = recent
-            v[i["others_recent_softening"]] = softening
-            v[i["others_recent_concessions"]] = concessions
-        v[L.slice("own_moves")] = self._own_counts[agent]
-        last = self._own_last.get(agent)
-        if last is not None:
-            v[i["own_last_move"] + last] = 1
-        return v
+        else:
+            recent, softening, concessions = _NO_MOVES, 0, 0
+        i = _FI
+        return np.array([
+            run.turn_index, static[i["max_turns"]], run.turns_left(), self._own_turns_left(agent), float(acting),
+            self._retries if acting else 0, static[i["is_authority"]], float(agent in run.exited),
+            len(run.active_parties), static[i["salience"]], static[i["attention"]], static[i["coordinated"]],
+            *self._move_counts, *recent, softening, concessions, *self._own_counts[agent],
+            *_LAST_MOVE[self._own_last.get(agent)], *static[i["condition"]:],
+        ], dtype=np.float32)
 
-    def _static_features(self, agent: str) -> np.ndarray:
+    def _static_features(self, agent: str) -> np.ndarray:  # (entries outside the run-constant ones stay 0)
         """The entries a run fixes for a party: the config's and this run's parameters."""
         L, cfg, i = LAYOUT, self.config, _FI
         v = L.empty()
@@ -543,7 +565,7 @@ class RulemakingGame(Game):
         return {
             "turn": self.run.turn_index + (0 if self.run.done else 1),
             "condition": self.config.condition,
-            "max_tokens": self.config.max_tokens,
+            "max_tokens": self._max_tokens,
             "environment": self.scenario.id,
             "params": self.params,
             "events": list(self._agent_events.get(agent, [])),

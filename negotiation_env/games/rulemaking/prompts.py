@@ -8,6 +8,7 @@ sentence is in every prompt of every condition, as the paper requires.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Callable
 
@@ -147,12 +148,17 @@ def render_history_line(scenario, t: Turn) -> str:
 
 def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: dict, history: list[Turn],
                 window: int, notebook: str | None, digest: str | None,
-                line: Callable[[Turn], str] | None = None) -> str:
+                line: Callable[[Turn], str] | None = None, lines: list[str] | None = None) -> str:
     """The turn prompt. ``line`` renders one history line (default
-    :func:`render_history_line`; the game passes one that keeps the lines it rendered)."""
+    :func:`render_history_line`; the game passes one that keeps the lines it rendered);
+    ``lines``, when given, are the rendered lines of every turn of ``history`` already."""
     party = scenario.party(party_id)
     authority = scenario.party(scenario.authority)
     line = line or (lambda t: render_history_line(scenario, t))
+    if lines is not None:
+        shown = "\n".join(lines[-window:])
+    else:
+        shown = "\n".join(line(t) for t in history[-window:])
     parts = [
         TURN.format(
             turn=turn + 1,
@@ -162,7 +168,7 @@ def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: d
             coordination="coordinate their positions" if params["opposition_coordinated"] else "act separately",
             salience=_salience_word(params["salience"][party_id]),
             window=window,
-            history="\n".join(line(t) for t in history[-window:]) or NO_HISTORY,
+            history=shown or NO_HISTORY,
         )
     ]
     if notebook is not None:
@@ -187,6 +193,7 @@ def render_notebook(condition: str, value) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=1024)
 def _salience_word(s: float) -> str:
     level = "low" if s < 0.4 else "moderate" if s < 0.7 else "high"
     return f"{level} ({s:.2f})"

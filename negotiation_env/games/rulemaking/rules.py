@@ -65,7 +65,10 @@ class RunState:
 
     @property
     def done(self) -> bool:
-        return self.concluded or len(self.turns) >= self.max_turns or len(self.active_parties) < 2
+        if self.concluded or len(self.turns) >= self.max_turns:
+            return True
+        # with nobody exited every party is at the table, and a run has at least two
+        return bool(self.exited) and len(self.active_parties) < 2
 
     @property
     def end_reason(self) -> str | None:
