@@ -51,7 +51,7 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import NO_REWARDS, Game
 from ...core.jsontext import ParseError
@@ -70,6 +70,8 @@ from .themes import THEMES, sample_theme, theme_names
 __all__ = ["ResourceConfig", "ResourceGame"]
 
 _TOL = 1e-6
+#: _apply makes the last turn's decision dict itself (none was passed)
+_MADE_HERE = object()
 
 
 @dataclass(frozen=True)
@@ -342,6 +344,17 @@ class _AgentState:
     retries: int = 0
     cumulative: float = 0.0
     last_purchase: dict[str, int] | None = None
+    #: (pending list, its length, the user message it joins to): kept while ``pending``
+    #: is the same list with the same length (it is only appended to, extended or
+    #: replaced), so observe() and the commit that follows join the prompt once
+    pending_message: tuple | None = None
+
+    def prompt_message(self) -> dict[str, str]:
+        """The pending env text as one user message (``pending`` is not empty)."""
+        kept, pending = self.pending_message, self.pending
+        if kept is None or kept[0] is not pending or kept[1] != len(pending):
+            kept = self.pending_message = (pending, len(pending), {"role": "user", "content": "\n\n".join(pending)})
+        return kept[2]
 
 
 class ResourceGame(Game):
@@ -362,11 +375,14 @@ class ResourceGame(Game):
         self.events: list[dict[str, Any]] = []
         self.history: list[RoundOutcome] = []
         self._outcomes: list[dict[str, Any]] = []
+        self._info_shared: tuple | None = None  # (see info())
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
         self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._scenario_feats: dict[tuple[int, str], tuple[Scenario, np.ndarray]] = {}
         self._texts = Memo()  # env text by what it is rendered from (_text)
         self._parsed = Memo()  # structured actions by content (_parse)
+        self._prepared = Memo()  # what an accepted structured action leads to, by the same key (step)
+        self._feature_bases = Memo()  # _feature_base_vector by what it reads
         self.round_scenarios: list[Scenario] = [self.base_scenario]
         self.round = 0
         self._done = True
@@ -484,6 +500,7 @@ class ResourceGame(Game):
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
         self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._outcomes: list[dict[str, Any]] = []
+        self._info_shared: tuple | None = None  # (see info())
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
         self.round = 0
         self._opts = {a: self.prompt_options(a) for a in AGENTS}
@@ -626,12 +643,14 @@ class ResourceGame(Game):
         """Queue env text for the agent; it becomes one user message at its next action."""
         self._states[agent].pending.append(sanitize(text))
 
-    def _commit(self, agent: str, response_text: str) -> None:
+    def _commit(self, agent: str, response_text: str, content: str | None = None) -> None:
+        """Commit the pending prompt and the agent's response (``content``: the response
+        as the history keeps it, ``sanitize(response_text)``, when already made)."""
         st = self._states[agent]
         if st.pending:
-            st.conversation.append({"role": "user", "content": "\n\n".join(st.pending)})
+            st.conversation.append(st.prompt_message())
             st.pending = []
-        st.conversation.append({"role": "assistant", "content": sanitize(response_text)})
+        st.conversation.append({"role": "assistant", "content": sanitize(response_text) if content is None else content})
 
     # ----------------------------------------------------------------- step
 
@@ -665,11 +684,55 @@ class ResourceGame(Game):
             self._parsed.put(key, kept)
         return kept
 
-    def step(self, agent: str, action: Any) -> dict[str, float]:
+    # An accepted structured action is a function of the key _parse keeps it under
+    # (phase kind, agent, scenario, names, content) and the config: what step() makes
+    # of it (the bounded turn, the text, the events in their order, the history entry,
+    # the decision as last_turn shows it) is worked out once (_prepare) and replayed.
+    # A refused one is never kept.
+
+    def _structured_key(self, agent: str, action: Any) -> tuple | None:
+        content = action_key(action)
+        return None if content is None else (self.phase == "decision", agent, id(self.scenario), self._names_key(),
+                                             content)
+
+    def _prepare(self, agent: str, action: dict, key: tuple) -> tuple | None:
+        try:
+            turn, text = self._parse(agent, action)
+        except ParseError:
+            return None
+        turn, cuts = self._bound(turn)
+        events: list[tuple[str, dict[str, Any]]] = []
+        if cuts:
+            text = self._turn_text(turn)
+            for f, n in cuts:
+                events.append(("output_truncated", {
+                    "field": f, "length": n,
+                    "limit": self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars}))
+        text, length = cut(text, ANSWER_CHARS)
+        if length is not None:
+            events.append(("answer_truncated", {"length": length, "limit": ANSWER_CHARS}))
+        for w in turn.warnings:
+            events.append(("output_format_warning", {"message": w, "text": text}))
+        return self._prepared.put(key, (turn, text, tuple(events), sanitize(text), _decision_dict(turn.decision)))
+
+    def step(self, agent: str, action: Any) -> Mapping[str, float]:
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
+        if type(action) is dict and self.phase != "reflection":
+            key = self._structured_key(agent, action)
+            if key is not None:
+                prepared = self._prepared.get(key)
+                if prepared is None:
+                    prepared = self._prepare(agent, action, key)
+                if prepared is not None:
+                    turn, text, events, content, decision = prepared
+                    for kind, fields in events:
+                        self._event(agent, kind, **fields)
+                    self._commit(agent, text, content)
+                    st.retries = 0
+                    return self._apply(agent, turn, text, decision)
         try:
             turn, text = self._parse(agent, action)
         except ParseError as e:
@@ -740,13 +803,15 @@ class ResourceGame(Game):
         self.transcript.append(f"[fallback] {agent}: {substitute} decision substituted")
         return self._apply(agent, Turn("", "", decision), None)
 
-    def _apply(self, agent: str, turn: Turn, text: str | None) -> dict[str, float]:
+    def _apply(self, agent: str, turn: Turn, text: str | None, decision: Any = _MADE_HERE) -> Mapping[str, float]:
+        """``decision``: the turn's decision as last_turn shows it, when already made
+        (kept with a prepared action; infos are read-only)."""
         st = self._states[agent]
         other = self.other(agent)
         st.last_turn = {
             "thinking": turn.thinking,
             "speech": turn.speech,
-            "decision": _decision_dict(turn.decision),
+            "decision": _decision_dict(turn.decision) if decision is _MADE_HERE else decision,
             "raw": text,
         }
         if self.phase == "reflection":
@@ -890,8 +955,9 @@ class ResourceGame(Game):
         st = self._states[agent]
         acting = agent in self.acting()
         if st.pending:
-            prompt = "\n\n".join(st.pending)
-            conv = tuple_with(st.conversation, {"role": "user", "content": prompt})
+            message = st.prompt_message()
+            prompt = message["content"]
+            conv = tuple_with(st.conversation, message)
         else:
             prompt = ""
             conv = self._committed(agent, st)
@@ -1019,16 +1085,26 @@ class ResourceGame(Game):
 
     def info(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
+        # what every agent's info shares is kept while round, phase and resolved rounds
+        # stay (cleared by reset; one resource_names dict per state, as last_round is one
+        # dict: infos are read-only)
+        at = (self.round, self.phase, len(self.history))
+        shared = self._info_shared
+        if shared is None or shared[0] != at:
+            shared = self._info_shared = (
+                at, min(self.round + 1, self.config.num_rounds), self.scenario.name,
+                self.round_outcome(len(self.history) - 1) if self.history else None, self.theme,
+                dict(self.names.display))
         return {
-            "round": min(self.round + 1, self.config.num_rounds),
+            "round": shared[1],
             "phase": self.phase,
-            "scenario": self.scenario.name,
+            "scenario": shared[2],
             "events": list(st.events),
             "last_turn": st.last_turn,
-            "last_round": self.round_outcome(len(self.history) - 1) if self.history else None,
+            "last_round": shared[3],
             "reflection": self.reflections.get(agent),
-            "theme": self.theme,
-            "resource_names": dict(self.names.display),
+            "theme": shared[4],
+            "resource_names": shared[5],
         }
 
     def render_text(self) -> str:
