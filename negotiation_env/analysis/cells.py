@@ -48,11 +48,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 __all__ = [
     "as_dict", "seat_label", "lineup", "pairing", "mc_level", "mc_text", "scenario_ratio", "ResourceCell", "RulemakingCell",
     "resource_cell", "rulemaking_cell", "condition_label", "outcome_tags", "MC_LEVELS", "MatrixCell", "matrix_cell",
+    "usable",
 ]
 
 #: the compatibility levels of seed 000 §4.1
@@ -67,6 +68,24 @@ def as_dict(trace: Any) -> dict[str, Any]:
     if callable(to_dict):
         return to_dict()
     raise TypeError(f"expected a trace dict or GameTrace, got {type(trace).__name__}")
+
+
+def usable(traces: Iterable[Any], game: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Complete traces of ``game`` with resolved rounds, and ids of those left out (with
+    why): the games the report's tables count. (Here, not in :mod:`.report`, so the
+    runner's per-game summary can use it without importing the statistics stack.)"""
+    keep, left = [], []
+    for t in traces:
+        d = as_dict(t)
+        if d.get("game") != game:
+            continue
+        if ((d.get("meta") or {}).get("model_calls") or {}).get("degraded"):
+            left.append(f"{d.get('game_id')} (degraded: a model call ran out of retries)")
+        elif d.get("status", "complete") == "complete" and d.get("rounds"):
+            keep.append(d)
+        else:
+            left.append(f"{d.get('game_id')} ({d.get('status')})")
+    return keep, left
 
 
 def seat_label(trace: Mapping[str, Any], agent: str) -> str:

@@ -100,6 +100,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cells import as_dict, condition_label, lineup, matrix_cell, outcome_tags, resource_cell, rulemaking_cell
+from .cells import usable as _usable
 from .cells import mc_text as _mc_text
 from .resource_metrics import (game_metrics, intervention_of, match_key, model_metrics, pool, protocol_of,
                                token_usage)
@@ -243,22 +244,6 @@ class Report:
 
 
 # --------------------------------------------------------------------------- selection
-
-
-def _usable(traces: Iterable[Any], game: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Complete traces of ``game`` with resolved rounds, and ids of those left out."""
-    keep, left = [], []
-    for t in traces:
-        d = as_dict(t)
-        if d.get("game") != game:
-            continue
-        if ((d.get("meta") or {}).get("model_calls") or {}).get("degraded"):
-            left.append(f"{d.get('game_id')} (degraded: a model call ran out of retries)")
-        elif d.get("status", "complete") == "complete" and d.get("rounds"):
-            keep.append(d)
-        else:
-            left.append(f"{d.get('game_id')} ({d.get('status')})")
-    return keep, left
 
 
 def _mc_key(mc: float | None) -> tuple[int, float]:

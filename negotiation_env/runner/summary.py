@@ -96,11 +96,11 @@ def matrix_measures(trace: Mapping[str, Any]) -> dict[str, float]:
 
 def rulemaking_measures(trace: Mapping[str, Any]) -> dict[str, float]:
     """One rulemaking game: 1 game; if the report counts it, its label and horizon exhaustion."""
-    from ..analysis.report import _usable
+    from ..analysis.cells import usable
     from ..analysis.rulemaking_metrics import cell_summary
 
     out: dict[str, float] = {"games": 1, "kept": 0}
-    kept, _ = _usable([dict(trace)], "rulemaking")
+    kept, _ = usable([dict(trace)], "rulemaking")
     for g in kept:
         try:
             s = cell_summary([g["rounds"][0]["outcome"]], n_resamples=1)
@@ -117,11 +117,11 @@ def resource_measures(trace: Mapping[str, Any]) -> dict[str, float]:
     """One resource game: 1 game; if the report counts it, its kept rounds (no fallback
     decision), the rounds left out, and the overdrawn / optimal counts and efficiency sum
     of the kept rounds."""
-    from ..analysis.report import _usable
+    from ..analysis.cells import usable
     from ..analysis.resource_metrics import game_metrics
 
     out: dict[str, float] = {"games": 1, "kept": 0}
-    kept, _ = _usable([dict(trace)], "resource")
+    kept, _ = usable([dict(trace)], "resource")
     for g in kept:
         try:
             m = game_metrics(g)
