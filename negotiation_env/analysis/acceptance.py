@@ -36,6 +36,7 @@ Measured on ``tests/analysis/data/acceptance_utterances.jsonl`` by
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["accepts", "rejects"]
@@ -166,9 +167,29 @@ def _normalise(text: str) -> str:
     return _IDIOM.sub(" ACCEPTIDIOM ", str(text).translate(_NORMALISE))
 
 
+#: texts up to this length have their answers kept (a cohort's scripted messages repeat
+#: across rounds and games: 17,538 messages, 2,134 distinct, in the default run)
+_CACHE_CHARS = 2000
+
+
 def accepts(text: str) -> bool:
     """Whether ``text`` accepts the partner's standing proposal outright (see the module
     docstring for what does not count)."""
+    if type(text) is str and len(text) <= _CACHE_CHARS:
+        return _accepts_kept(text)
+    return _accepts(text)
+
+
+def rejects(text: str) -> bool:
+    """Whether ``text`` turns the standing proposal down: a refusal ("I can't accept that",
+    "no deal", "I'll pass", "that's a non-starter") or a negated acceptance cue ("I don't
+    agree", "that won't work for me"). A counter-offer, a question or a hedge is neither."""
+    if type(text) is str and len(text) <= _CACHE_CHARS:
+        return _rejects_kept(text)
+    return _rejects(text)
+
+
+def _accepts(text: str) -> bool:
     t = _normalise(text)
     live = [(s, e) for s, e, neg, _past in _cues(t) if not neg]
     if not live:
@@ -193,10 +214,7 @@ def accepts(text: str) -> bool:
     return True
 
 
-def rejects(text: str) -> bool:
-    """Whether ``text`` turns the standing proposal down: a refusal ("I can't accept that",
-    "no deal", "I'll pass", "that's a non-starter") or a negated acceptance cue ("I don't
-    agree", "that won't work for me"). A counter-offer, a question or a hedge is neither."""
+def _rejects(text: str) -> bool:
     t = _normalise(text)
     if accepts(text):
         return False
@@ -206,3 +224,8 @@ def rejects(text: str) -> bool:
             return True
     # a negated cue in the past ("the last deal didn't work for me") refuses nothing now
     return any(neg and not past for _s, _e, neg, past in _cues(t))
+
+
+# the answers depend on the text alone: each distinct text is read once
+_accepts_kept = functools.lru_cache(maxsize=4096)(_accepts)
+_rejects_kept = functools.lru_cache(maxsize=4096)(_rejects)

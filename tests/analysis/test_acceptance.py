@@ -88,3 +88,18 @@ def test_rejections(text):
 ])
 def test_neither_acceptance_nor_rejection(text):
     assert not accepts(text) and not rejects(text)
+
+
+def test_kept_answers_are_the_computed_ones():
+    """accepts/rejects keep each short text's answer: the same as computing it afresh,
+    for every labelled text, for texts over the kept length and for non-strings."""
+    from negotiation_env.analysis import acceptance as acc
+
+    long_ok = "Agreed. " + "x" * acc._CACHE_CHARS
+    long_no = "No deal. " + "x" * acc._CACHE_CHARS
+    texts = [r["text"] for r in ROWS] + [long_ok, long_no]
+    for _ in range(2):  # the second pass reads the kept answers
+        for t in texts:
+            assert accepts(t) == acc._accepts(t) and rejects(t) == acc._rejects(t), t
+    assert accepts(long_ok) and rejects(long_no) and not accepts(long_no)
+    assert accepts(None) == acc._accepts(None) and rejects(None) == acc._rejects(None)
