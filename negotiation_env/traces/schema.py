@@ -129,7 +129,26 @@ class SchemaError(ValueError):
 def to_jsonable(x: Any) -> Any:
     """``x`` as plain JSON values: numpy arrays and scalars become lists and numbers,
     tuples become lists, dict keys become strings, non-finite floats become None,
-    dataclasses become dicts and anything else its ``str``."""
+    dataclasses become dicts and anything else its ``str``. Plain JSON values come back
+    equal (a fixed point: ``to_jsonable(to_jsonable(x)) == to_jsonable(x)``)."""
+    t = type(x)  # the exact built-in types first (nearly every value of a trace), one check each
+    if t is str or t is bool or x is None:
+        return x
+    if t is float:
+        return x if math.isfinite(x) else None
+    if t is int:
+        return x
+    if t is dict:
+        return {k if type(k) is str else str(k): to_jsonable(v) for k, v in x.items()}
+    if t is list or t is tuple:
+        if all(type(v) is str for v in x):  # e.g. agents, lineups, string lists
+            return list(x)
+        return [to_jsonable(v) for v in x]
+    return _to_jsonable_other(x)
+
+
+def _to_jsonable_other(x: Any) -> Any:
+    """:func:`to_jsonable` of subclasses, numpy values, dataclasses and the rest."""
     if x is None or isinstance(x, (bool, str)):
         return x
     if isinstance(x, int):
@@ -264,8 +283,8 @@ class PolicyInfo:
     seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"spec": redact(self.spec), "label": redact(self.label), "name": self.name,
-                "settings": redact(self.settings), "seed": self.seed}
+        return {"spec": redact(self.spec), "label": redact(self.label), "name": to_jsonable(self.name),
+                "settings": redact(self.settings), "seed": to_jsonable(self.seed)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "policy") -> "PolicyInfo":
@@ -287,7 +306,7 @@ class RunInfo:
     repetition: int
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return to_jsonable(dataclasses.asdict(self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "run") -> "RunInfo":
@@ -350,7 +369,7 @@ class RoundRecord:
     outcome: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round, "step": self.step, "outcome": to_jsonable(self.outcome)}
+        return {"round": to_jsonable(self.round), "step": to_jsonable(self.step), "outcome": to_jsonable(self.outcome)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "round") -> "RoundRecord":
@@ -387,21 +406,23 @@ class GameTrace:
     schema_version: int = SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON values (:func:`to_jsonable` leaves it as it is, so the
+        writer encodes it without another pass)."""
         return {
-            "schema_version": self.schema_version,
-            "game_id": self.game_id,
-            "game": self.game,
-            "env_name": self.env_name,
-            "agents": list(self.agents),
+            "schema_version": to_jsonable(self.schema_version),
+            "game_id": to_jsonable(self.game_id),
+            "game": to_jsonable(self.game),
+            "env_name": to_jsonable(self.env_name),
+            "agents": to_jsonable(list(self.agents)),
             "config": to_jsonable(self.config),
-            "scenario": self.scenario,
+            "scenario": to_jsonable(self.scenario),
             "seeds": to_jsonable(self.seeds),
-            "policies": {a: p.to_dict() for a, p in self.policies.items()},
+            "policies": {a if type(a) is str else str(a): p.to_dict() for a, p in self.policies.items()},
             "package": to_jsonable(self.package),
-            "started_at": self.started_at,
-            "ended_at": self.ended_at,
-            "status": self.status,
-            "error": self.error,
+            "started_at": to_jsonable(self.started_at),
+            "ended_at": to_jsonable(self.ended_at),
+            "status": to_jsonable(self.status),
+            "error": to_jsonable(self.error),
             "steps": [s.to_dict() for s in self.steps],
             "rounds": [r.to_dict() for r in self.rounds],
             "returns": to_jsonable(self.returns),

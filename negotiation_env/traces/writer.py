@@ -1,12 +1,14 @@
 """Append-only JSON Lines trace files: one game per line, durable when the game ends.
 
 :class:`TraceWriter` appends each finished game as one line with a single ``write`` and
-then ``flush``/``os.fsync``, so a crash loses at most the games still being played: what
-is on disk is every finished game plus, at worst, one torn last line (a process killed
-in the middle of the write). Opening a writer on an existing file repairs such a tail:
-the bytes after the last newline are moved to ``<file>.torn`` and cut off, so appending
-never glues a new record onto half an old one. The writer holds an exclusive
-``flock`` on the file (where the platform has one), so two runs cannot interleave lines.
+then ``os.fsync`` (:meth:`~TraceWriter.write_lines`: the games that ended meanwhile, one
+``write`` and one ``fsync`` for all, each durable before the call returns), so a crash
+loses at most the games still being played: what is on disk is every finished game
+plus, at worst, one torn last line (a process killed in the middle of the write).
+Opening a writer on an existing file repairs such a tail: the bytes after the last
+newline are moved to ``<file>.torn`` and cut off, so appending never glues a new record
+onto half an old one. The writer holds an exclusive ``flock`` on the file (where the
+platform has one), so two runs cannot interleave lines.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .schema import GameTrace, to_jsonable
 
@@ -23,7 +25,8 @@ try:  # POSIX only; elsewhere the lock is skipped
 except ImportError:  # pragma: no cover - not on Linux
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["TraceWriter", "TraceFileLocked", "encode_trace", "repair_torn_tail", "move_aside", "REJECTED_SUFFIX"]
+__all__ = ["TraceWriter", "TraceFileLocked", "encode_trace", "encode_jsonable", "repair_torn_tail", "move_aside",
+           "REJECTED_SUFFIX"]
 
 #: lines :func:`move_aside` takes out of a trace file go to ``<file>.rejected``
 REJECTED_SUFFIX = ".rejected"
@@ -35,7 +38,13 @@ class TraceFileLocked(RuntimeError):
 
 def encode_trace(trace: GameTrace | dict[str, Any]) -> bytes:
     """The trace as one JSON line (UTF-8, compact, ending in a newline)."""
-    d = trace.to_dict() if isinstance(trace, GameTrace) else to_jsonable(trace)
+    return encode_jsonable(trace.to_dict() if isinstance(trace, GameTrace) else to_jsonable(trace))
+
+
+def encode_jsonable(d: dict[str, Any]) -> bytes:
+    """:func:`encode_trace` of a dict that is plain JSON already (what
+    :meth:`GameTrace.to_dict` returns: :func:`~.schema.to_jsonable` would leave it as it
+    is), without walking it once more."""
     return (json.dumps(d, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -148,16 +157,27 @@ class TraceWriter:
 
     def write_line(self, line: bytes) -> None:
         """Append one already encoded record (:func:`encode_trace`), durably."""
+        self.write_lines((line,))
+
+    def write_lines(self, lines: Sequence[bytes]) -> None:
+        """Append already encoded records (:func:`encode_trace`) in order and make them
+        durable with one ``fsync`` before returning: every one of them is on disk when
+        this returns (a crash during the call leaves a prefix of them, the last possibly
+        torn, which the next writer cuts off). The runner passes the games that ended
+        while the previous ones were being synced."""
         if self._fd is None:
             raise ValueError(f"trace writer for {self.path} is closed")
-        if not line.endswith(b"\n") or b"\n" in line[:-1]:
-            raise ValueError("a trace record is exactly one line ending in a newline")
-        data = memoryview(line)
+        for line in lines:
+            if not line.endswith(b"\n") or b"\n" in line[:-1]:
+                raise ValueError("a trace record is exactly one line ending in a newline")
+        if not lines:
+            return
+        data = memoryview(lines[0] if len(lines) == 1 else b"".join(lines))
         while data:  # os.write may write less than asked
             n = os.write(self._fd, data)
             data = data[n:]
         os.fsync(self._fd)
-        self.written += 1
+        self.written += len(lines)
 
     def close(self) -> None:
         if self._fd is not None:

@@ -83,3 +83,29 @@ def test_write_is_one_line_and_fsynced(tmp_path, traces, monkeypatch):
         assert len(synced) == before + 1
         with pytest.raises(ValueError, match="one line"):
             w.write_line(b'{"a": 1}\n{"b": 2}\n')
+
+
+def test_write_lines_appends_every_record_with_one_fsync(tmp_path, traces, monkeypatch):
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    path = tmp_path / "t.jsonl"
+    with TraceWriter(path) as w:
+        before = len(synced)
+        w.write_lines([encode_trace(t) for t in traces])
+        assert len(synced) == before + 1 and w.written == len(traces)
+        w.write_lines([])  # nothing to write: no sync
+        assert len(synced) == before + 1
+        with pytest.raises(ValueError, match="one line"):  # checked before anything is written
+            w.write_lines([encode_trace(traces[0]), b'{"a": 1}\n{"b": 2}\n'])
+    assert [t.game_id for t in read_traces(path).traces] == [t.game_id for t in traces]
+
+
+def test_encode_jsonable_of_to_dict_is_encode_trace(traces):
+    from negotiation_env.traces.schema import to_jsonable
+    from negotiation_env.traces.writer import encode_jsonable
+
+    for t in traces:
+        d = t.to_dict()
+        assert to_jsonable(d) == d  # to_dict is plain JSON already: a fixed point
+        assert encode_jsonable(d) == encode_trace(t) == encode_trace(d)
