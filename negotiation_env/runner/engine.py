@@ -2,10 +2,11 @@
 
 ``run(config, out_dir)`` writes ``out_dir/run.json`` (the run id, the validated config,
 the planned count) and appends one line per finished game to ``out_dir/traces.jsonl``
-(:class:`~negotiation_env.traces.TraceWriter`: fsync'ed per game). With ``resume=True``
-it reads the keys already in ``traces.jsonl`` (a torn last line is cut off first and
-reported), checks that ``run.json`` holds the same run id, and plays only the planned
-keys that are missing, so a run killed at any moment and resumed ends with exactly the
+(:class:`~negotiation_env.traces.TraceWriter`: fsync'ed before the game counts as played;
+games that end together share one write and one fsync). With ``resume=True`` it reads
+the keys already in ``traces.jsonl`` (a torn last line is cut off first and reported),
+checks that ``run.json`` holds the same run id, and plays only the planned keys that are
+missing, so a run killed at any moment and resumed ends with exactly the
 planned set: no key lost, none twice. Games that ended in an error are recorded (status
 ``"error"``) and count as played; they are not retried.
 
@@ -39,7 +40,7 @@ from ..core.jsontext import JSONTextError, loads_document
 from ..traces.reader import LineProblem, record_key, validated_lines
 from ..traces.recorder import TraceRecorder, describe_policy, utc_now
 from ..traces.schema import SCHEMA_VERSION, GameTrace, package_info, redact
-from ..traces.writer import TraceFileLocked, TraceWriter, encode_trace, move_aside
+from ..traces.writer import TraceFileLocked, TraceWriter, encode_jsonable, encode_trace, move_aside
 from .config import RunConfig, load_config, parse_config
 from .plan import GameSpec, Plan, make_plan
 from .policies import PolicyPool, resolve_factory
@@ -194,8 +195,8 @@ def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _play_encoded(spec: GameSpec) -> tuple[bytes, dict[str, Any]]:
-    d = play_game(spec)
-    return encode_trace(d), summarize_trace(d)
+    d = play_game(spec)  # GameTrace.to_dict(): plain JSON already, encoded as it is
+    return encode_jsonable(d), summarize_trace(d)
 
 
 # --------------------------------------------------------------------------- summary
@@ -323,16 +324,21 @@ class RunObserver:
 # --------------------------------------------------------------------------- back ends
 
 
-def _serial(todo: Iterable[GameSpec]) -> Iterator[tuple[bytes, dict[str, Any]]]:
+# Every back end yields lists of (encoded line, summary) of games that have ended: the
+# run writes each list with one write and one fsync before it counts any of its games.
+Results = Iterator[list[tuple[bytes, dict[str, Any]]]]
+
+
+def _serial(todo: Iterable[GameSpec]) -> Results:
     for spec in todo:
-        yield _play_encoded(spec)
+        yield [_play_encoded(spec)]
 
 
-def _lockstep(todo: list[GameSpec], batch_games: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+def _lockstep(todo: list[GameSpec], batch_games: int) -> Results:
     from .lockstep import play_lockstep
 
     for d in play_lockstep(todo, batch_games):
-        yield encode_trace(d), summarize_trace(d)
+        yield [(encode_trace(d), summarize_trace(d))]
 
 
 def _watch_parent(parent: int) -> None:
@@ -352,16 +358,59 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=loop, daemon=True).start()
 
 
+#: what the fork server imports once, before it forks any worker: the modules a worker
+#: needs to play a game (each worker then starts with them loaded instead of importing
+#: them itself); plus the command line's module when the parent has it (the console
+#: script, the workers' ``__main__``, imports it)
+_PRELOAD = ("negotiation_env.runner.engine",)
+
+
 def _mp_context():
     import multiprocessing as mp
+    import sys
 
     # forkserver: workers fork from a clean server, never from a process whose progress
     # thread may hold a lock; spawn where there is no forkserver
     methods = mp.get_all_start_methods()
-    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in methods:
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    # the server's own default preload (["__main__"]) imports nothing in CPython 3.11 (it
+    # is not given the main path), so every worker imported the package on its own
+    extra = [m for m in ("negotiation_env.cli",) if m in sys.modules]
+    ctx.set_forkserver_preload([*_PRELOAD, *extra, "__main__"])  # "__main__" as the default has it
+    return ctx
 
 
-def _process_pool(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+def _start_workers_server(backend: str, workers: int) -> None:
+    """Start the fork server now (local back end, several workers), so that its imports
+    run while this process plans, checks the policies and reads the trace file."""
+    if backend != "local" or workers <= 1:
+        return
+    ctx = _mp_context()
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def _finished(done: Iterable[Any], result: Any) -> Results:
+    """The results of the finished tasks ``done`` as one list; a task that failed raises
+    after the ones read before it are yielded (and so written)."""
+    batch, error = [], None
+    for task in done:
+        try:
+            batch.append(result(task))
+        except BaseException as e:  # noqa: BLE001 - re-raised below, after the good ones
+            error = e
+            break
+    if batch:
+        yield batch
+    if error is not None:
+        raise error
+
+
+def _process_pool(todo: list[GameSpec], workers: int) -> Results:
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(), initializer=_watch_parent,
                              initargs=(os.getpid(),))
     try:
@@ -369,14 +418,13 @@ def _process_pool(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, d
         pending = {ex.submit(_play_encoded, s) for s in islice(it, 4 * workers)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield fut.result()
+            yield from _finished(done, lambda fut: fut.result())
             pending |= {ex.submit(_play_encoded, s) for s in islice(it, len(done))}
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, dict[str, Any]]]:
+def _ray(todo: list[GameSpec], workers: int) -> Results:
     try:
         import ray
     except ImportError:
@@ -390,8 +438,7 @@ def _ray(todo: list[GameSpec], workers: int) -> Iterator[tuple[bytes, dict[str, 
         pending = [remote.remote(s) for s in islice(it, 4 * max(1, workers))]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
+            yield from _finished(done, ray.get)
             pending += [remote.remote(s) for s in islice(it, len(done))]
     finally:
         if started:
@@ -574,6 +621,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
         raise RunnerError(f"--max-degraded must be a fraction in [0, 1]; got {max_degraded!r}")
     if retry_errors and not resume:
         raise RunnerError("--retry-errors replays games of an earlier run: it needs --resume")
+    _start_workers_server(backend, workers)
     if preflight:  # build each policy, probe each model: stop before any game if one fails
         from .preflight import preflight as check_policies
 
@@ -618,12 +666,13 @@ def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunO
         else:
             results = _serial(todo)
         try:
-            for line, g in results:
-                writer.write_line(line)
-                done.add(g["key"])
-                summary.played += 1
-                summary.count(g)
-                observer.on_game(g, summary)
+            for batch in results:
+                writer.write_lines([line for line, _g in batch])  # on disk before any of them counts
+                for _line, g in batch:
+                    done.add(g["key"])
+                    summary.played += 1
+                    summary.count(g)
+                    observer.on_game(g, summary)
         finally:
             close = getattr(results, "close", None)
             if close is not None:
