@@ -876,24 +876,33 @@ class ResourceGame(Game):
         self.transcript.append(line)
 
     def _resolve(self) -> dict[str, float]:
-        outcome = resolve_round(self.scenario, self.decided)
+        sc, decided = self.scenario, self.decided
+        # resolve_round is a function of the scenario and the decisions (frozen), and its
+        # RoundOutcome is frozen: kept per scenario and decisions, as the texts are
+        key = ("outcome", id(sc), *(decided.get(a) for a in AGENTS))
+        outcome = self._texts.get(key)
+        if outcome is None or len(decided) != len(AGENTS):
+            outcome = resolve_round(sc, decided)
+            if len(decided) == len(AGENTS):
+                self._texts.put(key, outcome)
         self.history.append(outcome)
         self.history_fallbacks.append(dict(sorted(self.fallbacks.items())))
         self.history_truncated.append(self.talk_truncated)
         decisions = tuple((a, d.purchase, d.runs) for a, d in outcome.decisions)
+        names_key = self._names_key()
+        reward, kind = dict(outcome.rewards), dict(outcome.kind)
         for a in AGENTS:
             st = self._states[a]
-            st.cumulative += outcome.reward(a)
+            st.cumulative += reward[a]
             # the notice reads the decisions, this agent's kind of result and reward, and the names
-            self._say_kept(a, ("result", a, self._names_key(), decisions, outcome.kind_of(a), outcome.reward(a)),
+            self._say_kept(a, ("result", a, names_key, decisions, kind[a], reward[a]),
                            lambda: prompts.render_result(outcome, a, self.names))
-        self.transcript.append(
+        self.transcript.append(self._texts.get_or(("result line", id(sc), names_key, outcome), lambda: (
             "Result: " + ("ANNULLED (overdraw of " + ", ".join(self.names.name(r) for r in outcome.overdrawn_resources) + ")"
                           if outcome.overdraw else
                           ", ".join(f"{a} earns {_fmt(outcome.reward(a))}" for a in AGENTS))
-            + f" · joint {_fmt(outcome.joint_reward)} of M={_fmt(self.solution.joint_max)}"
-        )
-        rewards = {a: outcome.reward(a) for a in AGENTS}
+            + f" · joint {_fmt(outcome.joint_reward)} of M={_fmt(self.solution.joint_max)}")))
+        rewards = {a: reward[a] for a in AGENTS}
         if self.round + 1 >= self.config.num_rounds:
             if self.config.reflection and self.config.cheap_talk:  # D.7: no reflection without talk
                 self.phase = "reflection"
@@ -978,15 +987,15 @@ class ResourceGame(Game):
         text; ``""`` when it does not act. Cached per scenario, theme, phase and agent."""
         if not (agent in self.acting() if acting is None else acting):
             return ""
-        key = (id(self.scenario), self._names_keys[min(self.round, len(self._names_keys) - 1)], agent, self.phase,
-               self.config.thinking)
-        cache = self.__dict__.setdefault("_answer_specs", {})
-        if key not in cache:
-            if len(cache) > 64:
-                cache.clear()
-            cache[key] = json.dumps(answer_schema.spec(self.scenario, agent, self.names, phase=self.phase,
-                                                       thinking=self.config.thinking), ensure_ascii=False)
-        return cache[key]
+        # (kept in the game's bounded store: a cache of 64 entries was emptied every few
+        # games once random themes gave each scenario dozens of name sets)
+        key = ("answer spec", id(self.scenario), self._names_keys[min(self.round, len(self._names_keys) - 1)], agent,
+               self.phase, self.config.thinking)
+        spec = self._texts.get(key)
+        if spec is None:
+            spec = self._texts.put(key, json.dumps(answer_schema.spec(self.scenario, agent, self.names, phase=self.phase,
+                                                                      thinking=self.config.thinking), ensure_ascii=False))
+        return spec
 
     def _features(self, agent: str, acting: bool | None = None) -> np.ndarray:
         """The agent's feature vector: the kept slow part, then the four entries that
@@ -996,13 +1005,31 @@ class ResourceGame(Game):
         key = (self.round, len(self.history), over)
         cached = self._feature_base.get(agent)
         if cached is None or cached[0] != key:
-            cached = (key, self._feature_base_vector(agent))
+            cached = (key, self._feature_base_kept(agent))
             self._feature_base[agent] = cached
         v = cached[1].copy()
         v[i["phase"] + (2 if over else 0 if phase == "talk" else 1)] = 1
         v[i["active"]] = float(agent in self.acting() if acting is None else acting)
         v[i["turns_used"]] = st.turns_used
         v[i["retries"]] = st.retries
+        return v
+
+    def _feature_base_kept(self, agent: str) -> np.ndarray:
+        """:meth:`_feature_base_vector`, kept (for the game object's life, bounded) under
+        what it reads: the scenario, the agent, the round, the visible last outcome (a
+        frozen RoundOutcome, named by id and held by the entry) and the cumulative
+        reward; the config is the game's own. Callers copy it before writing."""
+        sc, history = self.scenario, self.history
+        redact = self.config.is_shifting(agent)
+        visible = bool(history) and not (redact and len(history) == self.round
+                                         and self.phase not in ("done", "reflection"))
+        last = history[-1] if visible else None
+        key = (id(sc), agent, self.round, id(last), None if redact else self._states[agent].cumulative)
+        kept = self._feature_bases.get(key)
+        if kept is not None and kept[0] is sc and kept[1] is last:
+            return kept[2]
+        v = self._feature_base_vector(agent)
+        self._feature_bases.put(key, (sc, last, v))
         return v
 
     def _feature_base_vector(self, agent: str) -> np.ndarray:
