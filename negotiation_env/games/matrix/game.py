@@ -234,6 +234,7 @@ class MatrixGame(Game):
         self._described = Memo()  # _describe(action) by content
         self._parsed = Memo()  # structured answers by phase and content
         self._prepared = Memo()  # what an accepted structured answer leads to, by phase and content (step)
+        self._texts = Memo()  # env text by what it is rendered from (_say_kept)
 
     # ----------------------------------------------------------------- spaces
 
@@ -280,8 +281,17 @@ class MatrixGame(Game):
         for a in AGENTS:
             st = self._states[a]
             st.round_start[self.round] = len(st.conversation)
-            self._say(a, prompts.render_round_prompt(self._previous_result(a), instruction))
+            self._say_kept(a, ("round", self._result_key(a), instruction),
+                           lambda: prompts.render_round_prompt(self._previous_result(a), instruction))
         self.transcript.append(f"--- Round {self.round} ---")
+
+    def _result_key(self, agent: str) -> tuple | None:
+        """What :meth:`_previous_result` reads (None in round 1)."""
+        if not self.history:
+            return None
+        last, i = self.history[-1], AGENTS.index(agent)
+        return (last.round, self.names[self.other(agent)], last.actions[i], last.actions[1 - i], last.payoffs[i],
+                self._states[agent].cumulative)
 
     def _previous_result(self, agent: str) -> str | None:
         if not self.history:
@@ -310,6 +320,14 @@ class MatrixGame(Game):
     def _say(self, agent: str, text: str) -> None:
         """Queue env text for the agent; it becomes one user message at its next answer."""
         self._states[agent].pending.append(sanitize(text))
+
+    def _say_kept(self, agent: str, key: tuple, render) -> None:
+        """:meth:`_say` of ``render()``, rendered and sanitized once per ``key`` (what the
+        text is made from; the config is the game's own) and kept for the game's life."""
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts.put(key, sanitize(render()))
+        self._states[agent].pending.append(text)
 
     def _commit(self, agent: str, answer: str, content: str | None = None) -> None:
         """Commit the pending prompt and the agent's ``answer`` (``content``: the answer
@@ -482,7 +500,8 @@ class MatrixGame(Game):
             shown = self.messages[b]
             if self.config.message_text == "one_line":
                 shown = prompts.one_line(shown)
-            self._say(a, prompts.render_action_after_message(self.names[b], shown))
+            self._say_kept(a, ("received", self.names[b], shown),
+                           lambda: prompts.render_action_after_message(self.names[b], shown))
         self.phase = "action"
         self._submitted = self.decisions
 
