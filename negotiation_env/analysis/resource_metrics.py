@@ -141,6 +141,7 @@ import numpy as np
 from .acceptance import accepts, rejects
 
 __all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
+           "kept_round_counts",
            "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
            "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
            "TRANSITION_KEYS"]
@@ -500,21 +501,42 @@ def _deference(proc: Sequence[Mapping[str, Any]], opt: Sequence[bool]) -> dict[s
             "optimal": _frac([p["first_proposal_followed"] and o for p, o in rows])}
 
 
-def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
-    """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
-    so games pool exactly; a rate with no opportunity is None. Fallback rounds
-    (:func:`fallback_rounds`) are left out unless ``include_fallbacks`` (module
-    docstring); a game whose every round is left out has ``rounds == 0`` and no rates."""
+def _round_outcomes(trace: Mapping[str, Any], include_fallbacks: bool):
+    """What :func:`game_metrics` and :func:`kept_round_counts` read first: the rounds,
+    the fallback rounds, which rounds are kept, and each round's efficiency, overdraw and
+    optimum."""
     every = rounds_of(trace)
     if not every:
         raise ValueError("the trace has no resolved rounds")
     fb = fallback_rounds(trace)
     keep = [include_fallbacks or r.index not in fb for r in every]
-    n = len(every)
     eff_all = [float(r.outcome["efficiency"]) if "efficiency" in r.outcome else
                (r.outcome["joint_reward"] / r.outcome["joint_max"] if r.outcome["joint_max"] else 1.0) for r in every]
     over_all = [bool(r.outcome["overdraw"]) for r in every]
     opt_all = [bool(r.outcome["optimal"]) for r in every]
+    return every, fb, keep, eff_all, over_all, opt_all
+
+
+def kept_round_counts(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
+    """The round figures of :func:`game_metrics` without its talk measures (no message is
+    read): ``rounds`` (kept), ``excluded_rounds``, ``overdrawn`` and ``optimal`` (counts
+    over the kept rounds: ``counts["overdraw_rate"][0]`` and ``counts["optimum_rate"][0]``)
+    and ``efficiency_sum`` (of the kept rounds' ``per_round`` efficiencies, in round
+    order). The runner's per-game summary uses it."""
+    every, _fb, keep, eff_all, over_all, opt_all = _round_outcomes(trace, include_fallbacks)
+    kept = [i for i in range(len(every)) if keep[i]]
+    return {"rounds": len(kept), "excluded_rounds": len(every) - len(kept),
+            "overdrawn": _frac([over_all[i] for i in kept])[0], "optimal": _frac([opt_all[i] for i in kept])[0],
+            "efficiency_sum": sum(eff_all[i] for i in kept)}
+
+
+def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
+    """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
+    so games pool exactly; a rate with no opportunity is None. Fallback rounds
+    (:func:`fallback_rounds`) are left out unless ``include_fallbacks`` (module
+    docstring); a game whose every round is left out has ``rounds == 0`` and no rates."""
+    every, fb, keep, eff_all, over_all, opt_all = _round_outcomes(trace, include_fallbacks)
+    n = len(every)
     proc_all = [_round_process(r) for r in every]
     winners_all = [r.winner for r in every]
     kept = [i for i in range(n) if keep[i]]

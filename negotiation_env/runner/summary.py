@@ -118,21 +118,21 @@ def resource_measures(trace: Mapping[str, Any]) -> dict[str, float]:
     decision), the rounds left out, and the overdrawn / optimal counts and efficiency sum
     of the kept rounds."""
     from ..analysis.cells import usable
-    from ..analysis.resource_metrics import game_metrics
+    from ..analysis.resource_metrics import kept_round_counts  # game_metrics' round figures, no talk measures
 
     out: dict[str, float] = {"games": 1, "kept": 0}
     kept, _ = usable([dict(trace)], "resource")
     for g in kept:
         try:
-            m = game_metrics(g)
+            m = kept_round_counts(g)
         except (ValueError, KeyError, TypeError):  # the report could not read it either
             continue
         out["kept"] += bool(m["rounds"])
         out["rounds"] = out.get("rounds", 0) + m["rounds"]
         out["fallback"] = out.get("fallback", 0) + m["excluded_rounds"]
-        out["overdrawn"] = out.get("overdrawn", 0) + m["counts"]["overdraw_rate"][0]
-        out["optimal_rounds"] = out.get("optimal_rounds", 0) + m["counts"]["optimum_rate"][0]
-        out["efficiency_sum"] = out.get("efficiency_sum", 0.0) + sum(r["efficiency"] for r in m["per_round"])
+        out["overdrawn"] = out.get("overdrawn", 0) + m["overdrawn"]
+        out["optimal_rounds"] = out.get("optimal_rounds", 0) + m["optimal"]
+        out["efficiency_sum"] = out.get("efficiency_sum", 0.0) + m["efficiency_sum"]
     return out
 
 

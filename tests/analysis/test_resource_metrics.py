@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from negotiation_env.analysis.resource_metrics import (error_rates, extract_proposals, fallback_rounds, game_metrics,
-                                                       intervention_of, model_metrics, pooled_metrics, protocol_of,
-                                                       round_classes, rounds_of, token_usage)
+                                                       intervention_of, kept_round_counts, model_metrics, pooled_metrics,
+                                                       protocol_of, round_classes, rounds_of, token_usage)
 
 NAMES = {"r1": "wood", "r2": "stone", "r3": "gold"}
 
@@ -467,3 +467,24 @@ def test_error_rates_per_model():
          "talk_turn_forfeited": 1, "events": 3, "fallback_rounds": 1}
     assert (r["All"]["games"], r["All"]["agent_rounds"], r["All"]["events"], r["All"]["games_with_error"]) == \
         (2, 6, 5, 1)
+
+
+def test_kept_round_counts_are_game_metrics_round_figures():
+    """The runner's summary reads kept_round_counts: the same rounds, exclusions, overdraw,
+    optimum and efficiency as game_metrics, with and without fallback rounds."""
+    games = [
+        trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), fell_back(rnd(2, (0, 0, 0), (9, 0, 0), 0, 0, overdraw=True)),
+               rnd(3, (2, 0, 0), (2, 0, 0), 5, 5), rnd(4, (2, 0, 0), (2, 0, 0), 7, 6)]),
+        trace([fell_back(rnd(1, (0, 0, 0), (0, 0, 0), 0, 0), ("agent_a", "agent_b"))]),
+        trace([rnd(1, (2, 0, 0), (2, 0, 0), 5, 5, overdraw=True), rnd(2, (2, 0, 0), (3, 0, 0), 3, 10, M=17)]),
+    ]
+    for t in games:
+        for include in (False, True):
+            m, k = game_metrics(t, include_fallbacks=include), kept_round_counts(t, include_fallbacks=include)
+            assert k == {"rounds": m["rounds"], "excluded_rounds": m["excluded_rounds"],
+                         "overdrawn": m["counts"]["overdraw_rate"][0], "optimal": m["counts"]["optimum_rate"][0],
+                         "efficiency_sum": sum(r["efficiency"] for r in m["per_round"])}
+    with pytest.raises(ValueError, match="no resolved rounds"):
+        kept_round_counts(trace([]))
+    with pytest.raises(ValueError, match="lacks 'purchases'"):
+        kept_round_counts({"game": "resource", "rounds": [{"round": 1, "outcome": {"rewards": {}}}]})
