@@ -274,7 +274,7 @@ class MatrixGame(Game):
     def _start_round(self) -> None:
         self.messages = {}
         self.decisions = {}
-        self.fallbacks = {a: [] for a in AGENTS}
+        self.fallbacks = {AGENTS[0]: [], AGENTS[1]: []}
         self.phase = "message" if self.communication else "action"
         self._submitted = self.messages if self.communication else self.decisions
         instruction = prompts.MESSAGE_PROMPT if self.communication else prompts.ACTION_PROMPT
@@ -434,13 +434,36 @@ class MatrixGame(Game):
         prepared = (raw, value, tuple(events), sanitize(value[: cfg.max_message_chars]))
         return self._prepared.put((self.phase, key), prepared)
 
-    def _step_prepared(self, agent: str, st: _AgentState, action: dict, prepared: tuple) -> dict[str, float]:
+    def _step_prepared(self, agent: str, st: _AgentState, action: dict, prepared: tuple) -> Mapping[str, float]:
+        """What step() does with an accepted structured answer: _commit and _accept
+        (not a fallback, no reasoning) written out in one call."""
         raw, value, events, content = prepared
         for kind, fields in events:
             self._event(agent, kind, **fields)
         st.retries = 0
-        self._commit(agent, value, content)
-        return self._accept(agent, value, raw, False, action)
+        conv, phase = st.conversation, self.phase
+        if st.pending:
+            conv.append(st.prompt_message())
+            st.pending = []
+        st.answered[(self.round, phase)] = len(conv)
+        conv.append({"role": "assistant", "content": content})
+        turn = {"round": self.round, "phase": phase, "message": None, "action": None, "fallback": False,
+                "thinking": None, "raw": raw}
+        if phase == "message":
+            self.messages[agent] = value
+            turn["message"] = value
+            st.last_turn = turn
+            self.transcript.append(f"{agent} (buffered message): {value}")
+            if not self.acting():
+                self._reveal()
+            return NO_REWARDS
+        self.decisions[agent] = value
+        turn["action"] = value
+        st.last_turn = turn
+        self.transcript.append(f"{agent} chooses (hidden): {value}")
+        if self.acting():
+            return NO_REWARDS
+        return self._resolve()
 
     def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
         if isinstance(action, str):
@@ -506,31 +529,37 @@ class MatrixGame(Game):
         self._submitted = self.decisions
 
     def _resolve(self) -> dict[str, float]:
-        res = resolve(self.stage, self.round, self.decisions[AGENTS[0]], self.decisions[AGENTS[1]])
+        # (the two seats written out: dict and list literals, same keys in the same order)
+        a0, a1 = AGENTS
+        s0, s1 = self._states[a0], self._states[a1]
+        res = resolve(self.stage, self.round, self.decisions[a0], self.decisions[a1])
         self.history.append(res)
-        for i in (0, 1):
-            self._a_counts[i] += res.actions[i] == "A"
-        for i, a in enumerate(AGENTS):
-            self._states[a].cumulative += res.payoffs[i]
+        (x0, x1), (p0, p1) = res.actions, res.payoffs
+        self._a_counts[0] += x0 == "A"
+        self._a_counts[1] += x1 == "A"
+        s0.cumulative += p0
+        s1.cumulative += p1
+        c0, c1 = s0.cumulative, s1.cumulative
         ended = self._end_after_round and self.round < self.config.num_rounds
         self.ended_by_error = ended
+        f0, f1 = self.fallbacks[a0], self.fallbacks[a1]
+        messages = self.messages
+        joint = x0 + x1  # res.joint
         outcome = {
             "round": self.round,
-            "actions": dict(zip(AGENTS, res.actions)),
-            "joint": res.joint,
-            "payoffs": dict(zip(AGENTS, res.payoffs)),
-            "cumulative": {a: self._states[a].cumulative for a in AGENTS},
-            "messages": {a: self.messages.get(a) for a in AGENTS} if self.communication else None,
-            "fallbacks": {a: list(self.fallbacks[a]) for a in AGENTS},
-            "error_agents": [a for a in AGENTS if self.fallbacks[a]],
+            "actions": {a0: x0, a1: x1},
+            "joint": joint,
+            "payoffs": {a0: p0, a1: p1},
+            "cumulative": {a0: c0, a1: c1},
+            "messages": {a0: messages.get(a0), a1: messages.get(a1)} if self.communication else None,
+            "fallbacks": {a0: list(f0), a1: list(f1)},
+            "error_agents": [a for a, f in ((a0, f0), (a1, f1)) if f],
             "ended_by_error": ended,
             "stage_game": self.stage.id,
         }
         self.outcomes.append(outcome)
-        self.transcript.append(
-            f"Result round {self.round}: {res.joint} · points " + ", ".join(f"{a} {p}" for a, p in zip(AGENTS, res.payoffs))
-            + " · totals " + ", ".join(f"{a} {self._states[a].cumulative}" for a in AGENTS))
-        rewards = {a: float(p) for a, p in zip(AGENTS, res.payoffs)}
+        self.transcript.append(f"Result round {self.round}: {joint} · points {a0} {p0}, {a1} {p1} · totals {a0} {c0}, {a1} {c1}")
+        rewards = {a0: float(p0), a1: float(p1)}
         if self.round >= self.config.num_rounds or self._end_after_round:
             self.phase = "done"
             self._submitted = {}
