@@ -385,8 +385,8 @@ def _mp_context():
 def _start_workers_server(backend: str, workers: int) -> None:
     """Start the fork server now (local back end, several workers), so that its imports
     run while this process plans, checks the policies and reads the trace file."""
-    if backend != "local" or workers <= 1:
-        return
+    if backend != "local" or isinstance(workers, bool) or not isinstance(workers, int) or workers <= 1:
+        return  # (a bad --workers is reported by the checks that follow)
     ctx = _mp_context()
     if ctx.get_start_method() == "forkserver":
         from multiprocessing import forkserver
@@ -418,8 +418,9 @@ def _process_pool(todo: list[GameSpec], workers: int) -> Results:
         pending = {ex.submit(_play_encoded, s) for s in islice(it, 4 * workers)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            yield from _finished(done, lambda fut: fut.result())
+            # refill first: the workers play on while the finished games are written and synced
             pending |= {ex.submit(_play_encoded, s) for s in islice(it, len(done))}
+            yield from _finished(done, lambda fut: fut.result())
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
 
@@ -438,8 +439,8 @@ def _ray(todo: list[GameSpec], workers: int) -> Results:
         pending = [remote.remote(s) for s in islice(it, 4 * max(1, workers))]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield from _finished(done, ray.get)
             pending += [remote.remote(s) for s in islice(it, len(done))]
+            yield from _finished(done, ray.get)
     finally:
         if started:
             ray.shutdown()
@@ -604,6 +605,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     shipped default. Raises :class:`RunConfigError` for a bad config and
     :class:`RunnerError` for a folder that holds another run or a missing back end.
     """
+    _start_workers_server(backend, workers)  # its imports run while the config is read, planned and checked
     if config is None or isinstance(config, (str, Path)):
         config = load_config(config)
     else:
@@ -621,7 +623,6 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
         raise RunnerError(f"--max-degraded must be a fraction in [0, 1]; got {max_degraded!r}")
     if retry_errors and not resume:
         raise RunnerError("--retry-errors replays games of an earlier run: it needs --resume")
-    _start_workers_server(backend, workers)
     if preflight:  # build each policy, probe each model: stop before any game if one fails
         from .preflight import preflight as check_policies
 
