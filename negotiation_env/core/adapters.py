@@ -144,8 +144,11 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         """:meth:`AECEnv.last`, the same tuple read in one call."""
         agent = self.agent_selection
         assert agent is not None
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        if observe:  # (self.observe is the game's unless a subclass has its own)
+            obs = self.game.observe(agent) if type(self) is GameAECEnv else self.observe(agent)
+        else:
+            obs = None
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -155,7 +158,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
         game, agents = self.game, self.agents
-        LazyInfos.retire(self.__dict__.get("infos"))
+        free = LazyInfos.retire(self.__dict__.get("infos"))
         rewards = game.step(agent, action)
         if rewards is NO_REWARDS:  # all zero: adding them to the cumulative rewards changes nothing
             self.rewards = dict.fromkeys(agents, 0.0)
@@ -165,7 +168,8 @@ class GameAECEnv(_GameEnvBase, AECEnv):
                 cumulative[a] += r
         if game.done:
             self.terminations = {a: True for a in agents}
-        self.infos = LazyInfos(agents, self._make_info)
+        if not (free and self.infos.renew(agents, self._make_info)):
+            self.infos = LazyInfos(agents, self._make_info)
         acting = game.acting()
         self.agent_selection = acting[0] if acting else agents[0]
         if self.render_mode == "human":

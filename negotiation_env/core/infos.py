@@ -19,7 +19,9 @@ copies a dict subclass with its own ``__iter__`` through ``keys()`` and
 :class:`LazyInfos` is valid only until the game moves. The adapters call
 :meth:`LazyInfos.retire` on the previous one before every ``step`` and ``reset``:
 when nothing but the env refers to it (the plain loop, which reads ``last()``'s info
-and never keeps ``env.infos``) it is dropped unmade; when anyone else still holds it
+and never keeps ``env.infos``) it is dropped unmade (the AEC env refills it for the
+next state instead, :meth:`LazyInfos.renew`, which reads as a new mapping would); when
+anyone else still holds it
 (a variable, a wrapper's closure, a list of per-step infos), every missing value is
 made first, from the state it describes. So a kept ``infos`` never changes under its
 holder. Knowing "anyone else" uses :func:`sys.getrefcount` (CPython); without it every
@@ -155,12 +157,27 @@ class LazyInfos(dict):
 
     # -- invalidation -------------------------------------------------------------
     @staticmethod
-    def retire(infos: Any, owners: int = 1) -> None:
+    def retire(infos: Any, owners: int = 1) -> bool:
         """Before the game moves: make the missing values of ``infos`` if anyone but its
         ``owners`` references (the env's own attributes) still holds it; otherwise leave
-        it to be dropped unmade."""
-        if type(infos) is not LazyInfos or not infos._pending:
-            return
+        it to be dropped unmade. Returns whether nobody else holds it: its owner may then
+        :meth:`renew` it for the next state instead of making a new mapping."""
+        if type(infos) is not LazyInfos:
+            return False
         # references: the owners', this call's argument and getrefcount's own
         if _refcount is None or _refcount(infos) > owners + 2:
-            infos.resolve()
+            if infos._pending:
+                infos.resolve()
+            return False
+        return True
+
+    def renew(self, agents: list[str], make: Callable[[str], dict[str, Any]]) -> bool:
+        """Every value back to not made, for a mapping nobody but its owner holds
+        (:meth:`retire` said so), when its keys are ``agents`` in that order and its
+        values come from ``make``: then it reads exactly as ``LazyInfos(agents, make)``
+        would (True). Otherwise nothing changes (False)."""
+        if self._make is not make or dict.__len__(self) != len(agents) or [*dict.keys(self)] != agents:
+            return False
+        dict.update(self, dict.fromkeys(agents, _PENDING))
+        self._pending = len(agents)
+        return True
