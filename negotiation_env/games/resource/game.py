@@ -376,6 +376,7 @@ class ResourceGame(Game):
         self.history: list[RoundOutcome] = []
         self._outcomes: list[dict[str, Any]] = []
         self._info_shared: tuple | None = None  # (see info())
+        self._specs_now: tuple = (None, {})  # (see _answer_spec)
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
         self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._scenario_feats: dict[tuple[int, str], tuple[Scenario, np.ndarray]] = {}
@@ -501,6 +502,7 @@ class ResourceGame(Game):
         self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._outcomes: list[dict[str, Any]] = []
         self._info_shared: tuple | None = None  # (see info())
+        self._specs_now: tuple = (None, {})  # (round, phase) -> {agent: answer spec} (_answer_spec)
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
         self.round = 0
         self._opts = {a: self.prompt_options(a) for a in AGENTS}
@@ -630,9 +632,14 @@ class ResourceGame(Game):
             return ()
         if self.phase == "talk":
             return (self.talker,)
-        if self.phase == "reflection":
-            return tuple(a for a in self.order if a not in self.reflections)
-        return tuple(a for a in self.order if a not in self.decided)
+        # the agents of self.order (two) that have not answered, in order
+        answered = self.reflections if self.phase == "reflection" else self.decided
+        if not answered:
+            return self.order
+        first, second = self.order
+        if first in answered:
+            return () if second in answered else (second,)
+        return (first,) if second in answered else self.order
 
     def other(self, agent: str) -> str:
         return AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
@@ -987,6 +994,18 @@ class ResourceGame(Game):
         text; ``""`` when it does not act. Cached per scenario, theme, phase and agent."""
         if not (agent in self.acting() if acting is None else acting):
             return ""
+        # kept per (round, phase) of this game (reset clears it: the names are the round's),
+        # then in the game's bounded store by scenario, names, agent, phase and mode
+        at = (self.round, self.phase)
+        specs = self._specs_now
+        if specs[0] != at:
+            specs = self._specs_now = (at, {})
+        spec = specs[1].get(agent)
+        if spec is None:
+            spec = specs[1][agent] = self._answer_spec_kept(agent)
+        return spec
+
+    def _answer_spec_kept(self, agent: str) -> str:
         # (kept in the game's bounded store: a cache of 64 entries was emptied every few
         # games once random themes gave each scenario dozens of name sets)
         key = ("answer spec", id(self.scenario), self._names_keys[min(self.round, len(self._names_keys) - 1)], agent,
