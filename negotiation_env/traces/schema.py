@@ -143,6 +143,9 @@ def to_jsonable(x: Any) -> Any:
     if t is list or t is tuple:
         if all(type(v) is str for v in x):  # e.g. agents, lineups, string lists
             return list(x)
+        if all(type(v) is float for v in x):  # e.g. feature vectors
+            isfinite = math.isfinite
+            return [v if isfinite(v) else None for v in x]
         return [to_jsonable(v) for v in x]
     return _to_jsonable_other(x)
 

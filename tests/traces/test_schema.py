@@ -84,3 +84,28 @@ def test_jsonable_helpers():
     cfg = config_to_json(ResourceConfig(rotation="rotating"))
     assert cfg["scenario"] == "mc080_1" and all(isinstance(x, str) for x in cfg["rotation_pool"])
     json.dumps(cfg)
+
+
+def test_to_jsonable_fast_paths_give_the_general_results():
+    """Exact built-in types take the short paths; subclasses, numpy values and mixed lists
+    the general one: the results are the same values either way."""
+    import enum
+    from collections import OrderedDict
+
+    import numpy as np
+
+    class Level(enum.IntEnum):
+        HIGH = 2
+
+    class Name(str):
+        pass
+
+    assert to_jsonable([0.5, float("inf"), -1.0, float("nan")]) == [0.5, None, -1.0, None]
+    assert to_jsonable(("a", "b")) == ["a", "b"] and to_jsonable([]) == []
+    assert to_jsonable([1, 0.5, "x", None, True, np.int64(3)]) == [1, 0.5, "x", None, True, 3]
+    assert to_jsonable({1: Level.HIGH, Name("k"): np.float64(0.25), (1, 2): [np.nan]}) == \
+        {"1": 2, "k": 0.25, "(1, 2)": [None]}
+    assert type(to_jsonable(Level.HIGH)) is int and type(to_jsonable({"a": 1}["a"])) is int
+    assert to_jsonable(OrderedDict(a=(1.5, float("-inf")))) == {"a": [1.5, None]}
+    d = {"x": [1.0, 2.0], "y": [{"z": "w"}], "t": True, "n": None}
+    assert to_jsonable(d) == d and to_jsonable(d) is not d
