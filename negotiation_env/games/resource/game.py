@@ -368,6 +368,8 @@ class ResourceGame(Game):
         n_proj = max(len(sc.projects_of(a)) for sc in self.pool for a in AGENTS)
         self.layout = FeatureLayout(len(self.base_scenario.resources), n_proj)
         self._fi = {name: start for name, start, _size in self.layout.table()}  # entry -> first index
+        # where _features writes the four entries it sets on every call
+        self._fi_now = (self._fi["phase"], self._fi["active"], self._fi["turns_used"], self._fi["retries"])
         self._obs_spaces = {a: self._make_obs_space() for a in AGENTS}
         self._act_spaces = {a: self._make_action_space(a) for a in AGENTS}
         self._solutions: dict[int, Solution] = {}
@@ -382,6 +384,7 @@ class ResourceGame(Game):
         self._scenario_feats: dict[tuple[int, str], tuple[Scenario, np.ndarray]] = {}
         self._texts = Memo()  # env text by what it is rendered from (_text)
         self._parsed = Memo()  # structured actions by content (_parse)
+        self._names_tokens: dict[tuple, int] = {}  # names content -> its key (reset)
         self._prepared = Memo()  # what an accepted structured action leads to, by the same key (step)
         self._feature_bases = Memo()  # _feature_base_vector by what it reads
         self.round_scenarios: list[Scenario] = [self.base_scenario]
@@ -497,7 +500,10 @@ class ResourceGame(Game):
         self.round_themes = [first] + self._draw_later_themes(rng, first)
         self.round_names = [Names(theme_names(t, self.base_scenario.resource_ids)) for t in self.round_themes]
         # what observe() and info() keep between calls (see "observation / info" below)
-        self._names_keys = [tuple(n.display.items()) for n in self.round_names]
+        # each round's names as a small int, one per distinct content for the game
+        # object's life: the stores' keys hash an int instead of the names' pairs
+        tokens = self._names_tokens
+        self._names_keys = [tokens.setdefault(k, len(tokens)) for k in (tuple(n.display.items()) for n in self.round_names)]
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
         self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._outcomes: list[dict[str, Any]] = []
@@ -545,7 +551,7 @@ class ResourceGame(Game):
                                    else sanitize(raw))
         return text
 
-    def _names_key(self, round_index: int | None = None) -> tuple:
+    def _names_key(self, round_index: int | None = None) -> int:
         keys = self._names_keys
         i = self.round if round_index is None else round_index
         return keys[i] if i < len(keys) else keys[-1]
@@ -1019,7 +1025,7 @@ class ResourceGame(Game):
     def _features(self, agent: str, acting: bool | None = None) -> np.ndarray:
         """The agent's feature vector: the kept slow part, then the four entries that
         change within a round (phase, active, turns used, retries)."""
-        st, i, phase = self._states[agent], self._fi, self.phase
+        st, phase = self._states[agent], self.phase
         over = phase == "done" or phase == "reflection"
         key = (self.round, len(self.history), over)
         cached = self._feature_base.get(agent)
@@ -1027,10 +1033,11 @@ class ResourceGame(Game):
             cached = (key, self._feature_base_kept(agent))
             self._feature_base[agent] = cached
         v = cached[1].copy()
-        v[i["phase"] + (2 if over else 0 if phase == "talk" else 1)] = 1
-        v[i["active"]] = float(agent in self.acting() if acting is None else acting)
-        v[i["turns_used"]] = st.turns_used
-        v[i["retries"]] = st.retries
+        at_phase, at_active, at_turns, at_retries = self._fi_now
+        v[at_phase + (2 if over else 0 if phase == "talk" else 1)] = 1
+        v[at_active] = float(agent in self.acting() if acting is None else acting)
+        v[at_turns] = st.turns_used
+        v[at_retries] = st.retries
         return v
 
     def _feature_base_kept(self, agent: str) -> np.ndarray:
