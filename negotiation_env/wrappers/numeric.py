@@ -147,12 +147,13 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         """As AECEnv.last() reads it through this view (observation from the menu, info
         mapped), with the reward, termination, truncation and info fetched from the
         wrapped env in one call."""
-        raw = self._direct()
-        if raw is not None:
+        raw, order = self._raw, self._order  # (_direct, written out: this runs every step)
+        if raw is not None and (order is None or order._has_reset):
             agent = raw.agent_selection
             assert agent is not None
             info = raw.infos[agent]
-            obs = self._observe(agent) if observe else None
+            menu = self.menu
+            obs = {"observation": menu.observation(agent), "action_mask": menu.mask(agent)} if observe else None
             return (obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
                     info if self.info_mode == "full" else self._info(agent, info))
         _, reward, term, trunc, info = self.env.last(observe=False)
@@ -175,15 +176,19 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         return self._observe(agent)
 
     def step(self, action) -> None:
-        raw = self._direct()
-        env = self.env if raw is None else raw
+        raw, order = self._raw, self._order
+        env = raw if raw is not None and (order is None or order._has_reset) else self.env
         agent = env.agent_selection
         if env.terminations.get(agent) or env.truncations.get(agent):
             self.step_game_action(None)
             return
         if action is None:
             raise ValueError(f"{agent} is live: step() needs an index of its menu, not None")
-        self.step_game_action(self.menu.action(agent, int(action)))
+        menu = self.menu
+        game_action = menu.action(agent, int(action))
+        menu.clear()  # step_game_action, written out
+        self.env.step(game_action)
+        menu.clear()
 
     def game_observation(self, agent):
         """The wrapped env's own observation (text and features), for policies that read it."""

@@ -62,6 +62,22 @@ class MatrixMenu(Menu):
         self._acting_masks = {phase: self._acting_mask(m) for phase, m in self._legal.items()}
         self._idle_mask = np.zeros(self.n, dtype=np.int8)
         self._idle_mask[0] = 1
+        # for action(): the same masks as lists, and what structured() returns per index
+        self._acting_lists = {phase: m.tolist() for phase, m in self._acting_masks.items()}
+        self._structured = [self.structured("", i) for i in range(self.n)]
+
+    def action(self, agent: str, index: int) -> Any:
+        """Menu.action from the tables made in __init__ (a new dict each call)."""
+        game = self.game
+        if agent not in game.acting():
+            return None
+        index = int(index)
+        allowed = self._acting_lists.get(game.phase)
+        if allowed is None:
+            return super().action(agent, index)
+        if not 0 <= index < self.n or not allowed[index]:
+            return self.refused(agent)
+        return dict(self._structured[index])
 
     @staticmethod
     def _acting_mask(legal: np.ndarray) -> np.ndarray:
