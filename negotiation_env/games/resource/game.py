@@ -128,6 +128,13 @@ class ResourceConfig:
         (default, the paper: an empty purchase) or ``"individual_optimum"`` (the
         agent's individual optimum). Either logs ``heuristic_fallback`` and
         ``decision_auto_filled`` and marks ``last_round["fallback"]``.
+    prompt_style: ``"paper"`` (default: Appendix D's prompts) or ``"compact"`` (ours, for
+        small models trained from scratch, e.g. ``benchmarks/train_sft.py``): the same
+        facts in a system prompt about a fifth as long (resources with cost and supply,
+        budget, type limit, annulment, own projects as "needs 2 r2 and 3 r3 per run and
+        pays 17", the two answer forms) and one-line talk and decision prompts; partner
+        messages, results and re-prompts are the paper's. Thinking off only, with none of
+        the paper's interventions (transparency, intervention, shifting partner, solo).
 
     A setting that cannot count in the chosen configuration is warned about when the
     config is built (``UserWarning``; defaults never are): ``cheap_talk_turns``,
@@ -159,6 +166,7 @@ class ResourceConfig:
     fallback: str = "zero"
     max_message_chars: int = 4000
     max_thinking_chars: int = 20000
+    prompt_style: str = "paper"
 
     def __post_init__(self):
         sc = _as_scenario(self.scenario, "scenario")
@@ -192,6 +200,15 @@ class ResourceConfig:
         check_choice("fallback", self.fallback, ("zero", "individual_optimum"))
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
         check_int("max_thinking_chars", self.max_thinking_chars, 1, 1_000_000)
+        check_choice("prompt_style", self.prompt_style, ("paper", "compact"))
+        if self.prompt_style == "compact":
+            clash = [f"{k}={v!r}" for k, v, ok in (
+                ("thinking", self.thinking, not self.thinking), ("transparency", self.transparency, self.transparency == "none"),
+                ("intervention", self.intervention, self.intervention is None), ("partner", self.partner, self.partner == "stable"),
+                ("solo", self.solo, not self.solo)) if not ok]
+            if clash:
+                raise ConfigError(f"config field 'prompt_style' = 'compact' is the thinking-off game without the paper's "
+                                  f"interventions; it cannot be combined with {', '.join(clash)} (use prompt_style='paper')")
         if self.rotation == "rotating":
             pool = _rotation_pool(sc, self.rotation_pool)
             _check_pool_size(sc, pool, self.num_rounds)
@@ -487,6 +504,7 @@ class ResourceGame(Game):
             num_rounds=cfg.num_rounds,
             json_suffix=agent in cfg.json_suffix,
             solo=cfg.solo,
+            style=cfg.prompt_style,
         )
 
     # ----------------------------------------------------------------- lifecycle
@@ -1116,6 +1134,7 @@ class ResourceGame(Game):
     def _round_outcome(self, index: int) -> dict[str, Any]:
         o = self.history[index]
         M = self.solution_for(self.scenario_of(index)).joint_max
+        joint = o.joint_reward  # (a sum over the agents, read once)
         return {
             "round": index + 1,
             "scenario": self.scenario_of(index).name,
@@ -1123,10 +1142,10 @@ class ResourceGame(Game):
             "overdrawn_resources": list(o.overdrawn_resources),
             "kind": dict(o.kind),
             "rewards": dict(o.rewards),
-            "joint_reward": o.joint_reward,
+            "joint_reward": joint,
             "joint_max": M,
-            "efficiency": o.joint_reward / M if M > 0 else 1.0,
-            "optimal": o.joint_reward >= M - _TOL,
+            "efficiency": joint / M if M > 0 else 1.0,
+            "optimal": joint >= M - _TOL,
             "purchases": {a: d.purchase_dict() for a, d in o.decisions},
             "runs": {a: d.runs_dict() for a, d in o.decisions},
             "fallback": dict(self.history_fallbacks[index]),
