@@ -611,9 +611,11 @@ class ResourceGame(Game):
             out.append(prompts.render_renamed_resources(self.scenario, previous, self.names))
         opts = self._opts[agent]
         if self.config.rotation == "rotating":
-            out.append(prompts.render_new_projects(self.scenario, agent, self.names, opts.transparency))
+            out.append(prompts.render_new_projects(self.scenario, agent, self.names, opts.transparency,
+                                                opts.style))
         elif renamed:
-            out.append(prompts.render_projects_renamed(self.scenario, agent, self.names, opts.transparency))
+            out.append(prompts.render_projects_renamed(self.scenario, agent, self.names, opts.transparency,
+                                                opts.style))
         return out
 
     def _start_round(self) -> None:

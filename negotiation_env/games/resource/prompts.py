@@ -113,6 +113,37 @@ OPPONENT_REWARD_FUNCTION = (
     "resources; unspent money has no value for it either."
 )
 
+# Ours, not the paper's: config prompt_style="compact", a short system prompt for small
+# models trained from scratch (benchmarks/train_sft.py). The same facts as D.1 with
+# thinking off (resources, costs, supply, budget, type limit, annulment, own projects,
+# the two answer forms and that speech is seen verbatim), in about a fifth of the
+# characters; the per-turn prompts are shortened the same way. Never used by the
+# paper's conditions (default prompt_style="paper").
+COMPACT_SYSTEM = """Resources (cost, supply per round): {resources}. Budget ${budget} per round, at most {max_types} resource types. Nothing carries over between rounds. If both parties together want more of a resource than its supply, the round is annulled and both get 0.
+Your projects (the other party has its own):
+{projects}
+Reward: runs x reward of the projects your purchase completes; unspent money is worth nothing.
+Talk: plain text, passed verbatim to the other party. Purchase: ONLY a JSON object such as {purchase_example}"""
+COMPACT_PROJECT_LINE = "- {name} needs {requirements} per run and pays {reward}"
+COMPACT_TURN0 = "--- TALK (round {round_number}/{num_rounds}, {turns_info}) --- Your message, or ONLY a JSON purchase to end the talk."
+COMPACT_DECISION = "--- DECISION --- ONLY a JSON purchase: at most {max_types} types, cost at most ${budget}."
+
+
+def compact_project_lines(scenario: Scenario, agent: str, names: Names) -> str:
+    return "\n".join(
+        COMPACT_PROJECT_LINE.format(name=p.name, reward=_fmt(p.reward),
+                                    requirements=" and ".join(f"{u} {names.name(rid)}" for rid, u in p.requires))
+        for p in scenario.projects_of(agent))
+
+
+def render_compact_system_prompt(scenario: Scenario, agent: str, names: Names) -> str:
+    resources = ", ".join(f"{names.name(r.id)} ${_fmt(r.cost)} x{r.supply}" for r in scenario.resources)
+    projects = compact_project_lines(scenario, agent, names)
+    example = _json(purchase_example(scenario, agent, names, 0, 2, q=(3, 1), runs_all_one=True))
+    return COMPACT_SYSTEM.format(resources=resources, budget=_fmt(scenario.budget), max_types=scenario.max_types,
+                                 projects=projects, purchase_example=example)
+
+
 # --------------------------------------------------------------------------- D.2 - D.4 user prompts
 
 CHEAP_TALK_HEADER = "--- CHEAP TALK PHASE (Round {round_number}/{num_rounds}) ---"
@@ -266,6 +297,7 @@ class PromptOptions:
     num_rounds: int = 4
     json_suffix: bool = False  # D.1.4's JSON-compliance suffix (thinking on only)
     solo: bool = False  # the oracle check: the agent decides alone (§3.1)
+    style: str = "paper"  # paper | compact (ours, for small models: COMPACT_*)
 
 
 def _opponent_projects(scenario: Scenario, agent: str, names: Names, transparency: str) -> str:
@@ -287,6 +319,8 @@ def _opponent_projects(scenario: Scenario, agent: str, names: Names, transparenc
 
 
 def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: PromptOptions = PromptOptions()) -> str:
+    if opts.style == "compact":
+        return render_compact_system_prompt(scenario, agent, names)
     rids = scenario.resource_ids
     rules = GAME_RULES.format(
         **_resource_fields(scenario, names),
@@ -322,6 +356,9 @@ def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: Pro
 
 def render_turn0(round_number: int, opts: PromptOptions) -> str:
     n = opts.cheap_talk_turns
+    if opts.style == "compact":
+        return COMPACT_TURN0.format(round_number=round_number, num_rounds=opts.num_rounds,
+                                    turns_info=(f"up to {n} message{'s' if n > 1 else ''} each" if n else "no message limit"))
     info = TURNS_INFO_LIMITED.format(n=n) if n else TURNS_INFO_UNLIMITED
     header = (
         CHEAP_TALK_HEADER_REDACTED
@@ -346,9 +383,13 @@ def _render_resource_fields(scenario: Scenario, names: Names) -> dict[str, str]:
     )
 
 
-def render_new_projects(scenario: Scenario, agent: str, names: Names, transparency: str = "none") -> str:
+def render_new_projects(scenario: Scenario, agent: str, names: Names, transparency: str = "none",
+                        style: str = "paper") -> str:
     """D.2.3's block; under transparency the other party's new projects follow it, as the
-    system prompt shows them in round 1."""
+    system prompt shows them in round 1. ``style="compact"``: the lines as the compact
+    system prompt words them (no transparency there)."""
+    if style == "compact":
+        return NEW_PROJECTS.format(lines=compact_project_lines(scenario, agent, names))
     return NEW_PROJECTS.format(lines=project_lines(scenario, agent, names)) + _opponent_projects(
         scenario, agent, names, transparency)
 
@@ -359,7 +400,10 @@ def render_renamed_resources(scenario: Scenario, previous: Names, names: Names) 
     return RESOURCES_RENAMED.format(mapping=mapping + ".", **_resource_fields(scenario, names))
 
 
-def render_projects_renamed(scenario: Scenario, agent: str, names: Names, transparency: str = "none") -> str:
+def render_projects_renamed(scenario: Scenario, agent: str, names: Names, transparency: str = "none",
+                            style: str = "paper") -> str:
+    if style == "compact":
+        return PROJECTS_RENAMED.format(lines=compact_project_lines(scenario, agent, names))
     return PROJECTS_RENAMED.format(lines=project_lines(scenario, agent, names)) + _opponent_projects(
         scenario, agent, names, transparency)
 
@@ -377,6 +421,8 @@ def render_reply_prompt(message: str, opts: PromptOptions) -> str:
 
 
 def render_decision_prompt(scenario: Scenario, opts: PromptOptions = PromptOptions()) -> str:
+    if opts.style == "compact":
+        return COMPACT_DECISION.format(max_types=scenario.max_types, budget=_fmt(scenario.budget))
     template = DECISION_PHASE if opts.thinking else DECISION_PHASE_PLAIN
     return template.format(max_types=scenario.max_types, budget=_fmt(scenario.budget))
 

@@ -41,6 +41,9 @@ CONDITIONS = {
     "first_speaker_b": {"first_speaker": "agent_b"},
     "reflection": {"reflection": True},
     "shifting_rotating": {"partner": "shifting", "rotation": "rotating", "rotation_pool": POOL},
+    # ours, for small models (prompt_style="compact"): the per-round themes rename resources mid-game
+    "compact": {"thinking": False, "prompt_style": "compact"},
+    "compact_rotating": {"thinking": False, "prompt_style": "compact", "rotation": "rotating", "rotation_pool": POOL},
 }
 
 
@@ -323,6 +326,12 @@ def test_reflection_step_with_figures():
         ({"intervention": "pep_talk"}, "intervention"),
         ({"reflection": None}, "reflection"),
         ({"shifting_agent": "agent_c"}, "shifting_agent"),
+        ({"prompt_style": "short"}, "prompt_style"),
+        ({"prompt_style": "compact"}, r"prompt_style.*thinking=True"),  # thinking is on by default
+        ({"prompt_style": "compact", "thinking": False, "transparency": "full"}, r"prompt_style.*transparency='full'"),
+        ({"prompt_style": "compact", "thinking": False, "partner": "shifting"}, r"prompt_style.*partner='shifting'"),
+        ({"prompt_style": "compact", "thinking": False, "intervention": "theory_of_mind"}, r"prompt_style.*intervention"),
+        ({"prompt_style": "compact", "thinking": False, "cheap_talk": False, "solo": True}, r"prompt_style.*solo=True"),
     ],
 )
 def test_condition_values_are_validated(kwargs, match):
