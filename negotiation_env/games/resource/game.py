@@ -130,7 +130,7 @@ class ResourceConfig:
         ``decision_auto_filled`` and marks ``last_round["fallback"]``.
     prompt_style: ``"paper"`` (default: Appendix D's prompts) or ``"compact"`` (ours, for
         small models trained from scratch, e.g. ``benchmarks/train_sft.py``): the same
-        facts in a system prompt about a fifth as long (resources with cost and supply,
+        facts in a system prompt about a third as long (resources with cost and supply,
         budget, type limit, annulment, own projects as "needs 2 r2 and 3 r3 per run and
         pays 17", the two answer forms) and one-line talk and decision prompts; partner
         messages, results and re-prompts are the paper's. Thinking off only, with none of

@@ -116,7 +116,7 @@ OPPONENT_REWARD_FUNCTION = (
 # Ours, not the paper's: config prompt_style="compact", a short system prompt for small
 # models trained from scratch (benchmarks/train_sft.py). The same facts as D.1 with
 # thinking off (resources, costs, supply, budget, type limit, annulment, own projects,
-# the two answer forms and that speech is seen verbatim), in about a fifth of the
+# the two answer forms and that speech is seen verbatim), in about a third of the
 # characters; the per-turn prompts are shortened the same way. Never used by the
 # paper's conditions (default prompt_style="paper").
 COMPACT_SYSTEM = """Resources (cost, supply per round): {resources}. Budget ${budget} per round, at most {max_types} resource types. Nothing carries over between rounds. If both parties together want more of a resource than its supply, the round is annulled and both get 0.
