@@ -109,7 +109,8 @@ QUICK = {"games": 2, "steps": 4, "batch_size": 2, "eval_games": 1, "rounds": 1, 
 def env_config(args: argparse.Namespace) -> dict[str, Any]:
     """The resource-game config of every game (collection and evaluation)."""
     return {"num_rounds": args.rounds, "cheap_talk_turns": args.talk_turns, "thinking": args.thinking,
-            "theme": None if args.theme in (None, "none") else args.theme, "max_retries": args.max_retries}
+            "theme": None if args.theme in (None, "none") else args.theme, "max_retries": args.max_retries,
+            "prompt_style": args.prompt_style}
 
 
 def scenario_sets(args: argparse.Namespace) -> dict[str, list[str]]:
@@ -314,6 +315,68 @@ def prompt_completion(rows: Iterable[Mapping[str, Any]], context: int | None = N
 
             prompt = compact_conversation(prompt, context)
         out.append({"prompt": prompt, "completion": msgs[-1:]})
+    return out
+
+
+def conversation_examples(rows: Iterable[Mapping[str, Any]], tokenizer: Any) -> list[dict[str, Any]]:
+    """``--train-on conversations``: one pre-tokenized example per agent and game, the
+    longest exported conversation of that agent (every other exported row of it is a
+    prefix of it; checked), with the loss on exactly the answers the export kept
+    (``assistant_masks``: 1 on the tokens of those answers, their end-of-turn marker
+    included; 0 on everything else, answers of rounds the export left out too).
+
+    The text is cut at every kept answer's start and end, and each piece is tokenized on
+    its own (``add_special_tokens=False``): the prompt before an answer is exactly what
+    ``HFPolicy`` encodes in play (the chat template with the generation prompt), and an
+    answer's tokens are those of its text alone, as in TRL's prompt-completion examples.
+    A chat template whose rendering of a conversation does not begin with its rendering
+    of an earlier prefix (some templates drop earlier reasoning) cannot be cut so: that
+    is an error naming ``--train-on turns``. Every answer of a conversation costs one
+    pass over it, not one pass over its own context each, which is the point: a game's
+    four answers train in about the time of one."""
+    groups: dict[tuple[str, str], list[list[dict[str, str]]]] = {}
+    for r in rows:
+        msgs = [{"role": m["role"], "content": m["content"]} for m in r["messages"]]
+        if not msgs or msgs[-1]["role"] != "assistant":
+            raise ValueError(f"an SFT row must end with the assistant's answer; got {msgs[-1:]!r}")
+        groups.setdefault((str(r["episode_id"]), str(r["agent"])), []).append(msgs)
+
+    def render(msgs: list[dict[str, str]], gen: bool) -> str:
+        return tokenizer.apply_chat_template(msgs, tokenize=False, add_generation_prompt=gen)
+
+    out = []
+    for key, convs in groups.items():
+        convs.sort(key=len)
+        full = convs[-1]
+        keep = []
+        for c in convs:
+            if c != full[:len(c)]:
+                raise ValueError(f"the exported turns of {key} are not one conversation (a turn is not a prefix "
+                                 "of the agent's last one)")
+            keep.append(len(c) - 1)
+        text = render(full, False)
+        cuts: list[tuple[int, int]] = []
+        for i in sorted(set(keep)):
+            start, end = render(full[:i], True), render(full[:i + 1], False)
+            if not (end.startswith(start) and text.startswith(end)):
+                raise ValueError("this chat template does not render a conversation as an extension of its "
+                                 "prefixes, so its answers cannot be cut out; use --train-on turns")
+            cuts.append((len(start), len(end)))
+        ids: list[int] = []
+        mask: list[int] = []
+        pos = 0
+        for a, b in cuts:
+            for piece, bit in ((text[pos:a], 0), (text[a:b], 1)):
+                if piece:
+                    t = tokenizer(piece, add_special_tokens=False)["input_ids"]
+                    ids += t
+                    mask += [bit] * len(t)
+            pos = b
+        if text[pos:]:
+            t = tokenizer(text[pos:], add_special_tokens=False)["input_ids"]
+            ids += t
+            mask += [0] * len(t)
+        out.append({"input_ids": ids, "assistant_masks": mask})
     return out
 
 
@@ -574,6 +637,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--thinking", action=argparse.BooleanOptionalAction, default=False,
                    help="the thinking-on answer format (a JSON object with thinking, speech and action for every "
                    "turn); default off: talk is plain text, a decision ONLY a JSON purchase object (Appendix D.6)")
+    g.add_argument("--prompt-style", choices=("paper", "compact"), default="paper",
+                   help="the resource game's prompt_style: paper (Appendix D, default) or compact (a short prompt "
+                   "for small models; thinking off only)")
     g.add_argument("--max-retries", type=int, default=1, help="retries after a refused answer (default 1)")
     g.add_argument("--all-rounds", action="store_true", help="train on every valid turn, not only on the turns "
                    "of jointly optimal rounds")
@@ -587,6 +653,9 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--context", type=int, default=1, help="compact prompt: train on and play with the system "
                    "message and the last N messages only (HFPolicy context_messages; default 1; 0: the whole "
                    "conversation)")
+    m.add_argument("--train-on", choices=("turns", "conversations"), default="turns",
+                   help="turns: one prompt-completion example per exported turn (default); conversations: one "
+                   "example per agent and game, the loss on every exported answer in it (needs --context 0)")
     m.add_argument("--steps", type=int, default=800, help="optimizer steps (default 800)")
     m.add_argument("--batch-size", type=int, default=4, help="examples per step (default 4)")
     m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
@@ -636,6 +705,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.lr = 1e-5 if args.model else 3e-3
     if args.context < 0 or args.heldout < 0:
         p.error("--context and --heldout must be >= 0")
+    if args.train_on == "conversations" and args.context:
+        p.error("--train-on conversations trains on whole conversations, so play must see them whole: use --context 0")
     for k in ("games", "rounds", "steps", "batch_size", "eval_games", "max_new_tokens", "batch_games"):
         if getattr(args, k) < 1:
             p.error(f"--{k.replace('_', '-')} must be >= 1")
@@ -678,7 +749,6 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         rows = export_sft(collect_dir, sft_path, only_optimal=not args.all_rounds)
         if not rows:
             raise SystemExit("the export has no rows (no jointly optimal round?); try --all-rounds or more --games")
-        examples = prompt_completion(rows, context_of(args))
         data = {"path": str(sft_path), "rows": len(rows), "only_optimal": not args.all_rounds,
                 "sha256": digest([r["messages"] for r in rows]),
                 "phases": {ph: sum(1 for r in rows if r["phase"] == ph) for ph in sorted({r["phase"] for r in rows})}}
@@ -690,6 +760,15 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             base = str(build_tiny(work / "model-base", rows, args))
             model_info = {"model": "tiny", "tiny": True, "hidden_size": args.tiny_hidden, "layers": args.tiny_layers,
                           "heads": args.tiny_heads, "vocab_size": args.tiny_vocab}
+
+        if args.train_on == "conversations":
+            from transformers import AutoTokenizer
+
+            examples = conversation_examples(rows, AutoTokenizer.from_pretrained(base))
+        else:
+            examples = prompt_completion(rows, context_of(args))
+        data["train_on"] = args.train_on
+        data["examples"] = len(examples)
 
         sets = {"shipped": None, "held-out": heldout_sets(args, work) if args.heldout else None}
         more: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
@@ -736,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
             result = benchmark(args, Path(tmp))
     print(render_table(result["table"]))
     t = result["training"]
-    print(f"trained {t['steps']} steps on {result['data']['rows']} examples ({t['epochs']:.1f} epochs) in "
+    print(f"trained {t['steps']} steps on {t['examples']} examples ({result['data']['rows']} exported turns) ({t['epochs']:.1f} epochs) in "
           f"{t['seconds']:.0f} s; loss {_f(t['first_loss'])} -> {_f(t['last_loss'])}; total {result['seconds']:.0f} s")
     result["machine"] = machine_info(PACKAGES + EXTRA_PACKAGES)
     default = "train_sft_quick.json" if args.quick else "train_sft.json"

@@ -58,7 +58,8 @@ def test_output_structure(tiny_run, capsys):
                 "eval", "table", "seconds", "machine"):
         assert key in d, key
     assert d["benchmark"] == "train_sft"
-    assert d["env_config"] == {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": False, "theme": None, "max_retries": 1}
+    assert d["env_config"] == {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": False, "theme": None, "max_retries": 1,
+                            "prompt_style": "paper"}
     assert d["settings"]["seed"] == 0 and d["settings"]["steps"] == 2
     assert d["model"]["tiny"] and d["model"]["parameters"] > 0
     assert d["training"]["steps"] == 2 and d["training"]["examples"] == d["data"]["rows"] > 0
@@ -193,3 +194,49 @@ def test_same_seed_same_figures(tiny_run, bench, tmp_path):
     assert again["data"]["sha256"] == first["data"]["sha256"]
     assert again["training"]["loss_curve"] == first["training"]["loss_curve"]
     assert strip(again["table"]) == strip(first["table"])
+
+
+def _spans(ids, mask):
+    spans, cur = [], []
+    for i, bit in zip(ids, mask):
+        if bit:
+            cur.append(i)
+        elif cur:
+            spans.append(cur)
+            cur = []
+    return spans + ([cur] if cur else [])
+
+
+def test_conversation_examples_train_exactly_the_exported_answers(tiny_run, bench):
+    """--train-on conversations: one example per agent and game; the tokens with loss are
+    exactly the kept answers (each with its end-of-turn marker), the tokens are the
+    conversation's text, and the prompt before each answer tokenizes as HFPolicy encodes
+    it in play."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(tiny_run["work"] / "model-base")
+    s, u, a = "system", "user", "assistant"
+    conv = [{"role": s, "content": "rules"}, {"role": u, "content": "talk?"}, {"role": a, "content": "hello there"},
+            {"role": u, "content": "decide"}, {"role": a, "content": '{"r1": 2}'},
+            {"role": u, "content": "round 2"}, {"role": a, "content": "bye"}]
+    other = [{"role": s, "content": "rules b"}, {"role": u, "content": "hi"}, {"role": a, "content": "ok"}]
+    # the filter kept turns 1 and 3 of agent_a (round 2's answer was left out) and agent_b's turn
+    rows = [{"episode_id": "e", "agent": "agent_a", "messages": conv[:3]},
+            {"episode_id": "e", "agent": "agent_b", "messages": other},
+            {"episode_id": "e", "agent": "agent_a", "messages": conv[:5]}]
+    ex = bench.conversation_examples(rows, tok)
+    assert len(ex) == 2 and all(len(e["input_ids"]) == len(e["assistant_masks"]) for e in ex)
+    first = ex[0]
+    assert tok.decode(first["input_ids"]) == tok.apply_chat_template(conv[:5], tokenize=False)
+    assert [tok.decode(sp) for sp in _spans(first["input_ids"], first["assistant_masks"])] == [
+        "hello there<|end|>\n", '{"r1": 2}<|end|>\n']
+    prompt = tok.apply_chat_template(conv[:2], tokenize=False, add_generation_prompt=True)
+    n = len(tok(prompt, add_special_tokens=False)["input_ids"])
+    assert first["input_ids"][:n] == tok(prompt, add_special_tokens=False)["input_ids"] and first["assistant_masks"][n] == 1
+    assert [tok.decode(sp) for sp in _spans(ex[1]["input_ids"], ex[1]["assistant_masks"])] == ["ok<|end|>\n"]
+
+    with pytest.raises(ValueError, match="not one conversation"):
+        bench.conversation_examples([rows[0], {**rows[2], "messages": conv[:2] + [conv[4]] + conv[3:5]}], tok)
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--train-on", "conversations"])  # the compact window would cut the conversation
+    assert bench.parse_args(["--train-on", "conversations", "--context", "0", "--batch-games", "1"]).train_on == "conversations"
