@@ -25,7 +25,14 @@ from . import grammar
 __all__ = ["OwnView", "RoundLog"]
 
 _RESOURCES = re.compile(r"^- Resources available: (.+)$", re.M)
-_PROJECT = re.compile(r"^- (\S+): requires \[", re.M)
+_PROJECT = re.compile(r"^- (\S+)(?:: requires \[| needs )", re.M)
+# the resource game's prompt_style="compact" (prompts.COMPACT_*): "Resources (cost, supply
+# per round): r1 $1 x10, r2 $1.5 x10. Budget ...", "--- TALK (round 1/2, ...)", "--- DECISION ---";
+# always thinking off
+_COMPACT_SYSTEM = "Resources (cost, supply per round): "
+_COMPACT_RESOURCES = re.compile(r"^Resources \(cost, supply per round\): (.+?)\. Budget ", re.M)
+_TALK_HEADERS = ("--- CHEAP TALK PHASE", "--- TALK (")
+_DECISION_HEADERS = ("--- DECISION PHASE", "--- DECISION ---")
 _SAID = 'The other party said: "'
 _JSON_OBJ = re.compile(r"\{[^{}]*\}")
 _REWARD = re.compile(r"reward = (-?\d+(?:\.\d+)?)")
@@ -118,10 +125,10 @@ def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]
                     rounds.append(RoundLog())
                 rounds[-1].new_projects = True
                 continue
-            if part.startswith("--- CHEAP TALK PHASE"):
+            if part.startswith(_TALK_HEADERS):
                 if rounds[-1].result is not None:
                     rounds.append(RoundLog(new_projects=rounds[-1].new_projects and not rounds[-1].messages))
-            elif part.startswith("--- DECISION PHASE") and rounds[-1].result is not None:
+            elif part.startswith(_DECISION_HEADERS) and rounds[-1].result is not None:
                 rounds.append(RoundLog())  # no-talk rounds open with the decision prompt
             if part.startswith("--- Round result:"):
                 rounds[-1].result = _parse_result(part)
@@ -186,10 +193,14 @@ class OwnView:
     @classmethod
     def from_observation(cls, obs: dict) -> "OwnView":
         system = obs["conversation"][0]["content"]
-        m = _RESOURCES.search(system)
+        compact = system.startswith(_COMPACT_SYSTEM)
+        m = (_COMPACT_RESOURCES if compact else _RESOURCES).search(system)
         if m is None:
             raise ValueError("observation has no resource list in its system prompt")
-        rounds, rnames = _dialogue(obs["conversation"], [s.strip() for s in m.group(1).split(",")])
+        listed = [s.strip() for s in m.group(1).split(",")]
+        if compact:  # "r1 $1 x10"
+            listed = [s.rsplit(" $", 1)[0] for s in listed]
+        rounds, rnames = _dialogue(obs["conversation"], listed)
         pnames = _PROJECT.findall(system.split("## Decision Format")[0].split("The other party's projects")[0])
         L = FeatureLayout(len(rnames), len(pnames))
         f = obs["features"]
@@ -215,7 +226,7 @@ class OwnView:
             round_index=int(L.get(f, "round")[0]),
             turns_used=int(L.get(f, "turns_used")[0]),
             turns_limit=int(L.get(f, "turns_limit")[0]),
-            thinking="NO private channel" not in system,
+            thinking=not compact and "NO private channel" not in system,
             rounds=rounds,
         )
 

@@ -397,3 +397,21 @@ def test_mixed_population_is_reproducible_and_validated():
         MixedPopulation({"oracle": -1})
     with pytest.raises(ValueError, match="unknown scripted policy"):
         make("wizard")
+
+
+@pytest.mark.parametrize("a,b", [("oracle", "oracle"), ("linear", "linear"), ("anchorer", "fair_splitter"),
+                                 ("abandoner", "oracle"), ("reciprocator", "boulware"), ("greedy", "deferent")])
+@pytest.mark.parametrize("rotation", ["fixed", "rotating"])
+def test_the_compact_prompt_does_not_change_scripted_play(a, b, rotation):
+    """prompt_style="compact" (a short thinking-off prompt for small models) words the
+    same facts differently; scripted agents read both, so every round's purchases,
+    runs and speech are those of the paper's thinking-off prompt (themes renamed mid-game
+    included)."""
+    for scenario, seed, first in (("mc080_1", 0, "agent_a"), ("mc050_2", 1, "agent_b"), ("mc100_3", 2, "agent_a")):
+        kw = dict(scenario=scenario, seed=seed, first_speaker=first, thinking=False, cheap_talk_turns=2,
+                  rotation=rotation)
+        paper, sp_p, err_p, _ = play(a, b, **kw)
+        compact, sp_c, err_c, game = play(a, b, prompt_style="compact", **kw)
+        assert game._states["agent_a"].conversation[0]["content"].startswith("Resources (cost, supply per round): ")
+        assert [(o["purchases"], o["runs"]) for o in compact] == [(o["purchases"], o["runs"]) for o in paper]
+        assert sp_c == sp_p and err_c == err_p == []
