@@ -37,7 +37,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from .scenario import Scenario, ScenarioTooLarge
 
@@ -219,6 +218,10 @@ def _milp(scenario: Scenario, agents: tuple[str, ...]) -> tuple[float, dict[str,
     Variables per agent: x (runs, integer), y (resource used, binary). Constraints per
     agent: budget, usage <= cap_r * y_r, sum y <= max_types; shared: total usage <= supply.
     """
+    # imported here, not at module load: scipy.optimize is about half a second of every
+    # process's start-up (each runner worker), and most games never need the ILP
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     res = scenario.resources
     nR = len(res)
     supply = np.array([r.supply for r in res], dtype=float)
