@@ -27,7 +27,11 @@ The loop, each step through the code a user would run:
    except that with ``--context N`` (default 1: a compact prompt for a small model) the
    prompt is what ``HFPolicy(context_messages=N)`` will show the model in play: the
    system message and the last N messages (:func:`baselines.llm.hf.compact_conversation`);
-   ``--context 0`` keeps the whole conversation.
+   ``--context 0`` keeps the whole conversation. ``--train-on conversations`` (needs
+   ``--context 0``) makes one example per agent and game instead, the loss on exactly the
+   exported answers (:func:`conversation_examples`); ``--prompt-style compact`` plays
+   every game with the resource game's compact prompt (a third of the paper's system
+   prompt; collection and evaluation alike).
 3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny random
    Llama-style chat model built here with :func:`baselines.llm.tiny.build_tiny_model`:
    hidden size 128, 4 layers, about 0.9 M parameters (``--tiny-*``), its byte-level BPE
