@@ -27,6 +27,18 @@ __all__ = ["Game", "NO_REWARDS"]
 NO_REWARDS: Mapping[str, float] = MappingProxyType({})
 
 
+def joined_prompt(state: Any) -> dict[str, str]:
+    """``state.pending`` (the env text waiting for an agent, not empty) as one user
+    message, kept in ``state.pending_message`` as (pending list, its length, message)
+    while ``pending`` is the same list with the same length (it is only appended to,
+    extended or replaced), so observe() and the commit that follows join the prompt
+    once. One copy for every game's per-agent state."""
+    kept, pending = state.pending_message, state.pending
+    if kept is None or kept[0] is not pending or kept[1] != len(pending):
+        kept = state.pending_message = (pending, len(pending), {"role": "user", "content": "\n\n".join(pending)})
+    return kept[2]
+
+
 class Game(abc.ABC):
     """Base class of every game. Subclasses build their spaces once, in ``__init__``."""
 

@@ -58,7 +58,7 @@ from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
-from ...core.game import NO_REWARDS, Game
+from ...core.game import NO_REWARDS, Game, joined_prompt
 from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
@@ -187,10 +187,7 @@ class _AgentState:
 
     def prompt_message(self) -> dict[str, str]:
         """The pending env text as one user message (``pending`` is not empty)."""
-        kept, pending = self.pending_message, self.pending
-        if kept is None or kept[0] is not pending or kept[1] != len(pending):
-            kept = self.pending_message = (pending, len(pending), {"role": "user", "content": "\n\n".join(pending)})
-        return kept[2]
+        return joined_prompt(self)
 
 
 class MatrixGame(Game):
