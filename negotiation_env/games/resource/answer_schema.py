@@ -21,9 +21,10 @@ with every key optional, integers from 0 to what the budget could buy. It does n
 that the purchase fits the budget, the type limit or the runs it names: those are the
 rules' (and the strict description's). **Strict**: the purchase is one of the agent's
 feasible run vectors (:func:`~.solver.run_vectors`: within budget, supply and type
-limit) with exactly the resources its runs consume and those runs named, rendered as
-the env renders a structured decision (``json.dumps``, zero quantities left out, every
-project named): each is legal, and each legal decision of that kind is admitted.
+limit) with exactly the resources its runs consume, and either those runs named or the
+runs omitted (the engine assigns them), rendered as the env renders a structured
+decision (``json.dumps``, zero quantities left out, every project named or none): each
+is legal, and each legal decision of that kind is admitted.
 """
 
 from __future__ import annotations
@@ -81,12 +82,16 @@ def canonical_decision(names: Sequence[str], purchase: Sequence[int], project_na
 
 def legal_decisions(s: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The strict set: every feasible run vector of the spec's agent as the purchase
-    object that buys exactly what it consumes and names its runs (the all-zero one first)."""
+    object that buys exactly what it consumes and names its runs (the all-zero one first),
+    then each distinct purchase among them with the runs omitted (the engine assigns them,
+    Appendix D.1.3: a form the rules accept, so the strict set admits it too)."""
     R, rew, supply, cost = _arrays(s)
     runs, usage, _value = run_vectors(R, rew, supply, cost, float(s["budget"]), int(s["max_types"]))
     names = [r["name"] for r in s["resources"]]
     pnames = [p["name"] for p in s["projects"]]
-    return [canonical_decision(names, u.tolist(), pnames, r.tolist()) for r, u in zip(runs, usage)]
+    named = [canonical_decision(names, u.tolist(), pnames, r.tolist()) for r, u in zip(runs, usage)]
+    purchases = dict.fromkeys(tuple(u.tolist()) for u in usage)  # distinct, first-seen order
+    return named + [canonical_decision(names, u, pnames, None) for u in purchases]
 
 
 def _bounds(s: Mapping[str, Any]) -> tuple[list[int], list[int]]:

@@ -67,7 +67,12 @@ def test_every_admitted_answer_parses(data, phase, thinking, name, theme):
     if turn.decision is not None:
         bought = np.array([q for _, q in turn.decision.purchase])
         assert np.all(bought <= [r.supply for r in sc.resources])
-        assert not turn.decision.auto_assigned
+        # exactly what some feasible run vector consumes: those runs named, or left to the engine
+        runs, usage, _ = feasible_run_vectors(sc, "agent_a")
+        assert any(np.array_equal(bought, u) for u in usage)
+        if not turn.decision.auto_assigned:
+            named = np.array([n for _, n in turn.decision.runs])
+            assert any(np.array_equal(named, r) and np.array_equal(bought, u) for r, u in zip(runs, usage))
     else:
         assert phase == "talk" and turn.speech.strip()
 
@@ -134,8 +139,13 @@ def test_spec_holds_only_the_agents_own_projects_and_the_current_names():
     other = next(a for a in env.possible_agents if a != agent)
     assert env.observe(other)["answer_format"] == ""  # not acting: no format
     strict = answer_format(env.observe(agent)).strict
-    # the strict set is the feasible run vectors, every one of them
-    assert len(A.legal_decisions(spec)) == len(feasible_run_vectors(game.scenario, agent)[0])
+    # the strict set is the feasible run vectors, every one of them with its runs named,
+    # and each distinct purchase among them with the runs omitted
+    runs, usage = feasible_run_vectors(game.scenario, agent)[:2]
+    legal = A.legal_decisions(spec)
+    assert len(legal) == len(runs) + len({tuple(u) for u in usage.tolist()})
+    assert sum("projects" in d for d in legal) == len(runs)
+    assert legal[len(runs)] == {}  # the empty purchase, runs omitted, first of its kind
     assert strict.name == "resource.talk.json.strict"
 
 
