@@ -179,10 +179,14 @@ class ResourceNegotiator(BasePolicy):
     #: own talk turns per round under unlimited talk (the paper's default limit is 5)
     horizon: int = 5
 
-    def __init__(self, seed: int | None = None, output: str = "structured"):
+    def __init__(self, seed: int | None = None, output: str = "structured", *, name_runs: bool = True):
         if output not in ("structured", "text"):
             raise ValueError(f"output must be 'structured' or 'text'; got {output!r}")
         self.output = output
+        #: text output names the runs in the purchase's "projects"; False leaves them out, so
+        #: the env runs the best projects the purchase completes (the same runs: both take the
+        #: most valuable runs within the purchase)
+        self.name_runs = bool(name_runs)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._why: list[str] = []
@@ -226,7 +230,8 @@ class ResourceNegotiator(BasePolicy):
         speech = _say(acts) or "Here is my decision."
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
-            action["projects"] = {p: int(n) for p, n in zip(view.project_names, runs)}
+            if self.name_runs:
+                action["projects"] = {p: int(n) for p, n in zip(view.project_names, runs)}
             if view.thinking:
                 return json.dumps({"thinking": self.thinking(), "speech": speech, "action": action})
             return json.dumps(action)
@@ -691,13 +696,31 @@ class Deferent(ResourceNegotiator):
     then accepts the first proposal it hears, unverified, and buys exactly the share it
     was offered (even one its projects cannot use); when that share is not purchasable
     (over budget or too many types) it buys the offered quantities of what it can
-    (:meth:`take_share`). Without any proposal it falls back to its individual optimum."""
+    (:meth:`take_share`). Without any proposal it falls back to its individual optimum.
+
+    ``decide_early`` (default True) buys the moment it accepts, ending its talk; False says
+    "Agreed." and buys the same share at the decision prompt, so that every purchase is
+    answered there (``benchmarks/train_sft.py`` trains a small model on this agent's turns
+    against the oracle: with ``name_runs=False`` every answer is a copy of what it read)."""
 
     name = "deferent"
+
+    def __init__(self, seed: int | None = None, output: str = "structured", *, decide_early: bool = True,
+                 name_runs: bool = True):
+        super().__init__(seed, output, name_runs=name_runs)
+        self.decide_early = bool(decide_early)
 
     def talk(self, view, plan):
         offers = [a for a in view.current.acts("them") if isinstance(a, G.Propose)]
         if offers:
+            if not self.decide_early:
+                agreed = self.agreed_claim(view)
+                if agreed is not None:  # accepted at an earlier turn: nothing left to say
+                    self.why("We agreed on a split, so I buy my share of it.")
+                    return [], self.take_share(view, plan, agreed)
+                self.why("They made a proposal: I accept the first one, and I will buy exactly the share it "
+                         "offers me.")
+                return [G.Accept()], None
             self.why("They made a proposal: I accept the first one and buy exactly the share it offers me.")
             return [G.Accept()], self.take_share(view, plan, view.ids(dict(offers[0].you)))
         disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))

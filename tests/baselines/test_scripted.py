@@ -4,6 +4,8 @@ pinned on hand-made and shipped scenarios."""
 from __future__ import annotations
 
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -11,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 import negotiation_env
 from baselines.scripted import POLICIES, MixedPopulation, OwnView, make
 from baselines.scripted import grammar as G
-from baselines.scripted.negotiators import ConcessionNegotiator, Plan, Reciprocator
+from baselines.scripted.negotiators import ConcessionNegotiator, Deferent, OracleNegotiator, Plan, Reciprocator
 from negotiation_env.games.resource import list_scenarios, load_scenario, solve
 from negotiation_env.games.resource.solver import individual_best
 
@@ -331,6 +333,41 @@ def test_deferent_buys_exactly_the_first_offer_it_can_buy():
     bought = {k: v for k, v in outcomes[0]["purchases"]["agent_a"].items() if v}
     assert bought == {ids[n]: q for n, q in offer.you}
     assert not outcomes[0]["optimal"] and not outcomes[0]["overdraw"]
+
+
+@pytest.mark.parametrize("first", ["agent_a", "agent_b"])
+def test_deferent_deciding_late_buys_the_oracles_offer_at_the_decision_prompt(first):
+    """decide_early=False, name_runs=False (train_sft's follower): against the oracle with
+    two talk turns, it discloses or says exactly "Agreed.", buys at the decision prompt
+    exactly the share the oracle offered it, without naming runs, and never overdraws."""
+    for name in list_scenarios():
+        env = negotiation_env.env(scenario=name, num_rounds=2, cheap_talk_turns=2, thinking=False,
+                                  prompt_style="compact", first_speaker=first)
+        env.reset(seed=0)
+        pols = {"agent_a": Deferent(seed=1, output="text", decide_early=False, name_runs=False),
+                "agent_b": OracleNegotiator(seed=2, output="text")}
+        offers, bought = [], []
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            answer = pols[agent].act(obs)
+            if agent == "agent_b":
+                offers += [a.you for a in G.parse(answer) if isinstance(a, G.Propose)]
+            elif json.loads(obs["answer_format"])["phase"] == "decision":
+                assert "projects" not in json.loads(answer), answer
+                bought.append(json.loads(answer))
+            else:
+                said = G.parse(answer)
+                assert answer == "Agreed." or [type(a) for a in said] == [G.Disclose] * 3 + [G.Ask], answer
+            env.step(answer)
+        game = env.unwrapped.game
+        outcomes = [game.round_outcome(i) for i in range(len(game.history))]
+        assert len(offers) == len(bought) == 2, name  # one offer a round, bought at the decision prompt
+        assert bought == [{n: q for n, q in offer if q} for offer in offers], name
+        assert not any(o["overdraw"] for o in outcomes), name
+        assert not any(e["type"] in ("validation_error", "decision_auto_filled") for e in game.events)
 
 
 @pytest.mark.parametrize("partner", ["oracle", "linear"])
