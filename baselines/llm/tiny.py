@@ -66,8 +66,16 @@ def _game_corpus(limit_chars: int = 200_000) -> list[str]:
 
 def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int = 2, num_heads: int = 4,
                      vocab_size: int = 2048, max_positions: int = 16384, seed: int = 0,
-                     corpus: Iterable[str] | None = None) -> Path:
+                     corpus: Iterable[str] | None = None, initializer_range: float = 0.3) -> Path:
     """Write a tiny random Llama chat model and its tokenizer to ``path``; return it.
+
+    ``initializer_range`` is the standard deviation of the initial weights. The default
+    0.3 is for untrained use (tests, the "before" of a benchmark): the answer then depends
+    on the prompt, where the usual 0.02 gives near-uniform logits and a greedy answer of
+    one repeated token. A model to be trained from scratch wants the usual 0.02: weights
+    that wide saturate attention, and the model never learns to copy from its prompt
+    (``benchmarks/train_sft.py``: 0 of 38 held-out purchases right after 1,500 steps with
+    0.3).
 
     Deterministic: the same arguments give the same weights (``seed`` initialises a
     private ``torch.Generator``-seeded fork of the RNG) and the same tokenizer."""
@@ -98,9 +106,7 @@ def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int
                       num_hidden_layers=num_layers, num_attention_heads=num_heads, num_key_value_heads=num_heads,
                       max_position_embeddings=max_positions, pad_token_id=fast.pad_token_id,
                       eos_token_id=fast.eos_token_id, bos_token_id=None, tie_word_embeddings=False,
-                      # wide initial weights: the answer depends on the prompt (the default 0.02
-                      # gives near-uniform logits and a greedy answer of one repeated token)
-                      initializer_range=0.3)
+                      initializer_range=initializer_range)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = LlamaForCausalLM(cfg)
