@@ -96,6 +96,13 @@ from machine import PACKAGES, machine_info, write_result  # noqa: E402
 
 SCENARIO_SETS = {"mc0.5": ["mc050_*"], "mc0.8": ["mc080_*"], "mc1.0": ["mc100_*"]}
 ORACLE = "scripted:oracle"
+#: ``--teacher follower``: the oracle's ideal partner, the deferent agent saying "Agreed." to
+#: the first proposal and buying exactly the offered share at the decision prompt, with the
+#: runs left to the engine (Appendix D.1.3), so that every answer it gives is a copy of what
+#: it read: its own projects (a disclosure), "Agreed.", or the quantities after "you take"
+FOLLOWER = {"spec": "python:baselines.scripted.negotiators:Deferent", "label": "follower",
+            "options": {"output": "text", "decide_early": False, "name_runs": False}}
+TEACHERS = ("follower", "oracle")
 MODEL_LABEL = "model"
 PAIRINGS = ("oracle", "self", "both")
 #: events that close a turn without a valid answer (the resource game's fallbacks; a fallback
@@ -103,7 +110,7 @@ PAIRINGS = ("oracle", "self", "both")
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
-QUICK = {"games": 2, "steps": 4, "batch_size": 2, "eval_games": 1, "rounds": 1, "talk_turns": 1,
+QUICK = {"games": 2, "train_scenarios": 1, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1, "rounds": 1, "talk_turns": 1,
          "max_new_tokens": 24, "levels": "mc0.8"}
 
 
@@ -125,11 +132,30 @@ def scenario_sets(args: argparse.Namespace) -> dict[str, list[str]]:
     return {k: SCENARIO_SETS[k] for k in levels}
 
 
-def collect_config(args: argparse.Namespace) -> dict[str, Any]:
-    """The runner config of step 1: oracle self-play."""
+def collect_config(args: argparse.Namespace, sets: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """The runner config of step 1: the teacher's games on ``sets`` (default: the shipped
+    scenario sets). ``--teacher follower``: the follower in seat agent_a against the
+    oracle (the seat and opponent the model is evaluated in); ``oracle``: oracle
+    self-play. ``--games`` games per level (default: every scenario of the level once with
+    each first speaker; the games are deterministic, so more would repeat them)."""
+    sets = dict(sets) if sets is not None else scenario_sets(args)
+    if args.teacher == "follower":
+        game = {"policies": [FOLLOWER, ORACLE], "pairings": [[FOLLOWER["label"], ORACLE]]}
+    else:
+        game = {"policies": [ORACLE], "pairings": "self"}
+    games = args.games or 2 * max(set_size(v) for v in sets.values())
     return {"name": "sft-collect", "seed": args.seed, "games": [{
-        "game": "resource", "policies": [ORACLE], "pairings": "self", "games_per_cell": args.games,
-        "swap_first_speaker": True, "config": env_config(args), "scenario_sets": scenario_sets(args)}]}
+        "game": "resource", **game, "games_per_cell": games,
+        "swap_first_speaker": True, "config": env_config(args), "scenario_sets": sets}]}
+
+
+def teacher_rows(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace) -> list[Mapping[str, Any]]:
+    """The exported rows the model is trained on: the teacher's turns (``--teacher
+    follower``: the follower's, not its partner's, whose proposals need the joint optimum
+    worked out; ``oracle``: every row, both seats being the oracle)."""
+    if args.teacher == "follower":
+        return [r for r in rows if r["policy"] == FOLLOWER["label"]]
+    return list(rows)
 
 
 def context_of(args: argparse.Namespace) -> int | None:
@@ -157,24 +183,60 @@ def variants(args: argparse.Namespace) -> list[tuple[str, str]]:
             if (d == "free" or args.constrained) and (sc == "shipped" or args.heldout)]
 
 
-def heldout_sets(args: argparse.Namespace, work: Path) -> dict[str, list[str]]:
-    """``--heldout`` new scenarios per M/C level, generated here
-    (:func:`~negotiation_env.games.resource.generator.generate_pool`, seed
-    ``--heldout-seed``, none equal to a shipped scenario) and written to ``WORK/heldout``:
-    scenario sets of paths, one per level."""
+def generated_sets(args: argparse.Namespace, work: Path, kind: str, n: int, seed: int,
+                   exclude: Sequence[Any] = (), progress: "_Progress | None" = None) -> dict[str, list[str]]:
+    """``n`` new scenarios per M/C level from the scenario generator
+    (:func:`~negotiation_env.games.resource.generator.generate_pool`, ``seed``), none equal
+    to a shipped scenario or to one in ``exclude``, written to ``WORK/<kind>``: scenario
+    sets of paths, one per level (names ``<kind>050_1`` ...)."""
     from negotiation_env.games.resource.generator import generate_pool, write_scenario
     from negotiation_env.games.resource.scenario import list_scenarios, load_scenario
 
-    shipped = [load_scenario(n) for n in list_scenarios()]
-    folder = work / "heldout"
+    avoid = [load_scenario(name) for name in list_scenarios()] + list(exclude)
+    folder = work / kind
     folder.mkdir(parents=True, exist_ok=True)
+    levels = scenario_sets(args)
+    task = progress.task(f"generate {kind}", n * len(levels)) if progress is not None else None
     out: dict[str, list[str]] = {}
-    for level in scenario_sets(args):
+    for level in levels:
         ratio = float(level[2:])
-        pool = generate_pool(ratio, args.heldout, seed=args.heldout_seed, prefix=f"heldout{round(ratio * 100):03d}_",
-                             exclude=shipped)
+        pool = generate_pool(ratio, n, seed=seed, prefix=f"{kind.replace('-', '')}{round(ratio * 100):03d}_",
+                             exclude=avoid, progress=None if task is None else (lambda *_: task()))
         out[level] = [str(write_scenario(res, folder / f"{sc.name}.json")) for sc, res in pool]
     return out
+
+
+def heldout_sets(args: argparse.Namespace, work: Path, progress: "_Progress | None" = None) -> dict[str, list[str]]:
+    """``--heldout`` new scenarios per M/C level for the evaluation (seed
+    ``--heldout-seed``), written to ``WORK/heldout``."""
+    return generated_sets(args, work, "heldout", args.heldout, args.heldout_seed, progress=progress)
+
+
+def train_sets(args: argparse.Namespace, work: Path, heldout: Mapping[str, list[str]] | None,
+               progress: "_Progress | None" = None) -> dict[str, list[str]]:
+    """The collection's scenario sets: the shipped scenarios of each level plus
+    ``--train-scenarios`` generated ones (seed ``--train-seed``, none equal to a shipped or
+    a held-out scenario, written to ``WORK/train``). With a handful of scenarios a small
+    model learns each scenario's answers by heart; with many it has to read them."""
+    sets = {k: list(v) for k, v in scenario_sets(args).items()}
+    if args.train_scenarios:
+        from negotiation_env.games.resource.scenario import load_scenario
+
+        exclude = [load_scenario(p) for paths in (heldout or {}).values() for p in paths]
+        for level, paths in generated_sets(args, work, "train", args.train_scenarios, args.train_seed, exclude,
+                                           progress).items():
+            sets[level] += paths
+    return sets
+
+
+def set_size(entries: Sequence[str]) -> int:
+    """How many scenarios a scenario set's entries name (patterns of shipped names, or paths)."""
+    from fnmatch import fnmatch
+
+    from negotiation_env.games.resource.scenario import list_scenarios
+
+    names = list_scenarios()
+    return sum(sum(1 for n in names if fnmatch(n, e)) if any(c in e for c in "*?[") else 1 for e in entries)
 
 
 def eval_config(args: argparse.Namespace, model_path: str | Path, stage: str, *, constrained: bool = False,
@@ -227,6 +289,14 @@ class _Progress:
         else:
             print(*a)
 
+    def task(self, name: str, total: int):
+        """A bar of ``total`` steps; returns the function that advances it by one."""
+        prog = self.progress
+        if prog is None:
+            return lambda: None
+        tid = prog.add_task(name, total=total, info="")
+        return lambda: prog.update(tid, advance=1)
+
     def observer(self, name: str):
         from negotiation_env.runner import RunObserver
 
@@ -249,7 +319,7 @@ class _Progress:
 
         return Obs()
 
-    def trainer_callback(self, total: int):
+    def trainer_callback(self, total: int, name: str = "train"):
         from transformers import TrainerCallback
 
         prog = self.progress
@@ -259,7 +329,7 @@ class _Progress:
 
             def on_train_begin(self, args, state, control, **kw):
                 if prog is not None:
-                    self.task = prog.add_task("train", total=total, info="")
+                    self.task = prog.add_task(name, total=total, info="")
 
             def on_step_end(self, args, state, control, **kw):
                 if prog is not None and self.task is not None:
@@ -403,7 +473,8 @@ def build_tiny(path: Path, rows: Sequence[Mapping[str, Any]], args: argparse.Nam
     # generous positions: a context is a few thousand characters, and the evaluation's
     # retries make it longer
     return build_tiny_model(path, hidden_size=args.tiny_hidden, num_layers=args.tiny_layers,
-                            num_heads=args.tiny_heads, vocab_size=args.tiny_vocab, seed=args.seed, corpus=corpus)
+                            num_heads=args.tiny_heads, vocab_size=args.tiny_vocab, seed=args.seed, corpus=corpus,
+                            initializer_range=args.tiny_init)
 
 
 def _device_kwargs(device: str) -> dict[str, Any]:
@@ -415,9 +486,23 @@ def _device_kwargs(device: str) -> dict[str, Any]:
     return {"bf16": bool(torch.cuda.is_bf16_supported())}
 
 
+def curriculum_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--curriculum-steps``: the decision turns' prompt-completion examples with the
+    system message left out of their window (the purchase the follower makes copies the
+    share offered in the conversation; with the 200-token system prompt in front, a model
+    trained from scratch does not find it in the time: the curriculum teaches the copy
+    first, then the full windows)."""
+    out = []
+    for ex in prompt_completion([r for r in rows if r["phase"] == "decision"], context_of(args)):
+        out.append({"prompt": [m for m in ex["prompt"] if m["role"] != "system"], "completion": ex["completion"]})
+    return out
+
+
 def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
-          progress: _Progress) -> dict[str, Any]:
-    """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion); saves to ``out``."""
+          progress: _Progress, steps: int | None = None, name: str = "train") -> dict[str, Any]:
+    """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion) for ``steps`` (default
+    ``--steps``); saves to ``out``."""
+    steps = args.steps if steps is None else steps
     import datasets
     import torch
     import trl
@@ -430,13 +515,13 @@ def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argp
     model = AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
     ds = datasets.Dataset.from_list(examples)
     cfg = trl.SFTConfig(
-        output_dir=str(out / "checkpoints"), max_steps=args.steps, per_device_train_batch_size=args.batch_size,
-        gradient_accumulation_steps=1, learning_rate=args.lr, lr_scheduler_type="cosine", warmup_steps=max(1, args.steps // 20),
-        weight_decay=0.0, logging_steps=max(1, min(10, args.steps // 10)), save_strategy="no", report_to=[],
+        output_dir=str(out / "checkpoints"), max_steps=steps, per_device_train_batch_size=args.batch_size,
+        gradient_accumulation_steps=1, learning_rate=args.lr, lr_scheduler_type="cosine", warmup_steps=max(1, steps // 20),
+        weight_decay=0.0, logging_steps=max(1, min(10, steps // 10)), save_strategy="no", report_to=[],
         seed=args.seed, data_seed=args.seed, max_length=args.max_length, completion_only_loss=True,
         disable_tqdm=True, dataloader_num_workers=0, **_device_kwargs(args.device))
     trainer = trl.SFTTrainer(model=model, args=cfg, train_dataset=ds, processing_class=tok,
-                             callbacks=[progress.trainer_callback(args.steps)])
+                             callbacks=[progress.trainer_callback(steps, name)])
     trainer.remove_callback(PrinterCallback)  # the loss goes to the progress bar and the JSON
     t0 = time.perf_counter()
     result = trainer.train()
@@ -595,7 +680,9 @@ def _f(v: Any, fmt: str = ".3f") -> str:
 def table_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per stage, evaluation variant and pairing: the free, shipped variant of
     each stage first (``result["eval"]``), then the others (``result["variants"]``)."""
-    rows = [{"stage": "data", "pairing": "oracle self-play", "decoding": "-", "scenarios": "shipped",
+    teacher = (result.get("data") or {}).get("teacher", "oracle")
+    rows = [{"stage": "data", "pairing": "follower vs oracle" if teacher == "follower" else "oracle self-play",
+             "decoding": "-", "scenarios": "shipped",
              **result["collect"]["figures"]}]
     for key in ("eval", "variants"):
         for stage in ("before", "after"):
@@ -633,15 +720,25 @@ def parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("games (collection and evaluation)")
     g.add_argument("--seed", type=int, default=0, help="cohort seed of the collection (evaluation: seed + 1), "
                    "tiny model and training seed (default 0)")
-    g.add_argument("--games", type=int, default=32, help="oracle self-play games per M/C level (default 32)")
+    g.add_argument("--teacher", choices=TEACHERS, default="follower",
+                   help="whose turns the model learns: follower (default; the deferent agent against the oracle, "
+                   "seat agent_a: it discloses, says \"Agreed.\" to the oracle's proposal and buys the offered "
+                   "share) or oracle (oracle self-play, both seats: its proposals need the joint optimum)")
+    g.add_argument("--games", type=int, default=None, help="teacher games per M/C level (default: each scenario "
+                   "of the level once with each first speaker)")
+    g.add_argument("--train-scenarios", type=int, default=64, help="new scenarios per M/C level generated for the "
+                   "collection, besides the shipped ones (default 64; 0: the shipped ones only)")
+    g.add_argument("--train-seed", type=int, default=7, help="seed of the training scenario generator (default 7)")
     g.add_argument("--levels", default="mc0.5,mc0.8,mc1.0", help="M/C levels (scenario sets), comma-separated")
     g.add_argument("--rounds", type=int, default=2, help="rounds per game (default 2)")
-    g.add_argument("--talk-turns", type=int, default=1, help="cheap-talk turns per agent per round (default 1)")
+    g.add_argument("--talk-turns", type=int, default=2, help="cheap-talk turns per agent per round (default 2: "
+                   "whoever speaks first, the oracle can propose once it knows both parties' projects, and the "
+                   "other can answer)")
     g.add_argument("--theme", default="none", help="resource theme: none (abstract ids, default), random or a name")
     g.add_argument("--thinking", action=argparse.BooleanOptionalAction, default=False,
                    help="the thinking-on answer format (a JSON object with thinking, speech and action for every "
                    "turn); default off: talk is plain text, a decision ONLY a JSON purchase object (Appendix D.6)")
-    g.add_argument("--prompt-style", choices=("paper", "compact"), default="paper",
+    g.add_argument("--prompt-style", choices=("paper", "compact"), default="compact",
                    help="the resource game's prompt_style: paper (Appendix D, default) or compact (a short prompt "
                    "for small models; thinking off only)")
     g.add_argument("--max-retries", type=int, default=1, help="retries after a refused answer (default 1)")
@@ -654,14 +751,21 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--tiny-layers", type=int, default=4)
     m.add_argument("--tiny-heads", type=int, default=4)
     m.add_argument("--tiny-vocab", type=int, default=1024)
-    m.add_argument("--context", type=int, default=1, help="compact prompt: train on and play with the system "
-                   "message and the last N messages only (HFPolicy context_messages; default 1; 0: the whole "
-                   "conversation)")
+    m.add_argument("--tiny-init", type=float, default=0.02, help="standard deviation of the tiny model's initial "
+                   "weights (default 0.02, as for any model trained from scratch; build_tiny_model's 0.3 suits "
+                   "untrained use but stops the model from learning to copy from its prompt)")
+    m.add_argument("--context", type=int, default=3, help="compact prompt: train on and play with the system "
+                   "message and the last N messages only (HFPolicy context_messages; default 3: a decision sees the "
+                   "offer, its \"Agreed.\" and the decision prompt; 0: the whole conversation)")
     m.add_argument("--train-on", choices=("turns", "conversations"), default="turns",
                    help="turns: one prompt-completion example per exported turn (default); conversations: one "
                    "example per agent and game, the loss on every exported answer in it (needs --context 0)")
-    m.add_argument("--steps", type=int, default=800, help="optimizer steps (default 800)")
-    m.add_argument("--batch-size", type=int, default=4, help="examples per step (default 4)")
+    m.add_argument("--steps", type=int, default=600, help="optimizer steps (default 600)")
+    m.add_argument("--batch-size", type=int, default=16, help="examples per step (default 16)")
+    m.add_argument("--curriculum-steps", type=int, default=500,
+                   help="before --steps: this many steps on the decision turns alone, their window without the "
+                   "system message (what a purchase copies is in the conversation, and the long system prompt "
+                   "keeps a model trained from scratch from finding it); default 500, 0: none")
     m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
                    "1e-5 for --model)")
     m.add_argument("--max-length", type=int, default=None, help="truncate examples to this many tokens "
@@ -707,11 +811,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.batch_games = 8 if lockstep_available() else 1
     if args.lr is None:
         args.lr = 1e-5 if args.model else 3e-3
-    if args.context < 0 or args.heldout < 0:
-        p.error("--context and --heldout must be >= 0")
+    if args.context < 0 or args.heldout < 0 or args.train_scenarios < 0 or args.curriculum_steps < 0:
+        p.error("--context, --heldout, --train-scenarios and --curriculum-steps must be >= 0")
     if args.train_on == "conversations" and args.context:
         p.error("--train-on conversations trains on whole conversations, so play must see them whole: use --context 0")
-    for k in ("games", "rounds", "steps", "batch_size", "eval_games", "max_new_tokens", "batch_games"):
+    if args.games is not None and args.games < 1:
+        p.error("--games must be >= 1")
+    for k in ("rounds", "steps", "batch_size", "eval_games", "max_new_tokens", "batch_games"):
         if getattr(args, k) < 1:
             p.error(f"--{k.replace('_', '-')} must be >= 1")
     return args
@@ -743,17 +849,25 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     quiet_libraries()
     with _Progress(enabled=not args.no_progress) as progress:
         t0 = time.perf_counter()
+        sets = {"shipped": None, "held-out": heldout_sets(args, work, progress) if args.heldout else None}
+        collect_sets = train_sets(args, work, sets["held-out"], progress)
+        generated = time.perf_counter() - t0
         collect_dir = work / "collect"
-        summary = _run(collect_config(args), collect_dir, progress, "collect oracle")
+        summary = _run(collect_config(args, collect_sets), collect_dir, progress, f"collect {args.teacher}")
         collect_traces = _read(collect_dir)
-        collect = {"run_dir": str(collect_dir), "seconds": time.perf_counter() - t0, "games": summary.played,
-                   "figures": figures(collect_traces)}
+        collect = {"run_dir": str(collect_dir), "seconds": time.perf_counter() - t0 - generated,
+                   "generation_seconds": generated, "games": summary.played,
+                   "scenarios": {k: set_size(v) for k, v in collect_sets.items()},
+                   "figures": figures(collect_traces, [FOLLOWER["label"]] if args.teacher == "follower" else None)}
 
         sft_path = work / "sft.parquet"
-        rows = export_sft(collect_dir, sft_path, only_optimal=not args.all_rounds)
+        exported = export_sft(collect_dir, sft_path, only_optimal=not args.all_rounds)
+        rows = teacher_rows(exported, args)
         if not rows:
-            raise SystemExit("the export has no rows (no jointly optimal round?); try --all-rounds or more --games")
-        data = {"path": str(sft_path), "rows": len(rows), "only_optimal": not args.all_rounds,
+            raise SystemExit("the export has no rows of the teacher (no jointly optimal round?); try --all-rounds "
+                             "or more --games")
+        data = {"path": str(sft_path), "exported_rows": len(exported), "rows": len(rows), "teacher": args.teacher,
+                "only_optimal": not args.all_rounds,
                 "sha256": digest([r["messages"] for r in rows]),
                 "phases": {ph: sum(1 for r in rows if r["phase"] == ph) for ph in sorted({r["phase"] for r in rows})}}
 
@@ -774,7 +888,6 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         data["train_on"] = args.train_on
         data["examples"] = len(examples)
 
-        sets = {"shipped": None, "held-out": heldout_sets(args, work) if args.heldout else None}
         more: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
 
         def stage(model: str | Path, name: str) -> dict[str, Any]:
@@ -790,7 +903,19 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
         before = stage(base, "before")
         sft_dir = work / "model-sft"
-        training = train(base, examples, sft_dir, args, progress)
+        if args.curriculum_steps:
+            first = curriculum_examples(rows, args)
+            if not first:
+                raise SystemExit("--curriculum-steps: the export has no decision turn of the teacher")
+            stage1 = train(base, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
+                           name="curriculum")
+            stage1["examples_kind"] = "decision turns, no system message"
+            data["curriculum_examples"] = len(first)
+            start = str(work / "model-curriculum")
+        else:
+            stage1, start = None, base
+        training = train(start, examples, sft_dir, args, progress)
+        training["curriculum"] = stage1
         after = stage(sft_dir, "after")
 
     result = {

@@ -59,19 +59,26 @@ def test_output_structure(tiny_run, capsys):
         assert key in d, key
     assert d["benchmark"] == "train_sft"
     assert d["env_config"] == {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": False, "theme": None, "max_retries": 1,
-                            "prompt_style": "paper"}
+                            "prompt_style": "compact"}
     assert d["settings"]["seed"] == 0 and d["settings"]["steps"] == 2
     assert d["model"]["tiny"] and d["model"]["parameters"] > 0
     assert d["training"]["steps"] == 2 and d["training"]["examples"] == d["data"]["rows"] > 0
     assert d["training"]["first_loss"] is not None and d["training"]["last_loss"] is not None
     assert "trl" in d["machine"]["packages"] and d["machine"]["packages"]["trl"]
 
-    # the oracle's self-play data: 2 games (one M/C level), every round jointly optimal
+    # the teacher's data: 2 games (one M/C level), the follower in seat agent_a against the
+    # oracle, never refused; the scenarios are the shipped ones and one generated for training
     c = d["collect"]["figures"]
-    assert d["collect"]["games"] == c["games"] == 2 and c["efficiency"] == 1.0 and c["parse_error_rate"] == 0.0
+    assert d["collect"]["games"] == c["games"] == 2 and c["parse_error_rate"] == 0.0 and c["turns"] >= 1
+    assert d["collect"]["scenarios"] == {"mc0.8": 9}  # 8 shipped + 1 generated
+    collected = list(iter_records(tiny_run["work"] / "collect" / "traces.jsonl"))
+    assert {(t["policies"]["agent_a"]["label"], t["policies"]["agent_b"]["spec"]) for t in collected} == {
+        ("follower", "scripted:oracle")}
+    train_scenarios = sorted(p.name for p in (tiny_run["work"] / "train").iterdir())
+    assert train_scenarios == ["train080_1.json"]
 
     stages = [(r["stage"], r["pairing"], r["decoding"], r["scenarios"]) for r in d["table"]]
-    assert stages == [("data", "oracle self-play", "-", "shipped"),
+    assert stages == [("data", "follower vs oracle", "-", "shipped"),
                       ("before", "model vs oracle", "free", "shipped"), ("after", "model vs oracle", "free", "shipped"),
                       ("before", "model vs oracle", "constrained", "shipped"),
                       ("before", "model vs oracle", "free", "held-out"),
@@ -107,22 +114,43 @@ def test_output_structure(tiny_run, capsys):
 
 
 def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
-    """The dataset handed to SFTTrainer is the SFT export (only jointly optimal rounds, the
-    default), one example per row in order, prompt + completion = the row's messages."""
-    assert len(tiny_run["datasets"]) == 1
-    ds = tiny_run["datasets"][0]
-    assert ds.column_names == ["prompt", "completion"]
-    rows = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
+    """The datasets handed to SFTTrainer are the teacher's rows of the SFT export (only
+    jointly optimal rounds, the default): first the curriculum (its decision turns, the
+    window without the system message), then every row, one example per row in order,
+    prompt + completion = the row's window."""
+    assert len(tiny_run["datasets"]) == 2
+    first, ds = tiny_run["datasets"]
+    assert ds.column_names == first.column_names == ["prompt", "completion"]
+    exported = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
+    rows = [r for r in exported if r["policy"] == "follower"]
+    assert rows and len(rows) < len(exported)  # the oracle's own turns are not trained on
     assert len(ds) == len(rows) == tiny_run["data"]["data"]["rows"]
     from baselines.llm.hf import compact_conversation
 
-    for ex, row in zip(ds, rows):  # the compact prompt (--context 1): system + the prompt answered
-        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 1) and len(ex["prompt"]) == 2
+    for ex, row in zip(ds, rows):  # the compact prompt (--context 3): system + the last 3 messages
+        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 3)
         assert ex["prompt"][0] == row["messages"][0] and ex["prompt"][-1] == row["messages"][-2]
         assert ex["completion"] == row["messages"][-1:]
         assert [m["role"] for m in ex["completion"]] == ["assistant"]
+    decisions = [r for r in rows if r["phase"] == "decision"]
+    assert len(first) == len(decisions) == tiny_run["data"]["data"]["curriculum_examples"] > 0
+    for ex, row in zip(first, decisions):
+        assert ex["prompt"] == compact_conversation(row["messages"][:-1], 3)[1:]  # no system message
+        assert all(m["role"] != "system" for m in ex["prompt"]) and ex["completion"] == row["messages"][-1:]
     assert tiny_run["data"]["data"]["sha256"] == bench.digest([r["messages"] for r in rows])
     assert tiny_run["data"]["data"]["only_optimal"] is True
+    assert tiny_run["data"]["training"]["curriculum"]["steps"] == 2
+
+
+def test_tiny_model_trained_from_scratch_starts_from_narrow_weights(tiny_run):
+    """--tiny-init 0.02 (default): the usual initial spread, not build_tiny_model's 0.3."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    assert tiny_run["data"]["settings"]["tiny_init"] == 0.02
+    model = AutoModelForCausalLM.from_pretrained(tiny_run["work"] / "model-base", dtype=torch.float32)
+    std = float(model.get_input_embeddings().weight.detach().std())
+    assert 0.015 < std < 0.025, std
 
 
 def test_turn_errors_counts_turns_retries_and_fallbacks(bench):
@@ -158,14 +186,21 @@ def test_turn_errors_counts_turns_retries_and_fallbacks(bench):
 def test_configs_and_prompt_completion(bench):
     args = bench.parse_args(["--seed", "5", "--eval-pairing", "both", "--levels", "mc0.5", "--batch-games", "1"])
     c = bench.collect_config(args)
-    assert c["seed"] == 5 and c["games"][0]["policies"] == ["scripted:oracle"] and c["games"][0]["pairings"] == "self"
+    assert c["seed"] == 5 and c["games"][0]["policies"] == [bench.FOLLOWER, "scripted:oracle"]
+    assert c["games"][0]["pairings"] == [["follower", "scripted:oracle"]] and c["games"][0]["swap_first_speaker"]
+    assert c["games"][0]["games_per_cell"] == 16  # the 8 shipped mc0.5 scenarios, each first speaker once
+    assert bench.FOLLOWER["options"] == {"output": "text", "decide_early": False, "name_runs": False}
+    oracle = bench.collect_config(bench.parse_args(["--teacher", "oracle", "--games", "3", "--batch-games", "1"]))
+    assert oracle["games"][0]["policies"] == ["scripted:oracle"] and oracle["games"][0]["pairings"] == "self"
+    assert oracle["games"][0]["games_per_cell"] == 3
+    assert bench.teacher_rows([{"policy": "follower"}, {"policy": "scripted:oracle"}], args) == [{"policy": "follower"}]
     e = bench.eval_config(args, "/m", "after")
     block = e["games"][0]
     assert e["seed"] == 6 and block["config"] == c["games"][0]["config"]
     assert block["scenario_sets"] == c["games"][0]["scenario_sets"] == {"mc0.5": ["mc050_*"]}
     assert block["pairings"] == [["model", "oracle"], ["model", "model"]]
     assert block["policies"][0]["spec"] == "hf:/m" and block["policies"][0]["options"]["temperature"] == 0.0
-    assert block["policies"][0]["options"]["context_messages"] == 1 and "constrained" not in block["policies"][0]["options"]
+    assert block["policies"][0]["options"]["context_messages"] == 3 and "constrained" not in block["policies"][0]["options"]
     held = bench.eval_config(args, "/m", "after", constrained=True, sets={"mc0.5": ["/h/x.json"]})["games"][0]
     assert held["policies"][0]["options"]["constrained"] is True and held["scenario_sets"] == {"mc0.5": ["/h/x.json"]}
     assert held["policies"][0]["options"]["constrained_text_chars"] == 320
