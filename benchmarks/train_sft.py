@@ -1,4 +1,4 @@
-"""Collect, train, evaluate: fine-tune a model on the oracle's traces and play it back.
+"""Collect, train, evaluate: fine-tune a model on a teacher's traces and play it back.
 
 Run from the repository root (needs the ``llm`` and ``data`` extras and TRL):
 
@@ -8,36 +8,42 @@ Run from the repository root (needs the ``llm`` and ``data`` extras and TRL):
 
 The loop, each step through the code a user would run:
 
-1. **Collect.** ``negotiation_env.runner.run`` plays a scripted cohort of the oracle in
-   self-play (``scripted:oracle``; it discloses its projects, solves the joint optimum and
-   proposes it) on the resource game: ``--games`` games per M/C level (0.5, 0.8, 1.0;
-   scenario sets ``mcXXX_*``), first speaker swapped every other game, into
-   ``WORK/collect`` (traces and all). The env config is small so that a tiny model on a
-   CPU has a chance: ``--rounds`` 2, ``--talk-turns`` 1, ``--theme`` none (abstract
-   resource ids r1, r2, ...), ``--max-retries`` 1, and thinking off (Appendix D.6: a talk
-   turn is plain text, a decision ONLY a JSON purchase object such as
-   ``{"r1": 2, "r3": 3, "projects": {"project_a": 1}}``; ``--thinking`` asks for the
-   JSON wrapper with thinking, speech and action on every turn). Every flag can be changed.
+1. **Collect.** ``negotiation_env.runner.run`` plays the teacher's games on the resource
+   game into ``WORK/collect`` (traces and all). ``--teacher follower`` (default): the
+   deferent agent (``Deferent(decide_early=False, name_runs=False)``: it discloses its
+   projects, says "Agreed." to the first proposal and buys exactly the offered share at
+   the decision prompt, runs left to the engine) in seat agent_a against
+   ``scripted:oracle``, the seat and opponent the model is evaluated in: every answer it
+   gives copies what it read. ``--teacher oracle``: oracle self-play (its proposals need
+   the joint optimum worked out). The scenarios: the shipped ones of each M/C level (0.5,
+   0.8, 1.0; sets ``mcXXX_*``) plus ``--train-scenarios`` (64) generated ones per level
+   (seed ``--train-seed``, none shipped or held out; ``WORK/train``), each played once
+   with each first speaker (``--games`` sets a number per level). The env config is
+   small so that a tiny model on a CPU has a chance: ``--rounds`` 2, ``--talk-turns`` 2,
+   ``--theme`` none (abstract resource ids r1, r2, ...), ``--max-retries`` 1, thinking
+   off (Appendix D.6: a talk turn is plain text, a decision ONLY a JSON purchase object
+   such as ``{"r1": 2, "r3": 3}``; ``--thinking`` asks for the JSON wrapper) and the
+   compact prompt (``--prompt-style compact``; ``paper`` for Appendix D).
 2. **Export.** ``negotiation_env.traces.export.write("sft", ...)`` writes the SFT table
    (TRL's conversational format: the exact context each agent saw plus its answer) to
    ``WORK/sft.parquet``; by default only turns of jointly optimal rounds
-   (``--all-rounds`` keeps every valid turn). Every row becomes one prompt-completion
-   example: ``prompt`` = the row's messages but the last, ``completion`` = the last (the
-   oracle's answer), so the loss is on the answer only. Nothing else is added or dropped,
-   except that with ``--context N`` (default 1: a compact prompt for a small model) the
-   prompt is what ``HFPolicy(context_messages=N)`` will show the model in play: the
-   system message and the last N messages (:func:`baselines.llm.hf.compact_conversation`);
-   ``--context 0`` keeps the whole conversation. ``--train-on conversations`` (needs
-   ``--context 0``) makes one example per agent and game instead, the loss on exactly the
-   exported answers (:func:`conversation_examples`); ``--prompt-style compact`` plays
-   every game with the resource game's compact prompt (a third of the paper's system
-   prompt; collection and evaluation alike).
-3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny random
-   Llama-style chat model built here with :func:`baselines.llm.tiny.build_tiny_model`:
-   hidden size 128, 4 layers, about 0.9 M parameters (``--tiny-*``), its byte-level BPE
-   tokenizer trained on the collected texts) for ``--steps`` (800) steps,
-   batch ``--batch-size`` (4), learning rate ``--lr`` (3e-3; cosine, 5% warm-up), completion-only
-   loss, no truncation (``--max-length`` to set one). Saved to ``WORK/model-sft``.
+   (``--all-rounds`` keeps every valid turn), and of those the teacher's
+   (:func:`teacher_rows`). Every row becomes one prompt-completion example: ``prompt`` =
+   what ``HFPolicy(context_messages=N)`` shows the model in play (``--context`` N, default
+   3: the system message and the last N messages,
+   :func:`baselines.llm.hf.compact_conversation`; 0: the whole conversation),
+   ``completion`` = the teacher's answer, so the loss is on the answer only.
+   ``--train-on conversations`` (needs ``--context 0``) makes one example per agent and
+   game instead, the loss on exactly the exported answers (:func:`conversation_examples`).
+3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny Llama-style
+   chat model built here with :func:`baselines.llm.tiny.build_tiny_model`: hidden size
+   128, 4 layers, about 0.83 M parameters (``--tiny-*``), initial weights of spread
+   ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts):
+   first ``--curriculum-steps`` (500) on the decision turns alone, their window without
+   the system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
+   example; batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
+   warm-up), completion-only loss, no truncation (``--max-length`` to set one). Saved to
+   ``WORK/model-sft``.
 4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
    (``baselines.llm.hf.HFPolicy``, greedy unless ``--temperature``) for the model before
    and after training, against the oracle (``--eval-pairing oracle``, the model in seat
@@ -65,7 +71,7 @@ Figures (per stage and pairing, from the traces only):
   fallback rounds included (``include_fallbacks=True``: a model's refused decisions are
   part of how it plays; the analysis default leaves them out, as the paper does).
 
-The oracle's own self-play figures (the training data) are printed for reference.
+The teacher's own figures (the training data's games) are printed for reference.
 Deterministic under ``--seed``: the tiny model's weights and tokenizer, the games, the
 training order and greedy decoding are all seeded (up to floating-point effects of the
 device). Writes ``benchmarks/results/train_sft.json`` (``--quick``: ``train_sft_quick.json``)
@@ -110,8 +116,8 @@ PAIRINGS = ("oracle", "self", "both")
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
-QUICK = {"games": 2, "train_scenarios": 1, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1, "rounds": 1, "talk_turns": 1,
-         "max_new_tokens": 24, "levels": "mc0.8"}
+QUICK = {"games": 2, "train_scenarios": 1, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1,
+         "rounds": 1, "talk_turns": 1, "max_new_tokens": 24, "levels": "mc0.8"}
 
 
 # --------------------------------------------------------------------------- settings
@@ -200,7 +206,7 @@ def generated_sets(args: argparse.Namespace, work: Path, kind: str, n: int, seed
     out: dict[str, list[str]] = {}
     for level in levels:
         ratio = float(level[2:])
-        pool = generate_pool(ratio, n, seed=seed, prefix=f"{kind.replace('-', '')}{round(ratio * 100):03d}_",
+        pool = generate_pool(ratio, n, seed=seed, prefix=f"{kind}{round(ratio * 100):03d}_",
                              exclude=avoid, progress=None if task is None else (lambda *_: task()))
         out[level] = [str(write_scenario(res, folder / f"{sc.name}.json")) for sc, res in pool]
     return out
@@ -766,7 +772,7 @@ def parser() -> argparse.ArgumentParser:
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
                    "keeps a model trained from scratch from finding it); default 500, 0: none")
-    m.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3 for the tiny model, "
+    m.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-3 for the tiny model, "
                    "1e-5 for --model)")
     m.add_argument("--max-length", type=int, default=None, help="truncate examples to this many tokens "
                    "(default: none; truncation keeps the start and would cut the answer)")

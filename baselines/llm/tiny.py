@@ -73,9 +73,9 @@ def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int
     0.3 is for untrained use (tests, the "before" of a benchmark): the answer then depends
     on the prompt, where the usual 0.02 gives near-uniform logits and a greedy answer of
     one repeated token. A model to be trained from scratch wants the usual 0.02: weights
-    that wide saturate attention, and the model never learns to copy from its prompt
-    (``benchmarks/train_sft.py``: 0 of 38 held-out purchases right after 1,500 steps with
-    0.3).
+    that wide saturate attention, and the model does not learn to copy from its prompt
+    (4 layers, hidden size 128, copying 16 random tokens, batch 32, lr 3e-3: loss 0.013
+    after 100 steps from 0.02, still 4.79, chance level, after 400 steps from 0.3).
 
     Deterministic: the same arguments give the same weights (``seed`` initialises a
     private ``torch.Generator``-seeded fork of the RNG) and the same tokenizer."""
