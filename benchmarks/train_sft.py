@@ -236,13 +236,15 @@ def train_sets(args: argparse.Namespace, work: Path, heldout: Mapping[str, list[
 
 
 def set_size(entries: Sequence[str]) -> int:
-    """How many scenarios a scenario set's entries name (patterns of shipped names, or paths)."""
-    from fnmatch import fnmatch
+    """How many scenarios a scenario set's entries name (patterns of shipped names, or paths),
+    counted as the runner expands them (``runner.plan._scenario_sets``: case-sensitive
+    ``fnmatchcase`` on the shipped names, anything else one scenario)."""
+    from fnmatch import fnmatchcase
 
     from negotiation_env.games.resource.scenario import list_scenarios
 
     names = list_scenarios()
-    return sum(sum(1 for n in names if fnmatch(n, e)) if any(c in e for c in "*?[") else 1 for e in entries)
+    return sum(sum(1 for n in names if fnmatchcase(n, e)) if any(c in e for c in "*?[") else 1 for e in entries)
 
 
 def eval_config(args: argparse.Namespace, model_path: str | Path, stage: str, *, constrained: bool = False,
