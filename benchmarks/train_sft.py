@@ -39,8 +39,10 @@ The loop, each step through the code a user would run:
    chat model built here with :func:`baselines.llm.tiny.build_tiny_model`: hidden size
    128, 4 layers, about 0.83 M parameters (``--tiny-*``), initial weights of spread
    ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts):
-   first ``--curriculum-steps`` (500) on the decision turns alone, their window without
-   the system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
+   first ``--copy-steps`` (150) on a synthetic task, repeating a random line of the
+   answers' words from the system message (:func:`copy_examples`), then
+   ``--curriculum-steps`` (500) on the decision turns alone, their window without the
+   system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
    example; batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
    warm-up), completion-only loss, no truncation (``--max-length`` to set one). Saved to
    ``WORK/model-sft``.
@@ -84,6 +86,7 @@ import argparse
 import hashlib
 import inspect
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -114,9 +117,11 @@ PAIRINGS = ("oracle", "self", "both")
 #: events that close a turn without a valid answer (the resource game's fallbacks; a fallback
 #: decision logs heuristic_fallback and decision_auto_filled together, so a step counts once)
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
+#: ``--copy-steps`` default
+COPY_STEPS = 150
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
-QUICK = {"games": 2, "train_scenarios": 1, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1,
+QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1,
          "rounds": 1, "talk_turns": 1, "max_new_tokens": 24, "levels": "mc0.8"}
 
 
@@ -506,6 +511,41 @@ def curriculum_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namesp
     return out
 
 
+#: what :func:`copy_examples` splits an answer into: words (ids, numbers) and single punctuation marks
+_WORD = re.compile(r"\w+|[^\w\s]")
+#: synthetic copy examples made for ``--copy-steps`` (more than the steps x batch ever read)
+COPY_EXAMPLES = 4000
+COPY_INSTRUCTION = "Repeat the last line."
+
+
+def copy_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace,
+                  n: int = COPY_EXAMPLES) -> list[dict[str, Any]]:
+    """``--copy-steps``: a synthetic warm-up before any game text, meant to teach a model
+    trained from scratch to copy from its prompt. Each example is a line of 12 to 39 words
+    drawn at random from the words and punctuation marks of the teacher's answers (project
+    ids, resource ids, numbers, "needs", "pays", braces...), placed after 0 to 59 other
+    such words at the end of the system message; the user asks "Repeat the last line."
+    and the completion is that line. Nothing in such a line can be guessed from what came
+    before it in the line, only copied; a disclosure copies the project lines of the
+    system message and a purchase the quantities of the offer, from the same words. How
+    much it helps varies a lot from run to run (Datasets page). Deterministic under
+    ``--seed`` (a numpy Generator of its own)."""
+    import numpy as np
+
+    words = sorted({w for r in rows for w in _WORD.findall(r["messages"][-1]["content"])})
+    if not words:
+        return []
+    rng = np.random.default_rng([args.seed, 20])
+    out = []
+    for _ in range(n):
+        line = " ".join(rng.choice(words, size=int(rng.integers(12, 40))))
+        before = " ".join(rng.choice(words, size=int(rng.integers(0, 60))))
+        out.append({"prompt": [{"role": "system", "content": f"{before}\n{line}" if before else line},
+                               {"role": "user", "content": COPY_INSTRUCTION}],
+                    "completion": [{"role": "assistant", "content": line}]})
+    return out
+
+
 def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
           progress: _Progress, steps: int | None = None, name: str = "train") -> dict[str, Any]:
     """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion) for ``steps`` (default
@@ -770,6 +810,9 @@ def parser() -> argparse.ArgumentParser:
                    "example per agent and game, the loss on every exported answer in it (needs --context 0)")
     m.add_argument("--steps", type=int, default=600, help="optimizer steps (default 600)")
     m.add_argument("--batch-size", type=int, default=16, help="examples per step (default 16)")
+    m.add_argument("--copy-steps", type=int, default=COPY_STEPS,
+                   help="first of all, this many steps on a synthetic task: repeat a random line of the words of "
+                   f"the teacher's answers from the system message (copy_examples; default {COPY_STEPS}, 0: none)")
     m.add_argument("--curriculum-steps", type=int, default=500,
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
@@ -819,8 +862,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.batch_games = 8 if lockstep_available() else 1
     if args.lr is None:
         args.lr = 1e-5 if args.model else 3e-3
-    if args.context < 0 or args.heldout < 0 or args.train_scenarios < 0 or args.curriculum_steps < 0:
-        p.error("--context, --heldout, --train-scenarios and --curriculum-steps must be >= 0")
+    if args.context < 0 or args.heldout < 0 or args.train_scenarios < 0 or args.curriculum_steps < 0 \
+            or args.copy_steps < 0:
+        p.error("--context, --heldout, --train-scenarios, --copy-steps and --curriculum-steps must be >= 0")
     if args.train_on == "conversations" and args.context:
         p.error("--train-on conversations trains on whole conversations, so play must see them whole: use --context 0")
     if args.games is not None and args.games < 1:
@@ -911,18 +955,28 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
         before = stage(base, "before")
         sft_dir = work / "model-sft"
+        stage0 = None
+        if args.copy_steps:
+            warm = copy_examples(rows, args)
+            stage0 = train(base, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
+            stage0["examples_kind"] = "synthetic: repeat a random line of the answers' words"
+            data["copy_examples"] = len(warm)
+            base_next = str(work / "model-copy")
+        else:
+            base_next = base
         if args.curriculum_steps:
             first = curriculum_examples(rows, args)
             if not first:
                 raise SystemExit("--curriculum-steps: the export has no decision turn of the teacher")
-            stage1 = train(base, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
+            stage1 = train(base_next, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
                            name="curriculum")
             stage1["examples_kind"] = "decision turns, no system message"
             data["curriculum_examples"] = len(first)
             start = str(work / "model-curriculum")
         else:
-            stage1, start = None, base
+            stage1, start = None, base_next
         training = train(start, examples, sft_dir, args, progress)
+        training["copy"] = stage0
         training["curriculum"] = stage1
         after = stage(sft_dir, "after")
 

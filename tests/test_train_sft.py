@@ -114,13 +114,14 @@ def test_output_structure(tiny_run, capsys):
 
 
 def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
-    """The datasets handed to SFTTrainer are the teacher's rows of the SFT export (only
-    jointly optimal rounds, the default): first the curriculum (its decision turns, the
-    window without the system message), then every row, one example per row in order,
-    prompt + completion = the row's window."""
-    assert len(tiny_run["datasets"]) == 2
-    first, ds = tiny_run["datasets"]
-    assert ds.column_names == first.column_names == ["prompt", "completion"]
+    """The datasets handed to SFTTrainer: first the synthetic copy task (copy_examples of
+    the teacher's rows), then the teacher's rows of the SFT export (only jointly optimal
+    rounds, the default): the curriculum (its decision turns, the window without the
+    system message), then every row, one example per row in order, prompt + completion =
+    the row's window."""
+    assert len(tiny_run["datasets"]) == 3
+    warm, first, ds = tiny_run["datasets"]
+    assert ds.column_names == first.column_names == warm.column_names == ["prompt", "completion"]
     exported = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
     rows = [r for r in exported if r["policy"] == "follower"]
     assert rows and len(rows) < len(exported)  # the oracle's own turns are not trained on
@@ -140,6 +141,38 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert tiny_run["data"]["data"]["sha256"] == bench.digest([r["messages"] for r in rows])
     assert tiny_run["data"]["data"]["only_optimal"] is True
     assert tiny_run["data"]["training"]["curriculum"]["steps"] == 2
+    assert tiny_run["data"]["training"]["copy"]["steps"] == 2
+    args = bench.parse_args(TINY)
+    assert list(warm) == bench.copy_examples(rows, args)
+    assert len(warm) == tiny_run["data"]["data"]["copy_examples"] == bench.COPY_EXAMPLES
+
+
+def test_copy_examples_repeat_a_random_line_of_the_answers_words(bench):
+    """Each synthetic example asks for the last line of its system message, a line of 12
+    to 39 words and marks of the teacher's answers after 0 to 59 others; seeded by --seed."""
+    rows = [{"messages": [{"role": "system", "content": "never copied from"}, {"role": "user", "content": "Talk."},
+                          {"role": "assistant", "content": 'My project_a needs 5 r1 per run and pays 7.'}]},
+            {"messages": [{"role": "user", "content": "Decide."}, {"role": "assistant", "content": '{"r2": 4}'}]}]
+    words = {"My", "project_a", "needs", "5", "r1", "per", "run", "and", "pays", "7", ".", "{", '"', "r2", ":", "4",
+             "}"}
+    args = bench.parse_args(["--seed", "3"])
+    ex = bench.copy_examples(rows, args, n=300)
+    assert len(ex) == 300
+    lengths, befores = set(), set()
+    for e in ex:
+        system, user = e["prompt"]
+        line = e["completion"][0]["content"]
+        assert system["role"] == "system" and user == {"role": "user", "content": bench.COPY_INSTRUCTION}
+        assert e["completion"][0]["role"] == "assistant"
+        assert system["content"].split("\n")[-1] == line
+        assert set(line.split(" ")) <= words and set(system["content"].replace("\n", " ").split(" ")) <= words
+        lengths.add(len(line.split(" ")))
+        befores.add(len(system["content"].split("\n")[0].split(" ")) if "\n" in system["content"] else 0)
+    assert min(lengths) >= 12 and max(lengths) <= 39 and len(lengths) > 20
+    assert 0 in befores and max(befores) <= 59 and len(befores) > 30
+    assert bench.copy_examples(rows, args, n=300) == ex  # deterministic
+    assert bench.copy_examples(rows, bench.parse_args(["--seed", "4"]), n=300) != ex
+    assert bench.copy_examples([], args) == []
 
 
 def test_tiny_model_trained_from_scratch_starts_from_narrow_weights(tiny_run):
