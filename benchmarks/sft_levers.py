@@ -24,9 +24,11 @@ option is accepted after ``--``, e.g. ``-- --seed 1``):
    ``KIND:STEPS``:
 
    * ``copy``: ``train_sft.copy_examples`` (random lines of the teacher answers' words);
-   * ``handwords``: the same task over 51 fixed game words and the numbers 1-30;
+   * ``handwords``: the same task over 51 fixed game words and the numbers 1-30
+     (``train_sft.copy_lines``);
    * ``tokens``: the same task over random single tokens of the model's vocabulary (as
-     ``decode`` gives them, byte tokens included, so about a fifth read U+FFFD);
+     ``decode`` gives them, byte tokens included, so about a fifth read U+FFFD;
+     ``train_sft.copy_lines`` of ``train_sft.token_pieces``, as ``--copy-lines tokens``);
    * ``curriculum``: ``train_sft.curriculum_examples`` (decisions without the system message);
    * ``full``: every teacher turn with its ``--context`` window (``train_sft.prompt_completion``).
 
@@ -50,7 +52,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 _HERE = Path(__file__).resolve().parent
 if str(_HERE) not in sys.path:
@@ -82,37 +84,16 @@ def parse_recipe(text: str) -> list[tuple[str, int]]:
     return stages
 
 
-def _lines(pieces: Sequence[str], sep: str, seed: int, line_max: int, n: int = T.COPY_EXAMPLES) -> list[dict]:
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n):
-        line = sep.join(rng.choice(pieces, size=int(rng.integers(12, line_max)))).strip()
-        before = sep.join(rng.choice(pieces, size=int(rng.integers(0, 60)))).strip()
-        out.append({"prompt": [{"role": "system", "content": before + "\n" + line},
-                               {"role": "user", "content": T.COPY_INSTRUCTION}],
-                    "completion": [{"role": "assistant", "content": line}]})
-    return out
-
-
-def token_pieces(tokenizer: Any) -> list[str]:
-    """Every token id's text as ``decode`` gives it, in id order, but blank ones and any
-    with a line break or "<" (no line may spell a special token such as ``<|end|>``)."""
-    pieces = (tokenizer.decode([i]) for i in range(len(tokenizer)))
-    return [p for p in pieces if p and p.strip() and "\n" not in p and "<" not in p]
-
-
 def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Namespace, base: str,
                    line_max: int) -> list[dict[str, Any]]:
     if kind == "copy":
         return T.copy_examples(rows, args)
     if kind == "handwords":
-        return _lines(HAND_WORDS, " ", args.seed, line_max)
+        return T.copy_lines(HAND_WORDS, " ", args.seed, line_max)
     if kind == "tokens":
         from transformers import AutoTokenizer
 
-        return _lines(token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed, line_max)
+        return T.copy_lines(T.token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed, line_max)
     if kind == "curriculum":
         return T.curriculum_examples(rows, args)
     return T.prompt_completion(rows, T.context_of(args))

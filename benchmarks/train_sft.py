@@ -39,8 +39,9 @@ The loop, each step through the code a user would run:
    chat model built here with :func:`baselines.llm.tiny.build_tiny_model`: hidden size
    128, 4 layers, about 0.83 M parameters (``--tiny-*``), initial weights of spread
    ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts):
-   first ``--copy-steps`` (150) on a synthetic task, repeating a random line of the
-   answers' words from the system message (:func:`copy_examples`), then
+   first ``--copy-steps`` (150) on a synthetic task, repeating a line of random tokens
+   of the model's vocabulary from the system message (``--copy-lines tokens``,
+   :func:`copy_lines`; ``words``: random words of the answers, :func:`copy_examples`), then
    ``--curriculum-steps`` (500) on the decision turns alone, their window without the
    system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
    example; batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
@@ -117,8 +118,9 @@ PAIRINGS = ("oracle", "self", "both")
 #: events that close a turn without a valid answer (the resource game's fallbacks; a fallback
 #: decision logs heuristic_fallback and decision_auto_filled together, so a step counts once)
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
-#: ``--copy-steps`` default
+#: ``--copy-steps`` and ``--copy-lines`` defaults
 COPY_STEPS = 150
+COPY_LINES = "tokens"
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
 QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1,
@@ -546,6 +548,45 @@ def copy_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace,
     return out
 
 
+def copy_lines(pieces: Sequence[str], sep: str, seed: int, line_max: int = 40,
+               n: int = COPY_EXAMPLES) -> list[dict[str, Any]]:
+    """Copy examples of ``--copy-lines tokens`` (and of ``sft_levers.py``'s ``tokens`` and
+    ``handwords`` stages): a line of 12 to ``line_max`` - 1 ``pieces`` joined by ``sep``,
+    after a line of 0 to 59 others, in the system message; the completion is the line. The
+    Generator is seeded by ``seed`` alone and the line break is written even after an empty
+    prefix, as in the harness runs the Datasets page reports."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        line = sep.join(rng.choice(pieces, size=int(rng.integers(12, line_max)))).strip()
+        before = sep.join(rng.choice(pieces, size=int(rng.integers(0, 60)))).strip()
+        out.append({"prompt": [{"role": "system", "content": before + "\n" + line},
+                               {"role": "user", "content": COPY_INSTRUCTION}],
+                    "completion": [{"role": "assistant", "content": line}]})
+    return out
+
+
+def token_pieces(tokenizer: Any) -> list[str]:
+    """Every token id's text as ``decode`` gives it, in id order (byte tokens read U+FFFD,
+    about a fifth of a byte-level BPE's entries), but blank ones and any with a line break
+    or "<" (no line may spell a special token such as ``<|end|>``)."""
+    pieces = (tokenizer.decode([i]) for i in range(len(tokenizer)))
+    return [p for p in pieces if p and p.strip() and "\n" not in p and "<" not in p]
+
+
+def warmup_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace, base: str) -> list[dict[str, Any]]:
+    """The ``--copy-steps`` examples of ``--copy-lines``: ``tokens`` (the default: random
+    tokens of the base model's vocabulary, :func:`copy_lines`) or ``words``
+    (:func:`copy_examples`)."""
+    if args.copy_lines == "words":
+        return copy_examples(rows, args)
+    from transformers import AutoTokenizer
+
+    return copy_lines(token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed)
+
+
 def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
           progress: _Progress, steps: int | None = None, name: str = "train") -> dict[str, Any]:
     """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion) for ``steps`` (default
@@ -813,6 +854,10 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--copy-steps", type=int, default=COPY_STEPS,
                    help="first of all, this many steps on a synthetic task: repeat a random line of the words of "
                    f"the teacher's answers from the system message (copy_examples; default {COPY_STEPS}, 0: none)")
+    m.add_argument("--copy-lines", choices=("words", "tokens"), default=COPY_LINES,
+                   help="what the --copy-steps lines are made of: tokens (random tokens of the model's vocabulary, "
+                   "copy_lines) or words (random words and marks of the teacher's answers, copy_examples); "
+                   f"default {COPY_LINES}")
     m.add_argument("--curriculum-steps", type=int, default=500,
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
@@ -957,9 +1002,10 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         sft_dir = work / "model-sft"
         stage0 = None
         if args.copy_steps:
-            warm = copy_examples(rows, args)
+            warm = warmup_examples(rows, args, base)
             stage0 = train(base, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
-            stage0["examples_kind"] = "synthetic: repeat a random line of the answers' words"
+            stage0["examples_kind"] = ("synthetic: repeat a random line of the answers' words" if args.copy_lines == "words"
+                                       else "synthetic: repeat a line of random tokens of the vocabulary")
             data["copy_examples"] = len(warm)
             base_next = str(work / "model-copy")
         else:

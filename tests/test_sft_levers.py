@@ -71,13 +71,13 @@ def test_quick_run_trains_every_stage_kind_and_scores(levers, tmp_path, capsys):
 
 
 def test_synthetic_lines_are_copies_from_the_system_message(levers):
-    ex = levers._lines(levers.HAND_WORDS, " ", 0, 40, n=50)
+    ex = levers.T.copy_lines(levers.HAND_WORDS, " ", 0, 40, n=50)
     for e in ex:
         line = e["completion"][0]["content"]
         assert e["prompt"][0]["content"].split("\n")[-1] == line
         assert 12 <= len(line.split(" ")) <= 39 and set(line.split(" ")) <= set(levers.HAND_WORDS)
-    assert levers._lines(levers.HAND_WORDS, " ", 0, 40, n=50) == ex
-    assert levers._lines(levers.HAND_WORDS, " ", 1, 40, n=50) != ex
+    assert levers.T.copy_lines(levers.HAND_WORDS, " ", 0, 40, n=50) == ex
+    assert levers.T.copy_lines(levers.HAND_WORDS, " ", 1, 40, n=50) != ex
 
 
 def test_bad_options_are_refused(levers, tmp_path):

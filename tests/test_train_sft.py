@@ -114,8 +114,8 @@ def test_output_structure(tiny_run, capsys):
 
 
 def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
-    """The datasets handed to SFTTrainer: first the synthetic copy task (copy_examples of
-    the teacher's rows), then the teacher's rows of the SFT export (only jointly optimal
+    """The datasets handed to SFTTrainer: first the synthetic copy task (lines of random
+    tokens of the base model's vocabulary, --copy-lines tokens), then the teacher's rows of the SFT export (only jointly optimal
     rounds, the default): the curriculum (its decision turns, the window without the
     system message), then every row, one example per row in order, prompt + completion =
     the row's window."""
@@ -143,7 +143,8 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert tiny_run["data"]["training"]["curriculum"]["steps"] == 2
     assert tiny_run["data"]["training"]["copy"]["steps"] == 2
     args = bench.parse_args(TINY)
-    assert list(warm) == bench.copy_examples(rows, args)
+    assert args.copy_lines == "tokens"
+    assert list(warm) == bench.warmup_examples(rows, args, str(tiny_run["work"] / "model-base"))
     assert len(warm) == tiny_run["data"]["data"]["copy_examples"] == bench.COPY_EXAMPLES
 
 
@@ -308,3 +309,30 @@ def test_conversation_examples_train_exactly_the_exported_answers(tiny_run, benc
     with pytest.raises(SystemExit):
         bench.parse_args(["--train-on", "conversations"])  # the compact window would cut the conversation
     assert bench.parse_args(["--train-on", "conversations", "--context", "0", "--batch-games", "1"]).train_on == "conversations"
+
+
+def test_copy_lines_of_tokens(bench, tiny_run):
+    """--copy-lines tokens: lines of random tokens of the base model's vocabulary (decoded
+    one by one, id order; none blank, none with a line break or "<", so no line spells
+    <|end|>), each after a line break in the system message; seeded by --seed."""
+    from transformers import AutoTokenizer
+
+    base = str(tiny_run["work"] / "model-base")
+    tok = AutoTokenizer.from_pretrained(base)
+    pieces = bench.token_pieces(tok)
+    assert pieces == [tok.decode([i]) for i in range(len(tok))
+                      if tok.decode([i]).strip() and "\n" not in tok.decode([i]) and "<" not in tok.decode([i])]
+    assert not {tok.decode([i]) for i in tok.all_special_ids} & set(pieces)
+    args = bench.parse_args(["--copy-lines", "tokens", "--seed", "2"])
+    ex = bench.warmup_examples([], args, base)
+    assert len(ex) == bench.COPY_EXAMPLES and ex == bench.copy_lines(pieces, "", 2)
+    assert ex != bench.copy_lines(pieces, "", 3)
+    for e in ex[:200]:
+        system, line = e["prompt"][0]["content"], e["completion"][0]["content"]
+        assert "\n" in system and system.split("\n")[-1] == line and "<" not in system
+        assert not set(tok(line, add_special_tokens=False)["input_ids"]) & set(tok.all_special_ids)
+    assert bench.warmup_examples([], bench.parse_args(["--seed", "2"]), base) == ex  # the default
+    # --copy-lines words: the answers' words
+    rows = [{"messages": [{"role": "assistant", "content": "My project_a needs 5 r1."}]}]
+    words = bench.parse_args(["--copy-lines", "words"])
+    assert bench.warmup_examples(rows, words, base) == bench.copy_examples(rows, words)
