@@ -176,6 +176,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--score-seed", type=int, default=999, help="their generator seed (default 999)")
     p.add_argument("--show", type=int, default=2, help="misses printed per answer kind (default 2)")
     p.add_argument("--out", default=None, help="result JSON (default WORK/levers-<recipe>.json)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--quick", action="store_true", help="smoke run: train_sft.py --quick sizes and --all-rounds, "
                    "2-step stages, 1 scoring scenario")
     return p
@@ -207,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    with T._Progress(enabled=False) as progress:
+    with T._Progress(enabled=not a.no_progress) as progress:
         rows, score_rows = collect(work, args, a.score_scenarios, a.score_seed, progress)
         if not rows or not score_rows:
             raise SystemExit("no teacher turn to train on or to score (no jointly optimal round?)")

@@ -123,8 +123,8 @@ COPY_STEPS = 150
 COPY_LINES = "tokens"
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
-QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "batch_size": 2, "eval_games": 1,
-         "rounds": 1, "talk_turns": 1, "max_new_tokens": 24, "levels": "mc0.8"}
+QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "batch_size": 2,
+         "eval_games": 1, "rounds": 1, "talk_turns": 1, "max_new_tokens": 24, "levels": "mc0.8"}
 
 
 # --------------------------------------------------------------------------- settings
@@ -530,7 +530,7 @@ def copy_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace,
     and the completion is that line. Nothing in such a line can be guessed from what came
     before it in the line, only copied; a disclosure copies the project lines of the
     system message and a purchase the quantities of the offer, from the same words. How
-    much it helps varies a lot from run to run (Datasets page). Deterministic under
+    much it helps varies a lot from recipe to recipe (Datasets page). Deterministic under
     ``--seed`` (a numpy Generator of its own)."""
     import numpy as np
 
@@ -852,8 +852,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--steps", type=int, default=600, help="optimizer steps (default 600)")
     m.add_argument("--batch-size", type=int, default=16, help="examples per step (default 16)")
     m.add_argument("--copy-steps", type=int, default=COPY_STEPS,
-                   help="first of all, this many steps on a synthetic task: repeat a random line of the words of "
-                   f"the teacher's answers from the system message (copy_examples; default {COPY_STEPS}, 0: none)")
+                   help="first of all, this many steps on a synthetic task: repeat a random line (of what "
+                   f"--copy-lines says) from the system message, which teaches copying (default {COPY_STEPS}, 0: none)")
     m.add_argument("--copy-lines", choices=("words", "tokens"), default=COPY_LINES,
                    help="what the --copy-steps lines are made of: tokens (random tokens of the model's vocabulary, "
                    "copy_lines) or words (random words and marks of the teacher's answers, copy_examples); "
@@ -1003,6 +1003,8 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         stage0 = None
         if args.copy_steps:
             warm = warmup_examples(rows, args, base)
+            if not warm:
+                raise SystemExit(f"--copy-steps: no piece to make copy lines of (--copy-lines {args.copy_lines})")
             stage0 = train(base, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
             stage0["examples_kind"] = ("synthetic: repeat a random line of the answers' words" if args.copy_lines == "words"
                                        else "synthetic: repeat a line of random tokens of the vocabulary")

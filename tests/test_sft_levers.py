@@ -15,7 +15,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("trl")
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "sft_levers.py"
-TINY = ["--", "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2", "--tiny-vocab", "320",
+TINY = ["--no-progress", "--", "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2", "--tiny-vocab", "320",
         "--batch-size", "2"]
 
 
