@@ -30,6 +30,9 @@ option is accepted after ``--``, e.g. ``-- --seed 1``):
      ``decode`` gives them, byte tokens included, so about a fifth read U+FFFD;
      ``train_sft.copy_lines`` of ``train_sft.token_pieces``, as ``--copy-lines tokens``);
    * ``curriculum``: ``train_sft.curriculum_examples`` (decisions without the system message);
+   * ``disclosure``: the teacher's disclosures alone (talk turns starting "My "), full window;
+   * ``full+disclosure``: every turn as ``full``, and each disclosure twice more
+     (``train_sft.disclosure_examples``, as ``--disclosure-steps``);
    * ``full``: every teacher turn with its ``--context`` window (``train_sft.prompt_completion``).
 
    The synthetic lines are 12 to ``--line-max`` - 1 words or tokens long (default 40).
@@ -62,7 +65,7 @@ if str(_HERE.parent) not in sys.path:
 
 import train_sft as T  # noqa: E402
 
-KINDS = ("copy", "handwords", "tokens", "curriculum", "full")
+KINDS = ("copy", "handwords", "tokens", "curriculum", "disclosure", "full", "full+disclosure")
 #: the ``handwords`` vocabulary: the words of the compact prompt's disclosures and offers
 HAND_WORDS = ["r1", "r2", "r3", "r4", "project_a", "project_b", "project_c", "needs", "pays", "and", "per", "run",
               "My", "-", "$", "x", "take", "you", "I", ".", ","] + [str(i) for i in range(1, 31)]
@@ -96,13 +99,17 @@ def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Name
         return T.copy_lines(T.token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed, line_max)
     if kind == "curriculum":
         return T.curriculum_examples(rows, args)
+    if kind == "disclosure":
+        return T.prompt_completion([r for r in rows if T.is_disclosure(r)], T.context_of(args))
+    if kind == "full+disclosure":
+        return T.disclosure_examples(rows, args)
     return T.prompt_completion(rows, T.context_of(args))
 
 
 def answer_kind(row: Mapping[str, Any]) -> str:
     if row["phase"] == "decision":
         return "purchase"
-    return "disclosure" if row["messages"][-1]["content"].startswith("My ") else "other talk"
+    return "disclosure" if T.is_disclosure(row) else "other talk"
 
 
 def within_one_word(gold: str, got: str) -> bool:
@@ -171,6 +178,8 @@ def parser() -> argparse.ArgumentParser:
                    help=f"stages KIND:STEPS, comma-separated; kinds {', '.join(KINDS)} "
                    "(default copy:150,curriculum:500,full:600, train_sft.py's recipe)")
     p.add_argument("--score", default=None, metavar="MODEL", help="only score this model folder (no training)")
+    p.add_argument("--start", default=None, metavar="MODEL", help="train the recipe from this model folder instead "
+                   "of the tiny base model (e.g. a train_sft.py model-sft, to try one more stage)")
     p.add_argument("--line-max", type=int, default=40, help="synthetic lines are 12 to N-1 long (default 40)")
     p.add_argument("--score-scenarios", type=int, default=8, help="new scenarios per M/C level to score on (default 8)")
     p.add_argument("--score-seed", type=int, default=999, help="their generator seed (default 999)")
@@ -220,9 +229,13 @@ def main(argv: list[str] | None = None) -> int:
             base = work / "model-base"
             if not (base / "config.json").exists():
                 T.build_tiny(base, rows, args)
-            model, name = str(base), a.recipe.replace(":", "").replace(",", "-")
+            model, name = a.start or str(base), a.recipe.replace(":", "").replace(",", "-")
+            if a.start:
+                name = f"{Path(a.start).name}+{name}"
             for i, (kind, steps) in enumerate(stages):
                 ex = stage_examples(kind, rows, args, str(work / "model-base"), a.line_max)
+                if not ex:
+                    raise SystemExit(f"recipe stage {kind}:{steps} has no example in this collection")
                 out = work / f"m-{name}-{i}"
                 info = T.train(model, ex, out, args, progress, steps=steps, name=kind)
                 trained.append({"kind": kind, "steps": info["steps"], "examples": len(ex),
@@ -240,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                      for k, v in result["scores"].items())
     print(f"{a.score or a.recipe}: {line}")
     out = Path(a.out) if a.out else work / f"levers-{name}.json"
-    T.write_result(out, {"benchmark": "sft_levers", "recipe": None if a.score else a.recipe, "scored_model": model,
+    T.write_result(out, {"benchmark": "sft_levers", "recipe": None if a.score else a.recipe, "start": a.start, "scored_model": model,
                          "settings": {k: v for k, v in vars(args).items() if k not in ("out", "no_progress")},
                          "line_max": a.line_max, "score_scenarios": a.score_scenarios, "score_seed": a.score_seed,
                          "training_rows": len(rows), "scoring_rows": len(score_rows), "stages": trained, **result,

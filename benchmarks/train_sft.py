@@ -44,7 +44,8 @@ The loop, each step through the code a user would run:
    :func:`copy_lines`; ``words``: random words of the answers, :func:`copy_examples`), then
    ``--curriculum-steps`` (500) on the decision turns alone, their window without the
    system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
-   example; batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
+   example (``--disclosure-steps`` N adds N steps on every example plus each disclosure
+   twice more, :func:`disclosure_examples`; default 0); batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
    warm-up), completion-only loss, no truncation (``--max-length`` to set one). Saved to
    ``WORK/model-sft``.
 4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
@@ -118,12 +119,14 @@ PAIRINGS = ("oracle", "self", "both")
 #: events that close a turn without a valid answer (the resource game's fallbacks; a fallback
 #: decision logs heuristic_fallback and decision_auto_filled together, so a step counts once)
 FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fallback", "reflection_skipped")
-#: ``--copy-steps`` and ``--copy-lines`` defaults
+#: ``--copy-steps``, ``--copy-lines`` and ``--disclosure-steps`` defaults
 COPY_STEPS = 150
+DISCLOSURE_STEPS = 0
 COPY_LINES = "tokens"
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
-QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "batch_size": 2,
+QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "disclosure_steps": 2,
+         "batch_size": 2,
          "eval_games": 1, "rounds": 1, "talk_turns": 1, "max_new_tokens": 24, "levels": "mc0.8"}
 
 
@@ -587,6 +590,20 @@ def warmup_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace,
     return copy_lines(token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed)
 
 
+def is_disclosure(row: Mapping[str, Any]) -> bool:
+    """A talk turn that discloses the teacher's projects ("My project_a needs ...")."""
+    return row["phase"] == "talk" and row["messages"][-1]["content"].startswith("My ")
+
+
+def disclosure_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--disclosure-steps``: every turn's example (as for ``--steps``) and each disclosure's
+    twice more, so that the last steps weigh the answer the model copies worst (a
+    disclosure copies a dozen numbers from the system message) without unlearning the
+    others (disclosures alone teach it to disclose at every turn)."""
+    ctx = context_of(args)
+    return prompt_completion(rows, ctx) + 2 * prompt_completion([r for r in rows if is_disclosure(r)], ctx)
+
+
 def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
           progress: _Progress, steps: int | None = None, name: str = "train") -> dict[str, Any]:
     """Step 3: TRL SFTTrainer on ``examples`` (prompt-completion) for ``steps`` (default
@@ -850,6 +867,9 @@ def parser() -> argparse.ArgumentParser:
                    help="turns: one prompt-completion example per exported turn (default); conversations: one "
                    "example per agent and game, the loss on every exported answer in it (needs --context 0)")
     m.add_argument("--steps", type=int, default=600, help="optimizer steps (default 600)")
+    m.add_argument("--disclosure-steps", type=int, default=DISCLOSURE_STEPS,
+                   help="after --steps, this many steps on every example plus each disclosure twice more "
+                   f"(disclosure_examples; default {DISCLOSURE_STEPS}: none; 150 is the run on the Datasets page)")
     m.add_argument("--batch-size", type=int, default=16, help="examples per step (default 16)")
     m.add_argument("--copy-steps", type=int, default=COPY_STEPS,
                    help="first of all, this many steps on a synthetic task: repeat a random line (of what "
@@ -908,8 +928,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.lr is None:
         args.lr = 1e-5 if args.model else 3e-3
     if args.context < 0 or args.heldout < 0 or args.train_scenarios < 0 or args.curriculum_steps < 0 \
-            or args.copy_steps < 0:
-        p.error("--context, --heldout, --train-scenarios, --copy-steps and --curriculum-steps must be >= 0")
+            or args.copy_steps < 0 or args.disclosure_steps < 0:
+        p.error("--context, --heldout, --train-scenarios, --copy-steps, --curriculum-steps and --disclosure-steps "
+                "must be >= 0")
     if args.train_on == "conversations" and args.context:
         p.error("--train-on conversations trains on whole conversations, so play must see them whole: use --context 0")
     if args.games is not None and args.games < 1:
@@ -1023,9 +1044,18 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             start = str(work / "model-curriculum")
         else:
             stage1, start = None, base_next
-        training = train(start, examples, sft_dir, args, progress)
+        if args.disclosure_steps:
+            training = train(start, examples, work / "model-full", args, progress)
+            last = disclosure_examples(rows, args)
+            stage3 = train(str(work / "model-full"), last, sft_dir, args, progress, steps=args.disclosure_steps,
+                           name="disclosures")
+            stage3["examples_kind"] = "every turn, each disclosure twice more"
+            data["disclosure_examples"] = len(last)
+        else:
+            training, stage3 = train(start, examples, sft_dir, args, progress), None
         training["copy"] = stage0
         training["curriculum"] = stage1
+        training["disclosures"] = stage3
         after = stage(sft_dir, "after")
 
     result = {

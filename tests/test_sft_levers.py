@@ -40,6 +40,10 @@ def test_within_one_word_and_answer_kinds(levers):
     assert not levers.within_one_word(gold, gold.replace("3 r1 and 5", "2 r1 and 4"))
     assert not levers.within_one_word(gold, gold + " What are your projects?")
     row = lambda phase, text: {"phase": phase, "messages": [{"role": "assistant", "content": text}]}  # noqa: E731
+    rows = [row("talk", gold), row("talk", "Agreed."), row("decision", '{"r1": 4}')]
+    args = levers.T.parse_args(["--context", "3"])
+    picked = levers.stage_examples("disclosure", rows, args, "unused", 40)
+    assert [e["completion"][0]["content"] for e in picked] == [gold]
     assert levers.answer_kind(row("decision", '{"r1": 4}')) == "purchase"
     assert levers.answer_kind(row("talk", gold)) == "disclosure"
     assert levers.answer_kind(row("talk", "Agreed.")) == "other talk"
@@ -68,6 +72,11 @@ def test_quick_run_trains_every_stage_kind_and_scores(levers, tmp_path, capsys):
     assert levers.main(["--quick", "--work", str(work), "--score", str(model), *TINY]) == 0
     again = json.loads((work / f"levers-score-{model.name}.json").read_text())
     assert again["stages"] == [] and again["scores"] == scores  # greedy: the same answers
+    # --start: one more stage on a trained model
+    assert levers.main(["--quick", "--work", str(work), "--start", str(model), "--recipe", "full:1", *TINY]) == 0
+    more = json.loads((work / f"levers-{model.name}+full1.json").read_text())
+    assert more["start"] == str(model) and [s["kind"] for s in more["stages"]] == ["full"]
+    assert (work / f"m-{model.name}+full1-0" / "config.json").exists()
 
 
 def test_synthetic_lines_are_copies_from_the_system_message(levers):

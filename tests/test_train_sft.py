@@ -118,10 +118,10 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     tokens of the base model's vocabulary, --copy-lines tokens), then the teacher's rows of the SFT export (only jointly optimal
     rounds, the default): the curriculum (its decision turns, the window without the
     system message), then every row, one example per row in order, prompt + completion =
-    the row's window."""
-    assert len(tiny_run["datasets"]) == 3
-    warm, first, ds = tiny_run["datasets"]
-    assert ds.column_names == first.column_names == warm.column_names == ["prompt", "completion"]
+    the row's window; last every row again and each disclosure twice more."""
+    assert len(tiny_run["datasets"]) == 4
+    warm, first, ds, last = tiny_run["datasets"]
+    assert ds.column_names == first.column_names == warm.column_names == last.column_names == ["prompt", "completion"]
     exported = list(export.sft_examples(tiny_run["work"] / "collect", only_optimal=True))
     rows = [r for r in exported if r["policy"] == "follower"]
     assert rows and len(rows) < len(exported)  # the oracle's own turns are not trained on
@@ -145,6 +145,10 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     args = bench.parse_args(TINY)
     assert args.copy_lines == "tokens"
     assert list(warm) == bench.warmup_examples(rows, args, str(tiny_run["work"] / "model-base"))
+    disclosures = [r for r in rows if r["phase"] == "talk" and r["messages"][-1]["content"].startswith("My ")]
+    assert list(last) == list(ds) + 2 * bench.prompt_completion(disclosures, 3)
+    assert len(last) == len(rows) + 2 * len(disclosures) == tiny_run["data"]["data"]["disclosure_examples"]
+    assert tiny_run["data"]["training"]["disclosures"]["steps"] == 2
     assert len(warm) == tiny_run["data"]["data"]["copy_examples"] == bench.COPY_EXAMPLES
 
 
@@ -336,3 +340,17 @@ def test_copy_lines_of_tokens(bench, tiny_run):
     rows = [{"messages": [{"role": "assistant", "content": "My project_a needs 5 r1."}]}]
     words = bench.parse_args(["--copy-lines", "words"])
     assert bench.warmup_examples(rows, words, base) == bench.copy_examples(rows, words)
+
+
+def test_disclosure_examples_weigh_disclosures_three_times(bench):
+    def row(phase, answer):
+        return {"phase": phase, "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"},
+                                             {"role": "assistant", "content": answer}]}
+
+    disclose = row("talk", "My project_a needs 5 r1 per run and pays 7.")
+    rows = [disclose, row("talk", "Agreed."), row("decision", '{"r1": 5}'), row("decision", "My mistake")]
+    assert [bench.is_disclosure(r) for r in rows] == [True, False, False, False]
+    ex = bench.disclosure_examples(rows, bench.parse_args([]))
+    assert [e["completion"][0]["content"] for e in ex] == [r["messages"][-1]["content"] for r in rows] + [
+        disclose["messages"][-1]["content"]] * 2
+    assert all(e["prompt"] == [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}] for e in ex)
