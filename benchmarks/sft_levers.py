@@ -18,7 +18,9 @@ option is accepted after ``--``, e.g. ``-- --seed 1``):
    ``--train-scenarios`` generated scenarios, the teacher's turns of jointly optimal
    rounds), and a scoring collection: the same games on ``--score-scenarios`` (8) new
    scenarios per M/C level (generator seed ``--score-seed`` 999), whose teacher turns are
-   the answers to score (both of jointly optimal rounds only, unless ``-- --all-rounds``). The tiny base model is built once too (``train_sft.build_tiny``).
+   the answers to score (both of jointly optimal rounds only, unless ``-- --all-rounds``;
+   the run says which). A folder made with other collection or tiny-model settings is
+   refused, not reused. The tiny base model is built once too (``train_sft.build_tiny``).
 2. **Train** the stages of ``--recipe`` in order, each from the previous one's model,
    with ``train_sft.train`` (batch, learning rate and schedule as there); a stage is
    ``KIND:STEPS``:
@@ -150,12 +152,28 @@ def score(model_path: str, rows: list[Mapping[str, Any]], args: argparse.Namespa
     return {"scores": result, "misses": misses}
 
 
+#: the train_sft.py settings that make the collections and the base model a --work folder keeps
+COLLECTION_SETTINGS = ("seed", "teacher", "games", "train_scenarios", "train_seed", "levels", "rounds", "talk_turns",
+                       "theme", "thinking", "prompt_style", "max_retries", "all_rounds", "heldout", "heldout_seed",
+                       "tiny_hidden", "tiny_layers", "tiny_heads", "tiny_vocab", "tiny_init")
+
+
+def collection_settings(args: argparse.Namespace, score_scenarios: int, score_seed: int) -> dict[str, Any]:
+    return {**{k: getattr(args, k) for k in COLLECTION_SETTINGS}, "score_scenarios": score_scenarios,
+            "score_seed": score_seed}
+
+
 def collect(work: Path, args: argparse.Namespace, score_scenarios: int, score_seed: int,
             progress: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The training rows and the scoring rows, collected once into ``work`` (rows.json)."""
     cache = work / "rows.json"
+    made_with = collection_settings(args, score_scenarios, score_seed)
     if cache.exists():
         d = json.loads(cache.read_text())
+        if d.get("settings") != made_with:
+            differ = sorted(k for k in made_with if (d.get("settings") or {}).get(k) != made_with[k])
+            raise SystemExit(f"{work} holds a collection and base model made with other settings "
+                             f"({', '.join(differ)}); use another --work")
         return d["rows"], d["score_rows"]
     held = T.heldout_sets(args, work, progress) if args.heldout else None
     sets = T.train_sets(args, work, held, progress)
@@ -165,7 +183,7 @@ def collect(work: Path, args: argparse.Namespace, score_scenarios: int, score_se
     scoring = T.generated_sets(args, work, "score", score_scenarios, score_seed, progress=progress)
     T._run(T.collect_config(args, scoring), work / "collect-score", progress, "collect scoring games")
     score_rows = T.teacher_rows(T.export_sft(work / "collect-score", work / "score.parquet", only_optimal), args)
-    cache.write_text(json.dumps({"rows": rows, "score_rows": score_rows}, default=str))
+    cache.write_text(json.dumps({"settings": made_with, "rows": rows, "score_rows": score_rows}, default=str))
     return rows, score_rows
 
 
@@ -174,9 +192,9 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Options after -- go to train_sft.py's parser (e.g. -- --seed 1 --lr 1e-3).")
     p.add_argument("--work", required=True, help="folder of the collections, the base model and the trained models "
                    "(reused: collections and base model are made once)")
-    p.add_argument("--recipe", default="copy:150,curriculum:500,full:600",
+    p.add_argument("--recipe", default="tokens:150,curriculum:500,full:600",
                    help=f"stages KIND:STEPS, comma-separated; kinds {', '.join(KINDS)} "
-                   "(default copy:150,curriculum:500,full:600, train_sft.py's recipe)")
+                   "(default tokens:150,curriculum:500,full:600, train_sft.py's default recipe)")
     p.add_argument("--score", default=None, metavar="MODEL", help="only score this model folder (no training)")
     p.add_argument("--start", default=None, metavar="MODEL", help="train the recipe from this model folder instead "
                    "of the tiny base model (e.g. a train_sft.py model-sft, to try one more stage)")
@@ -202,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.quick:
         rest = ["--quick", "--all-rounds", *rest]
         if a.recipe == p.get_default("recipe"):
-            a.recipe = "copy:2,curriculum:2,full:2"
+            a.recipe = "tokens:2,curriculum:2,full:2"
         a.score_scenarios = min(a.score_scenarios, 1)
     try:
         stages = parse_recipe(a.recipe)
@@ -221,7 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         rows, score_rows = collect(work, args, a.score_scenarios, a.score_seed, progress)
         if not rows or not score_rows:
             raise SystemExit("no teacher turn to train on or to score (no jointly optimal round?)")
-        print(f"training rows {len(rows)}, scoring rows {len(score_rows)}", flush=True)
+        kept = "every valid teacher turn" if args.all_rounds else \
+            "teacher turns of jointly optimal rounds only (-- --all-rounds: every valid turn)"
+        print(f"training rows {len(rows)}, scoring rows {len(score_rows)}: {kept}", flush=True)
         trained: list[dict[str, Any]] = []
         if a.score:
             model, name = a.score, "score-" + Path(a.score).name

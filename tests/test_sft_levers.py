@@ -65,6 +65,7 @@ def test_quick_run_trains_every_stage_kind_and_scores(levers, tmp_path, capsys):
     assert out["training_rows"] > 0 and out["score_scenarios"] == 1
     printed = capsys.readouterr().out
     assert f"{recipe}: " in printed and "purchase " in printed
+    assert "every valid teacher turn" in printed  # --quick scores every turn, and says so
     # the collections are made once: scoring an existing model reuses them
     rows = json.loads((work / "rows.json").read_text())
     assert len(rows["rows"]) == out["training_rows"] and len(rows["score_rows"]) == out["scoring_rows"]
@@ -77,6 +78,9 @@ def test_quick_run_trains_every_stage_kind_and_scores(levers, tmp_path, capsys):
     more = json.loads((work / f"levers-{model.name}+full1.json").read_text())
     assert more["start"] == str(model) and [s["kind"] for s in more["stages"]] == ["full"]
     assert (work / f"m-{model.name}+full1-0" / "config.json").exists()
+    # a folder made with other settings is refused, never reused silently
+    with pytest.raises(SystemExit, match="other settings .*seed"):
+        levers.main(["--quick", "--work", str(work), "--score", str(model), *TINY, "--seed", "1"])
 
 
 def test_synthetic_lines_are_copies_from_the_system_message(levers):
