@@ -294,3 +294,15 @@ def test_a_plan_past_a_million_games_is_refused_before_it_is_expanded(block, tol
     with pytest.raises(RunConfigError, match=re.escape(told) + ".*at most 1,000,000 games"):
         make_plan(config)
     assert time.perf_counter() - t < 1.0  # building them took minutes
+
+
+def test_purchase_vectors_refuse_before_allocating():
+    supply, cost = np.array([3000, 3000]), np.ones(2)
+    assert len(solver.purchase_vectors(supply[:1], cost[:1], 1e9, 1)) == 3001
+    # the second resource's step would hold 3,001 x 3,001 x 2 cells: refused, never built
+    with pytest.raises(ScenarioTooLarge, match=r"purchases needs an array of 18,012,002 cells at resource 1 "
+                                               r"\(3,001 purchases so far x 3001 quantities x 2 resources\)"):
+        solver.purchase_vectors(supply, cost, 1e9, 2)
+    # a zero price: the supply bounds the quantity; the type limit prunes as it goes
+    assert solver.purchase_vectors(np.array([2, 1]), np.array([0.0, 1.0]), 0.5, 1).tolist() == [[0, 0], [1, 0], [2, 0]]
+    assert solver.purchase_vectors(np.array([1, 1]), np.array([1.0, 1.0]), 5, 1).tolist() == [[0, 0], [0, 1], [1, 0]]

@@ -19,12 +19,15 @@ Descriptions (``text_chars`` caps speech and thinking):
 A purchase object is ``{"<resource name>": units, ..., "projects": {"<project>": runs, ...}}``
 with every key optional, integers from 0 to what the budget could buy. It does not say
 that the purchase fits the budget, the type limit or the runs it names: those are the
-rules' (and the strict description's). **Strict**: the purchase is one of the agent's
-feasible run vectors (:func:`~.solver.run_vectors`: within budget, supply and type
-limit) with exactly the resources its runs consume, and either those runs named or the
-runs omitted (the engine assigns them), rendered as the env renders a structured
-decision (``json.dumps``, zero quantities left out, every project named or none): each
-is legal, and each legal decision of that kind is admitted.
+rules' (and the strict description's). **Strict**: any purchase within budget, supply
+and type limit (:func:`~.solver.purchase_vectors`) with the runs omitted (the engine
+assigns them), or one of the agent's feasible run vectors (:func:`~.solver.run_vectors`)
+with exactly the resources its runs consume and those runs named, rendered as the env
+renders a structured decision (``json.dumps``, zero quantities left out, every project
+named or none): each is legal, and each legal decision of those two kinds is admitted.
+Left out: buying more than the supply alone (legal, but it annuls the round) and naming
+runs that leave part of the purchase unused (the same runs with exactly their usage are
+admitted; :func:`legal_decisions` says why).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ...core.answer_format import AnswerFormat, PLAIN_TEXT, integer_regex, json_text_pattern, regex_escape, text_regex
-from .solver import run_vectors
+from .solver import purchase_vectors, run_vectors
 
 __all__ = ["spec", "build", "canonical_decision", "legal_decisions"]
 
@@ -83,15 +86,22 @@ def canonical_decision(names: Sequence[str], purchase: Sequence[int], project_na
 def legal_decisions(s: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The strict set: every feasible run vector of the spec's agent as the purchase
     object that buys exactly what it consumes and names its runs (the all-zero one first),
-    then each distinct purchase among them with the runs omitted (the engine assigns them,
-    Appendix D.1.3: a form the rules accept, so the strict set admits it too)."""
+    then every purchase within budget, supply and type limit with the runs omitted (the
+    engine assigns them, Appendix D.1.3; the empty purchase first). A purchase that no
+    runs use up exactly is legal, and a deferent agent buying the share it was offered
+    makes one, so it is admitted. Left out: naming runs that leave part of the purchase
+    unused (the same runs named with exactly their usage are admitted, same reward for
+    less money), which keeps the set a few hundred entries (the shipped scenarios: at
+    most 239) where all pairs would be thousands, past what JSON Schema servers take in an
+    ``enum``."""
     R, rew, supply, cost = _arrays(s)
-    runs, usage, _value = run_vectors(R, rew, supply, cost, float(s["budget"]), int(s["max_types"]))
+    budget, max_types = float(s["budget"]), int(s["max_types"])
+    runs, usage, _value = run_vectors(R, rew, supply, cost, budget, max_types)
     names = [r["name"] for r in s["resources"]]
     pnames = [p["name"] for p in s["projects"]]
     named = [canonical_decision(names, u.tolist(), pnames, r.tolist()) for r, u in zip(runs, usage)]
-    purchases = dict.fromkeys(tuple(u.tolist()) for u in usage)  # distinct, first-seen order
-    return named + [canonical_decision(names, u, pnames, None) for u in purchases]
+    purchases = purchase_vectors(supply, cost, budget, max_types)
+    return named + [canonical_decision(names, q, pnames, None) for q in purchases.tolist()]
 
 
 def _bounds(s: Mapping[str, Any]) -> tuple[list[int], list[int]]:

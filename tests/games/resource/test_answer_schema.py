@@ -66,11 +66,11 @@ def test_every_admitted_answer_parses(data, phase, thinking, name, theme):
     turn = _parse(text, sc, names, phase, thinking)  # strict: never refused
     if turn.decision is not None:
         bought = np.array([q for _, q in turn.decision.purchase])
+        # within supply (budget and type limit: parsing above refuses past them)
         assert np.all(bought <= [r.supply for r in sc.resources])
-        # exactly what some feasible run vector consumes: those runs named, or left to the engine
-        runs, usage, _ = feasible_run_vectors(sc, "agent_a")
-        assert any(np.array_equal(bought, u) for u in usage)
         if not turn.decision.auto_assigned:
+            # runs named: a feasible run vector, and the purchase is exactly what it consumes
+            runs, usage, _ = feasible_run_vectors(sc, "agent_a")
             named = np.array([n for _, n in turn.decision.runs])
             assert any(np.array_equal(named, r) and np.array_equal(bought, u) for r, u in zip(runs, usage))
     else:
@@ -125,7 +125,12 @@ def test_every_legal_structured_action_as_rendered_is_admitted(data, phase, thin
     action = {"message": message, "thinking": data.draw(MESSAGE | st.just("")), "decide": int(decide),
               "purchase": purchase, "auto_runs": 1}
     obs, text = _rendered(name, None, phase, thinking, action)
-    assert admits(answer_format(obs), text), text
+    fmt = answer_format(obs)
+    assert admits(fmt, text), text
+    # the strict set admits every legal purchase with the runs left to the engine, used up or
+    # not (a deferent agent buys the share it is offered), when it is within supply
+    if not decide or np.all(purchase <= [r.supply for r in sc.resources]):
+        assert admits(fmt.strict, text), text
 
 
 def test_spec_holds_only_the_agents_own_projects_and_the_current_names():
@@ -140,13 +145,40 @@ def test_spec_holds_only_the_agents_own_projects_and_the_current_names():
     assert env.observe(other)["answer_format"] == ""  # not acting: no format
     strict = answer_format(env.observe(agent)).strict
     # the strict set is the feasible run vectors, every one of them with its runs named,
-    # and each distinct purchase among them with the runs omitted
+    # then every purchase within budget, supply and type limit with the runs omitted
     runs, usage = feasible_run_vectors(game.scenario, agent)[:2]
     legal = A.legal_decisions(spec)
-    assert len(legal) == len(runs) + len({tuple(u) for u in usage.tolist()})
     assert sum("projects" in d for d in legal) == len(runs)
     assert legal[len(runs)] == {}  # the empty purchase, runs omitted, first of its kind
+    omitted = [d for d in legal if "projects" not in d]
+    assert len({json.dumps(d) for d in omitted}) == len(omitted)
+    assert {json.dumps(d) for d in omitted} == {json.dumps(d) for d in _brute_force_purchases(spec)}
+    assert {tuple(u) for u in usage.tolist()} <= {tuple(d.get(r["name"], 0) for r in spec["resources"])
+                                                 for d in omitted}
     assert strict.name == "resource.talk.json.strict"
+
+
+def _brute_force_purchases(spec):
+    """Every purchase within budget, supply and type limit, by plain nested loops."""
+    import itertools
+
+    res = spec["resources"]
+    out = []
+    for q in itertools.product(*(range(r["supply"] + 1) for r in res)):
+        cost = sum(n * r["cost"] for n, r in zip(q, res))
+        if cost <= spec["budget"] + 1e-9 and sum(1 for n in q if n) <= spec["max_types"]:
+            out.append({r["name"]: n for n, r in zip(q, res) if n})
+    return out
+
+
+@pytest.mark.parametrize("name", ["mc050_1", "mc080_3", "mc100_g4"])
+def test_strict_purchases_equal_a_brute_force_enumeration_in_order(name):
+    sc, names = _setup(name, None)
+    spec = A.spec(sc, "agent_b", names, phase="decision", thinking=False)
+    legal = A.legal_decisions(spec)
+    omitted = [d for d in legal if "projects" not in d]
+    assert omitted == _brute_force_purchases(spec)  # lexicographic, the empty purchase first
+    assert len(legal) <= 239  # the docstring's bound over the shipped scenarios
 
 
 def test_text_cap_bounds_every_free_text_field():
