@@ -6,7 +6,7 @@ hour of a full ``train_sft.py`` run, and 220 scored answers instead of 24 decisi
 Run from the repository root (the ``sft`` extra):
 
     python benchmarks/sft_levers.py --work runs/levers --recipe curriculum:500,full:600
-    python benchmarks/sft_levers.py --work runs/levers --recipe tokens:150,curriculum:500,full:600
+    python benchmarks/sft_levers.py --work runs/levers --recipe synthetic:150,curriculum:500,full:600
     python benchmarks/sft_levers.py --work runs/levers --score runs/sft/model-sft   # a model trained elsewhere
     python benchmarks/sft_levers.py --quick --work /tmp/levers                       # smoke run
 
@@ -35,7 +35,12 @@ option is accepted after ``--``, e.g. ``-- --seed 1``):
    * ``disclosure``: the teacher's disclosures alone (talk turns starting "My "), full window;
    * ``full+disclosure``: every turn as ``full``, and each disclosure twice more
      (``train_sft.disclosure_examples``, as ``--disclosure-steps``);
-   * ``full``: every teacher turn with its ``--context`` window (``train_sft.prompt_completion``).
+   * ``full``: every teacher turn with its ``--context`` window (``train_sft.prompt_completion``);
+   * ``synthetic``: the teacher's disclosures with new units and rewards in the system
+     message's project lines and in the answer, a new draw per example
+     (``train_sft.synthetic_disclosures``, as ``--copy-lines disclosures``);
+   * ``full+synthetic``: every turn as ``full``, and as many synthetic disclosures as the
+     rows hold real ones.
 
    The synthetic lines are 12 to ``--line-max`` - 1 words or tokens long (default 40).
 3. **Score**: greedy decoding (``max_new_tokens`` 96) of every scoring turn from its
@@ -67,7 +72,8 @@ if str(_HERE.parent) not in sys.path:
 
 import train_sft as T  # noqa: E402
 
-KINDS = ("copy", "handwords", "tokens", "curriculum", "disclosure", "full", "full+disclosure")
+KINDS = ("copy", "handwords", "tokens", "curriculum", "disclosure", "synthetic", "full", "full+disclosure",
+         "full+synthetic")
 #: the ``handwords`` vocabulary: the words of the compact prompt's disclosures and offers
 HAND_WORDS = ["r1", "r2", "r3", "r4", "project_a", "project_b", "project_c", "needs", "pays", "and", "per", "run",
               "My", "-", "$", "x", "take", "you", "I", ".", ","] + [str(i) for i in range(1, 31)]
@@ -105,6 +111,11 @@ def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Name
         return T.prompt_completion([r for r in rows if T.is_disclosure(r)], T.context_of(args))
     if kind == "full+disclosure":
         return T.disclosure_examples(rows, args)
+    if kind == "synthetic":
+        return T.synthetic_disclosures(rows, args)
+    if kind == "full+synthetic":  # every turn, and as many synthetic disclosures as real ones
+        real = T.prompt_completion(rows, T.context_of(args))
+        return real + T.synthetic_disclosures(rows, args, n=sum(T.is_disclosure(r) for r in rows))
     return T.prompt_completion(rows, T.context_of(args))
 
 
@@ -192,9 +203,9 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Options after -- go to train_sft.py's parser (e.g. -- --seed 1 --lr 1e-3).")
     p.add_argument("--work", required=True, help="folder of the collections, the base model and the trained models "
                    "(reused: collections and base model are made once)")
-    p.add_argument("--recipe", default="tokens:150,curriculum:500,full:600",
+    p.add_argument("--recipe", default="synthetic:150,curriculum:500,full:600",
                    help=f"stages KIND:STEPS, comma-separated; kinds {', '.join(KINDS)} "
-                   "(default tokens:150,curriculum:500,full:600, train_sft.py's default recipe)")
+                   "(default synthetic:150,curriculum:500,full:600, train_sft.py's default recipe)")
     p.add_argument("--score", default=None, metavar="MODEL", help="only score this model folder (no training)")
     p.add_argument("--start", default=None, metavar="MODEL", help="train the recipe from this model folder instead "
                    "of the tiny base model (e.g. a train_sft.py model-sft, to try one more stage)")
@@ -220,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.quick:
         rest = ["--quick", "--all-rounds", *rest]
         if a.recipe == p.get_default("recipe"):
-            a.recipe = "tokens:2,curriculum:2,full:2"
+            a.recipe = "synthetic:2,curriculum:2,full:2"
         a.score_scenarios = min(a.score_scenarios, 1)
     try:
         stages = parse_recipe(a.recipe)

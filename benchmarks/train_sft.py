@@ -39,9 +39,12 @@ The loop, each step through the code a user would run:
    chat model built here with :func:`baselines.llm.tiny.build_tiny_model`: hidden size
    128, 4 layers, about 0.83 M parameters (``--tiny-*``), initial weights of spread
    ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts):
-   first ``--copy-steps`` (150) on a synthetic task, repeating a line of random tokens
-   of the model's vocabulary from the system message (``--copy-lines tokens``,
-   :func:`copy_lines`; ``words``: random words of the answers, :func:`copy_examples`), then
+   first ``--copy-steps`` (150) on synthetic disclosures: the teacher's disclosures with
+   new units and rewards in the system message's project lines and in the answer, so
+   that only copying from the prompt gets them right (``--copy-lines disclosures``,
+   :func:`synthetic_disclosures`; ``tokens``: repeat a line of random tokens of the
+   vocabulary, :func:`copy_lines`; ``words``: of random words of the answers,
+   :func:`copy_examples`), then
    ``--curriculum-steps`` (500) on the decision turns alone, their window without the
    system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
    example (``--disclosure-steps`` N adds N steps on every example plus each disclosure
@@ -122,7 +125,7 @@ FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fal
 #: ``--copy-steps``, ``--copy-lines`` and ``--disclosure-steps`` defaults
 COPY_STEPS = 150
 DISCLOSURE_STEPS = 0
-COPY_LINES = "tokens"
+COPY_LINES = "disclosures"
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
 QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "disclosure_steps": 2,
@@ -580,11 +583,13 @@ def token_pieces(tokenizer: Any) -> list[str]:
 
 
 def warmup_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace, base: str) -> list[dict[str, Any]]:
-    """The ``--copy-steps`` examples of ``--copy-lines``: ``tokens`` (the default: random
-    tokens of the base model's vocabulary, :func:`copy_lines`) or ``words``
-    (:func:`copy_examples`)."""
+    """The ``--copy-steps`` examples of ``--copy-lines``: ``tokens`` (random tokens of the
+    base model's vocabulary, :func:`copy_lines`), ``words`` (:func:`copy_examples`) or
+    ``disclosures`` (teacher disclosures with new numbers, :func:`synthetic_disclosures`)."""
     if args.copy_lines == "words":
         return copy_examples(rows, args)
+    if args.copy_lines == "disclosures":
+        return synthetic_disclosures(rows, args)
     from transformers import AutoTokenizer
 
     return copy_lines(token_pieces(AutoTokenizer.from_pretrained(base)), "", args.seed)
@@ -602,6 +607,56 @@ def disclosure_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namesp
     others (disclosures alone teach it to disclose at every turn)."""
     ctx = context_of(args)
     return prompt_completion(rows, ctx) + 2 * prompt_completion([r for r in rows if is_disclosure(r)], ctx)
+
+
+#: a project line of the compact system prompt (``COMPACT_PROJECT_LINE``)
+_PROJECT_LINE = re.compile(r"^- (\S+) needs (.+) per run and pays (\S+)$", re.M)
+#: a requirement's units ("3 r1 and 2 r3": the 3 and the 2)
+_UNITS = re.compile(r"\b(\d+)(?= \S)")
+
+
+def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace,
+                          n: int = COPY_EXAMPLES) -> list[dict[str, Any]]:
+    """Disclosures of projects nobody has: each is a teacher disclosure (prompt as
+    :func:`prompt_completion` gives it) whose project lines in the system message get new
+    units and rewards, drawn from those seen in the rows' project lines, and whose answer
+    says the new ones ("My project_a needs 3 r1 per run and pays 12. ..."), the rest of
+    both unchanged. A real collection repeats each project set a few times, so a model
+    trained from scratch can learn its disclosures by heart; here every example has new
+    numbers, which only copying from the prompt gets right. Deterministic under
+    ``--seed`` (a numpy Generator of its own). Empty when the rows hold no disclosure
+    of the compact prompt's form."""
+    import numpy as np
+
+    base = []
+    for ex in prompt_completion([r for r in rows if is_disclosure(r)], context_of(args)):
+        system, answer = ex["prompt"][0]["content"], ex["completion"][0]["content"]
+        lines = list(_PROJECT_LINE.finditer(system))
+        said = [f"My {m.group(1)} needs {m.group(2)} per run and pays {m.group(3)}." for m in lines]
+        if ex["prompt"][0]["role"] == "system" and lines and all(x in answer for x in said):
+            base.append((ex, lines, said))
+    if not base:
+        return []
+    units = sorted({int(u) for _, lines, _ in base for m in lines for u in _UNITS.findall(m.group(2))})
+    rewards = sorted({m.group(3) for _, lines, _ in base for m in lines})
+    rng = np.random.default_rng([args.seed, 21])
+    out = []
+    for _ in range(n):
+        ex, lines, said = base[int(rng.integers(len(base)))]
+        system, answer = ex["prompt"][0]["content"], ex["completion"][0]["content"]
+        rest = [dict(m) for m in ex["prompt"][1:]]
+        for m, old in zip(lines, said):
+            req = _UNITS.sub(lambda _u: str(units[int(rng.integers(len(units)))]), m.group(2))
+            pay = rewards[int(rng.integers(len(rewards)))]
+            new = f"My {m.group(1)} needs {req} per run and pays {pay}."
+            system = system.replace(m.group(0), f"- {m.group(1)} needs {req} per run and pays {pay}", 1)
+            answer = answer.replace(old, new, 1)
+            for msg in rest:  # an earlier disclosure of the agent's inside the window says the new ones too
+                if msg["role"] == "assistant":
+                    msg["content"] = msg["content"].replace(old, new)
+        out.append({"prompt": [{"role": "system", "content": system}, *rest],
+                    "completion": [{"role": "assistant", "content": answer}]})
+    return out
 
 
 def train(model_path: str, examples: list[dict[str, Any]], out: Path, args: argparse.Namespace,
@@ -872,12 +927,13 @@ def parser() -> argparse.ArgumentParser:
                    f"(disclosure_examples; default {DISCLOSURE_STEPS}: none; 150 is the run on the Datasets page)")
     m.add_argument("--batch-size", type=int, default=16, help="examples per step (default 16)")
     m.add_argument("--copy-steps", type=int, default=COPY_STEPS,
-                   help="first of all, this many steps on a synthetic task: repeat a random line (of what "
-                   f"--copy-lines says) from the system message, which teaches copying (default {COPY_STEPS}, 0: none)")
-    m.add_argument("--copy-lines", choices=("words", "tokens"), default=COPY_LINES,
-                   help="what the --copy-steps lines are made of: tokens (random tokens of the model's vocabulary, "
-                   "copy_lines) or words (random words and marks of the teacher's answers, copy_examples); "
-                   f"default {COPY_LINES}")
+                   help="first of all, this many steps on synthetic examples (what --copy-lines says) that teach "
+                   f"copying from the system message (default {COPY_STEPS}, 0: none)")
+    m.add_argument("--copy-lines", choices=("words", "tokens", "disclosures"), default=COPY_LINES,
+                   help="what the --copy-steps examples are: tokens (repeat a line of random tokens of the model's "
+                   "vocabulary, copy_lines), words (of random words and marks of the teacher's answers, "
+                   "copy_examples) or disclosures (the teacher's disclosures with new units and rewards in the "
+                   f"prompt and the answer, synthetic_disclosures); default {COPY_LINES}")
     m.add_argument("--curriculum-steps", type=int, default=500,
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
@@ -1025,10 +1081,13 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         if args.copy_steps:
             warm = warmup_examples(rows, args, base)
             if not warm:
-                raise SystemExit(f"--copy-steps: no piece to make copy lines of (--copy-lines {args.copy_lines})")
+                raise SystemExit(f"--copy-steps: nothing to make warm-up examples of (--copy-lines {args.copy_lines}; "
+                                 "disclosures needs the teacher's disclosures in the compact prompt's form)")
             stage0 = train(base, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
-            stage0["examples_kind"] = ("synthetic: repeat a random line of the answers' words" if args.copy_lines == "words"
-                                       else "synthetic: repeat a line of random tokens of the vocabulary")
+            stage0["examples_kind"] = {
+                "words": "synthetic: repeat a random line of the answers' words",
+                "tokens": "synthetic: repeat a line of random tokens of the vocabulary",
+                "disclosures": "synthetic: the teacher's disclosures with new units and rewards"}[args.copy_lines]
             data["copy_examples"] = len(warm)
             base_next = str(work / "model-copy")
         else:

@@ -98,3 +98,21 @@ def test_bad_options_are_refused(levers, tmp_path):
         with pytest.raises(SystemExit) as e:
             levers.main(["--work", str(tmp_path / "w"), *argv])
         assert e.value.code == 2
+
+
+def test_synthetic_stages(levers):
+    system = "R.\nYour projects:\n- project_a needs 3 r1 per run and pays 12\n- project_b needs 5 r2 per run and pays 7"
+    said = "My project_a needs 3 r1 per run and pays 12. My project_b needs 5 r2 per run and pays 7."
+
+    def row(phase, text):
+        return {"phase": phase, "messages": [{"role": "system", "content": system}, {"role": "user", "content": "U"},
+                                             {"role": "assistant", "content": text}]}
+
+    rows = [row("talk", said), row("talk", "Agreed."), row("decision", '{"r1": 3}')]
+    args = levers.T.parse_args([])
+    synthetic = levers.stage_examples("synthetic", rows, args, "unused", 40)
+    assert synthetic == levers.T.synthetic_disclosures(rows, args) and len(synthetic) == levers.T.COPY_EXAMPLES
+    # every turn once, and as many synthetic disclosures as the rows hold real ones (one)
+    mixed = levers.stage_examples("full+synthetic", rows, args, "unused", 40)
+    assert mixed[:3] == levers.T.prompt_completion(rows, 3)
+    assert mixed[3:] == levers.T.synthetic_disclosures(rows, args, n=1)

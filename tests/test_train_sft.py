@@ -114,8 +114,8 @@ def test_output_structure(tiny_run, capsys):
 
 
 def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
-    """The datasets handed to SFTTrainer: first the synthetic copy task (lines of random
-    tokens of the base model's vocabulary, --copy-lines tokens), then the teacher's rows of the SFT export (only jointly optimal
+    """The datasets handed to SFTTrainer: first the synthetic disclosures (the teacher's
+    disclosures with new numbers, --copy-lines disclosures), then the teacher's rows of the SFT export (only jointly optimal
     rounds, the default): the curriculum (its decision turns, the window without the
     system message), then every row, one example per row in order, prompt + completion =
     the row's window; last every row again and each disclosure twice more."""
@@ -143,8 +143,10 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert tiny_run["data"]["training"]["curriculum"]["steps"] == 2
     assert tiny_run["data"]["training"]["copy"]["steps"] == 2
     args = bench.parse_args(TINY)
-    assert args.copy_lines == "tokens"
+    assert args.copy_lines == "disclosures"
     assert list(warm) == bench.warmup_examples(rows, args, str(tiny_run["work"] / "model-base"))
+    assert list(warm) == bench.synthetic_disclosures(rows, args)
+    assert all(ex["completion"][0]["content"].startswith("My ") for ex in warm)
     disclosures = [r for r in rows if r["phase"] == "talk" and r["messages"][-1]["content"].startswith("My ")]
     assert list(last) == list(ds) + 2 * bench.prompt_completion(disclosures, 3)
     assert len(last) == len(rows) + 2 * len(disclosures) == tiny_run["data"]["data"]["disclosure_examples"]
@@ -335,7 +337,7 @@ def test_copy_lines_of_tokens(bench, tiny_run):
         system, line = e["prompt"][0]["content"], e["completion"][0]["content"]
         assert "\n" in system and system.split("\n")[-1] == line and "<" not in system
         assert not set(tok(line, add_special_tokens=False)["input_ids"]) & set(tok.all_special_ids)
-    assert bench.warmup_examples([], bench.parse_args(["--seed", "2"]), base) == ex  # the default
+    assert bench.warmup_examples([], bench.parse_args(["--seed", "2"]), base) == []  # the default: disclosures, none here
     # --copy-lines words: the answers' words
     rows = [{"messages": [{"role": "assistant", "content": "My project_a needs 5 r1."}]}]
     words = bench.parse_args(["--copy-lines", "words"])
@@ -354,3 +356,39 @@ def test_disclosure_examples_weigh_disclosures_three_times(bench):
     assert [e["completion"][0]["content"] for e in ex] == [r["messages"][-1]["content"] for r in rows] + [
         disclose["messages"][-1]["content"]] * 2
     assert all(e["prompt"] == [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}] for e in ex)
+
+
+def test_synthetic_disclosures_say_the_new_projects_of_their_prompt(bench):
+    """Each synthetic example is a real disclosure with new units and rewards: the
+    system message's project lines and the answer say the same new numbers, drawn from
+    those seen, and everything else is the real example's."""
+    import re
+
+    system = ("Resources: r1 $1 x10, r2 $1.5 x10.\nYour projects (the other party has its own):\n"
+              "- project_a needs 3 r1 and 2 r2 per run and pays 12\n- project_b needs 5 r1 per run and pays 7\n"
+              "Reward: runs x reward.")
+    answer = ("My project_a needs 3 r1 and 2 r2 per run and pays 12. My project_b needs 5 r1 per run and pays 7. "
+              "What are your projects?")
+    rows = [{"phase": "talk", "messages": [{"role": "system", "content": system}, {"role": "user", "content": "U"},
+                                           {"role": "assistant", "content": answer}]},
+            {"phase": "talk", "messages": [{"role": "system", "content": system}, {"role": "user", "content": "V"},
+                                           {"role": "assistant", "content": "Agreed."}]}]
+    args = bench.parse_args([])
+    ex = bench.synthetic_disclosures(rows, args, n=200)
+    assert len(ex) == 200 and ex == bench.synthetic_disclosures(rows, args, n=200)  # seeded
+    line = re.compile(r"^- (project_\w) needs (\d) r1(?: and (\d) r2)? per run and pays (\d+)$", re.M)
+    said = re.compile(r"My (project_\w) needs (\d) r1(?: and (\d) r2)? per run and pays (\d+)\.")
+    seen_units, seen_pay = set(), set()
+    for e in ex:
+        sys_msg, user = e["prompt"]
+        assert user == {"role": "user", "content": "U"}  # only the disclosure row, its window unchanged
+        lines = line.findall(sys_msg["content"])
+        assert [x[0] for x in lines] == ["project_a", "project_b"]
+        assert said.findall(e["completion"][0]["content"]) == lines
+        assert e["completion"][0]["content"].endswith(" What are your projects?")
+        assert sys_msg["content"].startswith("Resources: r1 $1 x10, r2 $1.5 x10.\n")
+        assert sys_msg["content"].endswith("\nReward: runs x reward.")
+        seen_units |= {int(u) for x in lines for u in x[1:3] if u}
+        seen_pay |= {int(x[3]) for x in lines}
+    assert seen_units == {2, 3, 5} and seen_pay == {7, 12}  # drawn from what the rows hold, all of it
+    assert bench.synthetic_disclosures(rows[1:], args) == []  # no disclosure: none
