@@ -300,9 +300,12 @@ def test_purchase_vectors_refuse_before_allocating():
     supply, cost = np.array([3000, 3000]), np.ones(2)
     assert len(solver.purchase_vectors(supply[:1], cost[:1], 1e9, 1)) == 3001
     # the second resource's step would hold 3,001 x 3,001 x 2 cells: refused, never built
-    with pytest.raises(ScenarioTooLarge, match=r"purchases needs an array of 18,012,002 cells at resource 1 "
-                                               r"\(3,001 purchases so far x 3001 quantities x 2 resources\)"):
+    with pytest.raises(ScenarioTooLarge, match=r"^purchases \(one-unit projects, one per resource\): enumerating the "
+                                               r"run vectors needs an array of 18,012,002 cells at project 1 "
+                                               r"\(3,001 vectors so far x 3001 run counts x 2 resources\)"):
         solver.purchase_vectors(supply, cost, 1e9, 2)
     # a zero price: the supply bounds the quantity; the type limit prunes as it goes
     assert solver.purchase_vectors(np.array([2, 1]), np.array([0.0, 1.0]), 0.5, 1).tolist() == [[0, 0], [1, 0], [2, 0]]
     assert solver.purchase_vectors(np.array([1, 1]), np.array([1.0, 1.0]), 5, 1).tolist() == [[0, 0], [0, 1], [1, 0]]
+    # a tiny price makes budget / cost overflow to inf: the supply bounds the quantity
+    assert solver.purchase_vectors(np.array([5]), np.array([1e-300]), 1e12, 1).tolist() == [[i] for i in range(6)]

@@ -140,33 +140,22 @@ def purchase_vectors(supply: np.ndarray, cost: np.ndarray, budget: float, max_ty
     """Every purchase one agent may make within budget, supply and type limit, as an
     array [n x resources] in lexicographic order (the empty purchase first), whether or
     not any project uses it: the legal purchases the strict answer format admits with
-    the runs left to the engine (:mod:`.answer_schema`). Expanded resource by resource
-    (each constraint is monotone in each quantity, so dropping a violating row early is
-    exact); a step past ``max_cells`` raises :class:`~.scenario.ScenarioTooLarge` before
-    its array is built."""
-    supply = np.asarray(supply, dtype=np.int64)
-    cost = np.asarray(cost, dtype=float)
-    nR = len(supply)
-    use = np.zeros((1, nR), dtype=np.int64)
-    for j in range(nR):
-        cap = int(supply[j])
-        if cost[j] > 0:
-            cap = min(cap, int(math.floor(budget / cost[j] + 1e-9)))
-        if cap <= 0:
-            continue
-        _bound(len(use) * (cap + 1) * nR, max_cells, j,
-               f"{len(use):,} purchases so far x {cap + 1} quantities x {nR} resources", what="purchases", at="resource")
-        new = np.repeat(use, cap + 1, axis=0)
-        new[:, j] = np.tile(np.arange(cap + 1, dtype=np.int64), len(use))
-        ok = (new @ cost <= budget + 1e-9) & (np.count_nonzero(new, axis=1) <= max_types)
-        use = new[ok]
-    return use
+    the runs left to the engine (:mod:`.answer_schema`). They are the run vectors of one
+    one-unit project per resource (:func:`run_vectors` with the identity as requirements:
+    the same pruning, caps and ``max_cells`` bound, whose
+    :class:`~.scenario.ScenarioTooLarge` says it was enumerating purchases)."""
+    n = len(supply)
+    try:
+        runs = run_vectors(np.eye(n, dtype=np.int64), np.zeros(n), supply, cost, budget, max_types,
+                           max_cells=max_cells)[0]
+    except ScenarioTooLarge as e:
+        raise ScenarioTooLarge(f"purchases (one-unit projects, one per resource): {e}") from None
+    return runs
 
 
-def _bound(cells: int, max_cells: int, project: int, shape: str, *, what: str = "the run vectors",
-           at: str = "project") -> None:
+def _bound(cells: int, max_cells: int, project: int, shape: str) -> None:
     if cells > max_cells:
-        raise ScenarioTooLarge(f"enumerating {what} needs an array of {cells:,} cells at {at} {project} "
+        raise ScenarioTooLarge(f"enumerating the run vectors needs an array of {cells:,} cells at project {project} "
                                f"({shape}); the bound is {max_cells:,} (solver.ENUMERATION_CELLS)")
 
 
