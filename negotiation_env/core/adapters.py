@@ -121,19 +121,68 @@ class _GameEnvBase:
 
 
 class GameAECEnv(_GameEnvBase, AECEnv):
+    """The AEC adapter.
+
+    ``infos`` is made on demand: ``last()`` makes the selected agent's info alone
+    (:meth:`info_now`), and the full mapping (a :class:`~.infos.LazyInfos` holding that
+    info) exists only once something reads ``env.infos``. Before the game moves the
+    mapping, if one was made, is retired (made in full when someone else still holds
+    it), so a kept ``infos`` never changes; the info dicts themselves are new for every
+    state and never changed after."""
+
+    #: env.infos at the current state once something read it (None: not made yet)
+    _infos_map: dict | None = None
+    #: (agent, info) made by last() / info_now() while no mapping exists
+    _made: tuple | None = None
+
     def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
         super().__init__()
         self._setup(game_factory, render_mode)
 
+    @property
+    def infos(self) -> dict:
+        m = self._infos_map
+        if m is None:
+            m = self._infos_map = LazyInfos(self.agents, self._make_info)
+            made = self._made
+            if made is not None and made[0] in m:
+                m[made[0]] = made[1]  # the same object last() returned
+        return m
+
+    @infos.setter
+    def infos(self, value: dict) -> None:
+        self._infos_map = value
+        self._made = None
+
+    def info_now(self, agent: str) -> dict:
+        """``env.infos[agent]`` at the current state, without making the mapping when
+        nothing has read it yet (what ``last()`` reads)."""
+        m = self._infos_map
+        if m is not None:
+            return m[agent]
+        made = self._made
+        if made is not None and made[0] == agent:
+            return made[1]
+        info = self._make_info(agent)
+        self._made = (agent, info)
+        return info
+
+    def _moving(self) -> None:
+        """Before the game moves: retire the current mapping (made in full if anyone but
+        this env holds it) and forget the current state's infos."""
+        if self._infos_map is not None:
+            LazyInfos.retire(self._infos_map)
+            self._infos_map = None
+        self._made = None
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        LazyInfos.retire(self.__dict__.get("infos"))
+        self._moving()
         self.game.reset(self._next_rng(seed))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = LazyInfos(self.agents, self._make_info)
         self.agent_selection = self.game.acting()[0]
         self._render_reset()
 
@@ -148,7 +197,18 @@ class GameAECEnv(_GameEnvBase, AECEnv):
             obs = self.game.observe(agent) if type(self) is GameAECEnv else self.observe(agent)
         else:
             obs = None
-        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+        # info_now, written out (this runs every step)
+        m = self._infos_map
+        if m is not None:
+            info = m[agent]
+        else:
+            made = self._made
+            if made is not None and made[0] == agent:
+                info = made[1]
+            else:
+                info = self._make_info(agent)
+                self._made = (agent, info)
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -158,7 +218,10 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
         game, agents = self.game, self.agents
-        free = LazyInfos.retire(self.__dict__.get("infos"))
+        if self._infos_map is not None:  # _moving, written out
+            LazyInfos.retire(self._infos_map)
+            self._infos_map = None
+        self._made = None
         rewards = game.step(agent, action)
         if rewards is NO_REWARDS:  # all zero: adding them to the cumulative rewards changes nothing
             self.rewards = dict.fromkeys(agents, 0.0)
@@ -168,8 +231,6 @@ class GameAECEnv(_GameEnvBase, AECEnv):
                 cumulative[a] += r
         if game.done:
             self.terminations = {a: True for a in agents}
-        if not (free and self.infos.renew(agents, self._make_info)):
-            self.infos = LazyInfos(agents, self._make_info)
         acting = game.acting()
         self.agent_selection = acting[0] if acting else agents[0]
         if self.render_mode == "human":

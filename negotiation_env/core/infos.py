@@ -18,12 +18,11 @@ copies a dict subclass with its own ``__iter__`` through ``keys()`` and
 **Invalidation.** A value is made from the game's state when it is read, so a
 :class:`LazyInfos` is valid only until the game moves. The adapters call
 :meth:`LazyInfos.retire` on the previous one before every ``step`` and ``reset``:
-when nothing but the env refers to it (the plain loop, which reads ``last()``'s info
-and never keeps ``env.infos``) it is dropped unmade (the AEC env refills it for the
-next state instead, :meth:`LazyInfos.renew`, which reads as a new mapping would); when
-anyone else still holds it
-(a variable, a wrapper's closure, a list of per-step infos), every missing value is
-made first, from the state it describes. So a kept ``infos`` never changes under its
+when nothing but the env refers to it, it is dropped unmade; when anyone else still
+holds it (a variable, a wrapper's closure, a list of per-step infos), every missing
+value is made first, from the state it describes. (The AEC env makes no mapping at all
+in the plain loop: ``last()`` makes the selected agent's info alone, and the mapping,
+holding that info, is made only when something reads ``env.infos``.) So a kept ``infos`` never changes under its
 holder. Knowing "anyone else" uses :func:`sys.getrefcount` (CPython); without it every
 retired mapping is made in full, which is always correct.
 """
@@ -160,8 +159,7 @@ class LazyInfos(dict):
     def retire(infos: Any, owners: int = 1) -> bool:
         """Before the game moves: make the missing values of ``infos`` if anyone but its
         ``owners`` references (the env's own attributes) still holds it; otherwise leave
-        it to be dropped unmade. Returns whether nobody else holds it: its owner may then
-        :meth:`renew` it for the next state instead of making a new mapping."""
+        it to be dropped unmade. Returns whether nobody else holds it."""
         if type(infos) is not LazyInfos:
             return False
         # references: the owners', this call's argument and getrefcount's own
@@ -169,15 +167,4 @@ class LazyInfos(dict):
             if infos._pending:
                 infos.resolve()
             return False
-        return True
-
-    def renew(self, agents: list[str], make: Callable[[str], dict[str, Any]]) -> bool:
-        """Every value back to not made, for a mapping nobody but its owner holds
-        (:meth:`retire` said so), when its keys are ``agents`` in that order and its
-        values come from ``make``: then it reads exactly as ``LazyInfos(agents, make)``
-        would (True). Otherwise nothing changes (False)."""
-        if self._make is not make or dict.__len__(self) != len(agents) or [*dict.keys(self)] != agents:
-            return False
-        dict.update(self, dict.fromkeys(agents, _PENDING))
-        self._pending = len(agents)
         return True

@@ -151,7 +151,7 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         if raw is not None and (order is None or order._has_reset):
             agent = raw.agent_selection
             assert agent is not None
-            info = raw.infos[agent]
+            info = raw.info_now(agent)
             menu = self.menu
             obs = {"observation": menu.observation(agent), "action_mask": menu.mask(agent)} if observe else None
             return (obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],

@@ -148,3 +148,33 @@ def test_the_plain_loop_makes_one_info_a_step(monkeypatch):
         steps += 1
     # five parties: building every info would be five a step
     assert len(calls) <= steps + 1 and len(env.possible_agents) == 5
+
+
+@pytest.mark.parametrize("read_mapping_first", [False, True])
+def test_last_and_env_infos_give_the_same_info_object_in_either_order(read_mapping_first):
+    """last() makes the selected agent's info without the mapping; a mapping read later
+    at the same state holds that very object (and last() after the mapping reads it)."""
+    env = negotiation_env.env(game="matrix")
+    env.reset(seed=2)
+    action = {"message": "I will choose A this round.", "action": 0}
+    for _ in range(6):
+        agent = env.agent_selection
+        if read_mapping_first:
+            mapped = env.infos[agent]
+            assert env.last()[4] is mapped
+        else:
+            info = env.last()[4]
+            assert env.infos[agent] is info and env.last()[4] is info
+        other = next(a for a in env.agents if a != agent)
+        assert env.infos[other]["round"] == env.unwrapped.game.round
+        env.step(action)
+
+
+def test_an_assigned_infos_mapping_is_what_the_env_reads_until_the_game_moves():
+    env = negotiation_env.env(game="matrix").unwrapped
+    env.reset(seed=0)
+    agent = env.agent_selection
+    env.infos = {a: {"mine": a} for a in env.agents}
+    assert env.last()[4] == {"mine": agent} and env.infos[agent] == {"mine": agent}
+    env.step({"message": "I will choose A this round.", "action": 0})
+    assert "mine" not in env.last()[4] and env.infos[env.agent_selection] is env.last()[4]

@@ -1,5 +1,5 @@
 """What the envs reuse between steps (issue 21) reads exactly as what they made anew:
-a renewed infos mapping, sanitize's ASCII fast path, the shared NO_REWARDS, and
+infos made on demand, sanitize's ASCII fast path, the shared NO_REWARDS, and
 observations built from kept parts that a later step never changes."""
 
 from __future__ import annotations
@@ -16,25 +16,6 @@ from negotiation_env.core.spaces import REPLACEMENT, _OUTSIDE, sanitize
 from negotiation_env.wrappers import numeric
 
 
-def test_renew_refills_only_what_matches_and_reads_as_new():
-    made = []
-
-    def make(agent):
-        made.append(agent)
-        return {"agent": agent, "n": len(made)}
-
-    infos = LazyInfos(["a", "b"], make)
-    first = infos["a"]
-    assert not infos.renew(["b", "a"], make)  # other order: unchanged
-    assert not infos.renew(["a"], make)
-    assert not infos.renew(["a", "b"], lambda agent: {})  # another maker
-    assert dict.__getitem__(infos, "a") is first
-    assert infos.renew(["a", "b"], make)
-    assert infos["a"] == {"agent": "a", "n": 2} and infos["a"] is not first
-    assert dict(infos) == {"a": {"agent": "a", "n": 2}, "b": {"agent": "b", "n": 3}}
-    assert list(infos) == ["a", "b"]
-
-
 def test_retire_says_whether_anyone_else_holds_the_mapping():
     holder = {"infos": LazyInfos(["a"], lambda agent: {"x": 1})}
     free = LazyInfos.retire(holder["infos"])  # (outside assert: its rewriting keeps references)
@@ -43,7 +24,7 @@ def test_retire_says_whether_anyone_else_holds_the_mapping():
     free = LazyInfos.retire(holder["infos"])
     assert not free  # someone else keeps it: made in full
     assert dict.__getitem__(kept, "a") == {"x": 1}
-    assert not LazyInfos.retire({"a": {}})  # a plain dict is never renewed
+    assert not LazyInfos.retire({"a": {}})  # a plain dict is never left unmade
 
 
 def test_aec_infos_kept_by_a_caller_never_change_and_fresh_ones_follow_the_game():
@@ -58,7 +39,7 @@ def test_aec_infos_kept_by_a_caller_never_change_and_fresh_ones_follow_the_game(
         snapshots.append(copy.deepcopy(dict(infos)))
         env.step(action)
     assert [dict(i) for i in kept] == snapshots
-    # the mapping the env renews in place reads as one made for the new state
+    # the mapping made after the steps reads as the same game's played without holding any
     env2 = negotiation_env.env(game="matrix")
     env2.reset(seed=3)
     for _ in range(12):
