@@ -12,7 +12,6 @@ observation carries the same flag, so the plain loop
 
 from __future__ import annotations
 
-import functools
 import sys
 from typing import Any, Callable
 
@@ -34,23 +33,10 @@ def _check_render_mode(mode: str | None) -> None:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi'; got {mode!r}")
 
 
-def _activity(game: Game) -> dict[str, Any]:
-    acting = list(game.acting())
-    return {"active_agents": acting, "active_agent": acting[0] if len(acting) == 1 else None}
-
-
-def _full_info(game: Game, agent: str) -> dict[str, Any]:
-    info = game.info(agent)  # a new dict on every call (Game.info), so it is added to in place
-    acting = list(game.acting())
-    info["active_agents"] = acting
-    info["active_agent"] = acting[0] if len(acting) == 1 else None
-    return info
-
-
 def _infos(game: Game, agents: list[str]) -> LazyInfos:
     """Every agent's info at the game's current state, each made when first read
     (:mod:`.infos`; the adapters retire the mapping before the game moves)."""
-    return LazyInfos(agents, functools.partial(_full_info, game))
+    return LazyInfos(agents, game.full_info)
 
 
 class _GameEnvBase:
@@ -77,7 +63,7 @@ class _GameEnvBase:
         self.render_mode = render_mode
         self.agents: list[str] = []
         #: makes one agent's info at the game's current state (for LazyInfos)
-        self._make_info = functools.partial(_full_info, self.game)
+        self._make_info = self.game.full_info
 
     def observation_space(self, agent):
         return self.game.observation_space(agent)

@@ -86,9 +86,19 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def info(self, agent: str) -> dict[str, Any]:
-        """The agent's info dict after the latest step: a new dict on every call (the
-        adapters add ``active_agents`` and ``active_agent`` to it in place). What it
-        holds may be shared between calls; infos are read-only."""
+        """The agent's info dict after the latest step: a new dict on every call
+        (:meth:`full_info` adds ``active_agents`` and ``active_agent`` to it in place).
+        What it holds may be shared between calls; infos are read-only."""
+
+    def full_info(self, agent: str) -> dict[str, Any]:
+        """The info the envs give ``agent``: :meth:`info` with ``active_agents`` (list)
+        and ``active_agent`` (the single acting agent, or None) added. A game may make
+        it in one step, as long as the result is the same."""
+        info = self.info(agent)  # a new dict on every call, so it is added to in place
+        acting = list(self.acting())
+        info["active_agents"] = acting
+        info["active_agent"] = acting[0] if len(acting) == 1 else None
+        return info
 
     @property
     @abc.abstractmethod

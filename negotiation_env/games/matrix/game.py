@@ -446,19 +446,22 @@ class MatrixGame(Game):
         conv.append({"role": "assistant", "content": content})
         turn = {"round": self.round, "phase": phase, "message": None, "action": None, "fallback": False,
                 "thinking": None, "raw": raw}
+        # (both seats answered: acting() is empty, read from the answers directly)
         if phase == "message":
-            self.messages[agent] = value
+            messages = self.messages
+            messages[agent] = value
             turn["message"] = value
             st.last_turn = turn
             self.transcript.append(f"{agent} (buffered message): {value}")
-            if not self.acting():
+            if len(messages) == 2:
                 self._reveal()
             return NO_REWARDS
-        self.decisions[agent] = value
+        decisions = self.decisions
+        decisions[agent] = value
         turn["action"] = value
         st.last_turn = turn
         self.transcript.append(f"{agent} chooses (hidden): {value}")
-        if self.acting():
+        if len(decisions) < 2:
             return NO_REWARDS
         return self._resolve()
 
