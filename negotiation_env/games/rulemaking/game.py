@@ -248,7 +248,7 @@ class RulemakingGame(Game):
         self._acting: tuple[str, ...] = ()
         self._prompt_at: tuple | None = None
         self._prompt = ""
-        self._static: dict[str, list[float]] = {}
+        self._static: dict[str, tuple] = {}  # (_features)
         self._lines: dict[int, tuple[Turn, str]] = {}
         self._line_run: RunState | None = None  # the run _line_texts holds the lines of
         self._line_texts: list[str] = []  # (_history_lines)
@@ -499,9 +499,13 @@ class RulemakingGame(Game):
         run, cfg = self.run, self.config
         static = self._static.get(agent)
         if static is None:
-            static = self._static[agent] = self._static_features(agent).tolist()
+            v, i = self._static_features(agent).tolist(), _FI
+            static = self._static[agent] = (v[i["max_turns"]], v[i["is_authority"]], v[i["salience"]],
+                                            v[i["attention"]], v[i["coordinated"]], v[i["condition"]:])
+        max_turns, is_authority, salience, attention, coordinated, condition = static
         turns = run.turns
-        if self._counted != len(turns):
+        n = len(turns)
+        if self._counted != n:
             self._count_moves()
         window = turns[-cfg.history_window:] if cfg.history_window else []
         if acting is None:
@@ -516,13 +520,12 @@ class RulemakingGame(Game):
                     concessions += t.move == "Concede"
         else:
             recent, softening, concessions = _NO_MOVES, 0, 0
-        i = _FI
         return np.array([
-            run.turn_index, static[i["max_turns"]], run.turns_left(), self._own_turns_left(agent), float(acting),
-            self._retries if acting else 0, static[i["is_authority"]], float(agent in run.exited),
-            len(run.active_parties), static[i["salience"]], static[i["attention"]], static[i["coordinated"]],
+            n, max_turns, max(0, run.max_turns - n), self._own_turns_left(agent), float(acting),
+            self._retries if acting else 0, is_authority, float(agent in run.exited),
+            len(run.active_parties), salience, attention, coordinated,
             *self._move_counts, *recent, softening, concessions, *self._own_counts[agent],
-            *_LAST_MOVE[self._own_last.get(agent)], *static[i["condition"]:],
+            *_LAST_MOVE[self._own_last.get(agent)], *condition,
         ], dtype=np.float32)
 
     def _static_features(self, agent: str) -> np.ndarray:  # (entries outside the run-constant ones stay 0)
@@ -561,9 +564,9 @@ class RulemakingGame(Game):
         return 0 if pos >= left else 1 + (left - 1 - pos) // len(order)
 
     def info(self, agent: str) -> dict[str, Any]:
-        last = self._last_turn
+        last, done = self._last_turn, self.run.done
         return {
-            "turn": self.run.turn_index + (0 if self.run.done else 1),
+            "turn": len(self.run.turns) + (0 if done else 1),
             "condition": self.config.condition,
             "max_tokens": self._max_tokens,
             "environment": self.scenario.id,
@@ -578,7 +581,7 @@ class RulemakingGame(Game):
             "outcome": self.outcome,
             # the conventions every game follows, so traces treat a run as one round
             "round": 1,
-            "phase": "done" if self.run.done else "negotiation",
+            "phase": "done" if done else "negotiation",
             "last_round": None if self.outcome is None else {"round": 1, **self.outcome},
         }
 
