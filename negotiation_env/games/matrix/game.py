@@ -80,6 +80,11 @@ _FI = {name: start for name, start, _size in LAYOUT.table()}
 #: where features() sets the entries that change within a round
 _PHASE_AT = {p: _FI["phase"] + i for i, p in enumerate(PHASES)}
 _ACTIVE_AT, _RETRIES_AT, _PARTNER_MESSAGE_AT = _FI["active"], _FI["retries"], _FI["partner_message"]
+#: where _feature_base_vector writes (an action's one-hot entry by the action)
+_ROUND_AT, _LAST_PAYOFF_AT, _CUMULATIVE_AT = _FI["round"], _FI["last_payoff"], _FI["cumulative"]
+_PARTNER_CUMULATIVE_AT, _OWN_A_AT, _PARTNER_A_AT = _FI["partner_cumulative"], _FI["own_a_count"], _FI["partner_a_count"]
+_OWN_ACTION_AT = {a: _FI["last_own_action"] + k for k, a in enumerate("AB")}
+_PARTNER_ACTION_AT = {a: _FI["last_partner_action"] + k for k, a in enumerate("AB")}
 #: acting() while one of the two has answered
 _FIRST, _SECOND = (AGENTS[0],), (AGENTS[1],)
 
@@ -642,10 +647,15 @@ class MatrixGame(Game):
             cached = (n, self._feature_base_vector(agent))
             self._feature_base[agent] = cached
         v = cached[1].copy()
-        v[_PHASE_AT[self.phase]] = 1
-        v[_ACTIVE_AT] = float(agent in self.acting() if acting is None else acting)
-        v[_RETRIES_AT] = st.retries
-        v[_PARTNER_MESSAGE_AT] = float(self.communication and self.phase == "action")
+        # (the base holds 0 at these four entries: only what is not 0 is written)
+        phase = self.phase
+        v[_PHASE_AT[phase]] = 1
+        if agent in self.acting() if acting is None else acting:
+            v[_ACTIVE_AT] = 1
+        if st.retries:
+            v[_RETRIES_AT] = st.retries
+        if phase == "action" and self.communication:
+            v[_PARTNER_MESSAGE_AT] = 1
         return v
 
     def _make_static_features(self) -> np.ndarray:
@@ -660,19 +670,21 @@ class MatrixGame(Game):
     def _feature_base_vector(self, agent: str) -> np.ndarray:
         """The entries only a resolved round moves (phase, active, retries and the
         partner-message flag left at 0)."""
-        L, st = LAYOUT, self._states[agent]
+        i = 0 if agent == AGENTS[0] else 1
         v = self._static_features.copy()
-        v[_FI["round"]] = len(self.history)
-        i = AGENTS.index(agent)
-        if self.history:
-            last = self.history[-1]
-            v[_FI["last_own_action"] + "AB".index(last.actions[i])] = 1
-            v[_FI["last_partner_action"] + "AB".index(last.actions[1 - i])] = 1
-            v[_FI["last_payoff"]] = last.payoffs[i]
-        v[_FI["cumulative"]] = st.cumulative
-        v[_FI["partner_cumulative"]] = self._states[self.other(agent)].cumulative
-        v[_FI["own_a_count"]] = self._a_counts[i]
-        v[_FI["partner_a_count"]] = self._a_counts[1 - i]
+        history = self.history
+        v[_ROUND_AT] = len(history)
+        if history:
+            last = history[-1]
+            actions = last.actions
+            v[_OWN_ACTION_AT[actions[i]]] = 1
+            v[_PARTNER_ACTION_AT[actions[1 - i]]] = 1
+            v[_LAST_PAYOFF_AT] = last.payoffs[i]
+        states = self._states
+        v[_CUMULATIVE_AT] = states[AGENTS[i]].cumulative
+        v[_PARTNER_CUMULATIVE_AT] = states[AGENTS[1 - i]].cumulative
+        v[_OWN_A_AT] = self._a_counts[i]
+        v[_PARTNER_A_AT] = self._a_counts[1 - i]
         return v
 
     def info(self, agent: str) -> dict[str, Any]:
