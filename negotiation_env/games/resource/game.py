@@ -1050,11 +1050,15 @@ class ResourceGame(Game):
             cached = (key, self._feature_base_kept(agent))
             self._feature_base[agent] = cached
         v = cached[1].copy()
+        # (the base holds 0 at these four entries: only what is not 0 is written)
         at_phase, at_active, at_turns, at_retries = self._fi_now
         v[at_phase + (2 if over else 0 if phase == "talk" else 1)] = 1
-        v[at_active] = float(agent in self.acting() if acting is None else acting)
-        v[at_turns] = st.turns_used
-        v[at_retries] = st.retries
+        if agent in self.acting() if acting is None else acting:
+            v[at_active] = 1
+        if st.turns_used:
+            v[at_turns] = st.turns_used
+        if st.retries:
+            v[at_retries] = st.retries
         return v
 
     def _feature_base_kept(self, agent: str) -> np.ndarray:
