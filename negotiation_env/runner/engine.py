@@ -86,13 +86,52 @@ def _pool() -> PolicyPool:
     return _POOL
 
 
-def open_game(spec: GameSpec, agents: list[str]) -> tuple[TraceRecorder, dict[str, Any]]:
-    """The recorded env of one planned game, reset, and its policies by agent (from this
-    process's pool; model-backed ones are reset with their seat's seed). ``agents`` is
-    filled in as soon as the env exists, so a caller that catches an error knows them."""
+#: envs of games that finished, by game and config, taken again by the next game of the
+#: same kind in this process (:func:`play_game`): ``reset`` rebuilds every part of a
+#: game's state, and what a game keeps across resets is keyed by content, so a reset env
+#: plays exactly as a new one (``tests/runner`` compares the traces). An env is never held
+#: by two live games: it is taken off the list while its game runs, and one whose game
+#: raised is dropped.
+_FREE_ENVS: dict[str, list[Any]] = {}
+#: kinds of env kept at once (a cohort has a few configs; a larger mix starts afresh)
+_FREE_ENVS_KINDS = 256
+
+
+def _env_kind(spec: GameSpec) -> str | None:
+    """The key envs are kept under: the game and its config as canonical JSON, or None
+    when the config holds a value JSON cannot say exactly (such an env is not kept)."""
+    try:
+        return json.dumps([spec.game, spec.config], sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def _take_env(spec: GameSpec) -> Any:
     import negotiation_env
 
-    env = negotiation_env.env(game=spec.game, **spec.config)
+    kind = _env_kind(spec)
+    free = _FREE_ENVS.get(kind) if kind is not None else None
+    return free.pop() if free else negotiation_env.env(game=spec.game, **spec.config)
+
+
+def _give_back_env(spec: GameSpec, env: Any) -> None:
+    kind = _env_kind(spec)
+    if kind is None:
+        return
+    if kind not in _FREE_ENVS and len(_FREE_ENVS) >= _FREE_ENVS_KINDS:
+        _FREE_ENVS.clear()
+    _FREE_ENVS.setdefault(kind, []).append(env)
+
+
+def open_game(spec: GameSpec, agents: list[str], reuse: bool = False) -> tuple[TraceRecorder, dict[str, Any]]:
+    """The recorded env of one planned game, reset, and its policies by agent (from this
+    process's pool; model-backed ones are reset with their seat's seed). ``agents`` is
+    filled in as soon as the env exists, so a caller that catches an error knows them.
+    ``reuse``: take the env of a finished game of the same kind when there is one (the
+    caller gives it back with :func:`_give_back_env` when its game ends without error)."""
+    import negotiation_env
+
+    env = _take_env(spec) if reuse else negotiation_env.env(game=spec.game, **spec.config)
     agents[:] = list(env.possible_agents)
     policies: dict[str, Any] = {}
     infos = {}
@@ -131,7 +170,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     agents: list[str] = []
     rec: TraceRecorder | None = None
     try:
-        rec, policies = open_game(spec, agents)
+        rec, policies = open_game(spec, agents, reuse=True)
         steps = 0
         for agent in rec.agent_iter():
             obs, _reward, term, trunc, _info = rec.last()
@@ -148,8 +187,14 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
             rec.abort(e)
         else:
             return error_trace(spec, agents, e)
+        failed = True
+    else:
+        failed = False
     assert rec is not None and rec.last_trace is not None
-    return rec.last_trace.to_dict()
+    trace = rec.last_trace.to_dict()
+    if not failed:  # (after the trace is made: the next game may reset the env)
+        _give_back_env(spec, rec.env)
+    return trace
 
 
 def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:

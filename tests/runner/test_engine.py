@@ -151,3 +151,58 @@ def test_openai_spec_builds_the_api_policy_once_per_worker(tmp_path, monkeypatch
     assert t.policies["agent_a"].label == "gptx" and t.policies["agent_a"].settings["api_key"] == "[REDACTED]"
     assert t.policies["agent_a"].settings["options"] == {"api_key_env": "MY_KEY"}
     assert sum(c.tokens for c in summary.cells.values()) > 0
+
+
+def test_reused_envs_play_exactly_as_new_ones():
+    """play_game takes the env of a finished game of the same kind (engine._FREE_ENVS);
+    games played one after another that way give the traces of games each played on a new
+    env. Specs of all three games, several configs each, interleaved; a rulemaking block
+    is cut short by the step cap (its env is reused mid-run)."""
+    from itertools import chain, zip_longest
+
+    from negotiation_env.runner import engine, load_config
+    from negotiation_env.runner.config import DEFAULT_CONFIG
+
+    from .test_summary import RULEMAKING
+
+    def sample(plan, kinds=4, per_kind=3):
+        """``per_kind`` specs of each of the first ``kinds`` kinds of env in the plan"""
+        by_kind: dict = {}
+        for spec in plan.specs:
+            by_kind.setdefault(engine._env_kind(spec), []).append(spec)
+        return [spec for group in list(by_kind.values())[:kinds] for spec in group[:per_kind]]
+
+    groups = [sample(make_plan(load_config())), sample(make_plan(load_config(DEFAULT_CONFIG.with_name("matrix.toml")))),
+              sample(make_plan(parse_config(RULEMAKING)), per_kind=4)]
+    specs = [s for s in chain.from_iterable(zip_longest(*groups)) if s is not None]
+    kinds = {engine._env_kind(s) for s in specs}
+    assert {s.game for s in specs} == {"resource", "matrix", "rulemaking"} and len(kinds) >= 8
+    assert len(specs) >= len(kinds) + 15  # at least fifteen games on a reused env
+
+    def strip(d):
+        d.pop("started_at"), d.pop("ended_at")
+        return d
+
+    engine._FREE_ENVS.clear()
+    reused = [strip(play_game(s)) for s in specs]
+    assert sum(len(v) for v in engine._FREE_ENVS.values()) == len(kinds)  # one env per kind did all the games
+    fresh = []
+    for s in specs:
+        engine._FREE_ENVS.clear()
+        fresh.append(strip(play_game(s)))
+    assert any(d["status"] == "truncated" for d in reused)
+    assert reused == fresh
+
+
+def test_an_env_whose_game_raised_is_not_reused():
+    from negotiation_env.runner import engine
+
+    cfg = small_config(policies=("python:tests.runner.helpers:Crasher", "scripted:oracle"))
+    spec = make_plan(parse_config(cfg)).specs[0]
+    engine._FREE_ENVS.clear()
+    d = play_game(spec)
+    assert d["status"] == "error" and "policy exploded" in d["error"]
+    assert engine._FREE_ENVS == {}
+    ok = make_plan(parse_config(small_config())).specs[0]
+    play_game(ok)
+    assert list(engine._FREE_ENVS.values()) == [[engine._FREE_ENVS[engine._env_kind(ok)][0]]]
