@@ -11,6 +11,7 @@ exactly as an LLM does.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -68,17 +69,27 @@ def _renamed(act: grammar.Act, rename: dict[str, str]) -> grammar.Act:
 
 
 def _parse_result(part: str) -> dict:
+    """A round result notice as a new dict (its name -> units dicts new too: callers may
+    rewrite them), from the notice parsed once per text (:func:`_result_of`)."""
+    kind, own, opponent, reward = _result_of(part)
+    return {"kind": kind, "own": dict(own), "opponent": dict(opponent), "reward": reward}
+
+
+# Per text, kept (bounded, functools.lru_cache): a scripted agent reads its whole
+# conversation at every turn, and every message but the last is one it read before.
+_TEXTS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_TEXTS_KEPT)
+def _result_of(part: str) -> tuple:
     allocs = [json.loads(m) for m in _JSON_OBJ.findall(part)]
     kind = "annulled" if "ANNULLED" in part else ("no_runs" if "could not complete" in part else "standard")
     m = _REWARD.search(part)
-    return {
-        "kind": kind,
-        "own": allocs[0] if allocs else {},
-        "opponent": allocs[1] if len(allocs) > 1 else {},
-        "reward": 0.0 if kind != "standard" or m is None else float(m.group(1)),
-    }
+    return (kind, tuple((allocs[0] if allocs else {}).items()), tuple((allocs[1] if len(allocs) > 1 else {}).items()),
+            0.0 if kind != "standard" or m is None else float(m.group(1)))
 
 
+@functools.lru_cache(maxsize=_TEXTS_KEPT)
 def _own_speech(content: str) -> str | None:
     try:
         obj = json.loads(content)
@@ -100,6 +111,37 @@ def _rekey(units: dict, old: list[str], new: list[str]) -> dict:
     return {new[pos[str(k).lower()]]: q for k, q in units.items() if str(k).lower() in pos}
 
 
+@functools.lru_cache(maxsize=_TEXTS_KEPT)
+def _user_events(content: str) -> tuple[tuple, ...]:
+    """What :func:`_dialogue` reads in one env message, part by part, in order:
+    ``("renamed", names)``, ``("new_projects",)``, ``("talk",)``, ``("decision",)``,
+    ``("result", part)``, ``("said", speech)`` and ``("end",)`` after every part that
+    is not a renamed or new-projects block."""
+    events: list[tuple] = []
+    for part in content.split("\n\n"):
+        if part.startswith(_RENAMED):
+            m = _RESOURCES.search(part)
+            if m is not None:
+                events.append(("renamed", tuple(x.strip() for x in m.group(1).split(","))))
+            continue
+        if part.startswith("NEW PROJECTS FOR THIS ROUND"):
+            events.append(("new_projects",))
+            continue
+        if part.startswith(_TALK_HEADERS):
+            events.append(("talk",))
+        elif part.startswith(_DECISION_HEADERS):
+            events.append(("decision",))
+        if part.startswith("--- Round result:"):
+            events.append(("result", part))
+        i = part.find(_SAID)
+        if i != -1:
+            j = part.rfind('"')
+            if j > i + len(_SAID) - 1:
+                events.append(("said", part[i + len(_SAID): j]))
+        events.append(("end",))
+    return tuple(events)
+
+
 def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]]:
     """The rounds of the conversation and the resource names in effect now. ``names``:
     the system prompt's; a RESOURCES RENAMED block (a theme per round) replaces them,
@@ -114,31 +156,27 @@ def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]
             if speech:
                 rounds[-1].messages.append(("me", speech))
             continue
-        for part in msg["content"].split("\n\n"):
-            if part.startswith(_RENAMED):
-                m = _RESOURCES.search(part)
-                if m is not None:
-                    current = [x.strip() for x in m.group(1).split(",")]
-                continue
-            if part.startswith("NEW PROJECTS FOR THIS ROUND"):
+        for event in _user_events(msg["content"]):
+            kind = event[0]
+            if kind == "end":
+                spoken.extend([current] * (len(rounds) - len(spoken)))
+            elif kind == "said":
+                rounds[-1].messages.append(("them", event[1]))
+            elif kind == "result":
+                rounds[-1].result = _parse_result(event[1])
+                results.append((rounds[-1].result, current))
+            elif kind == "talk":
+                if rounds[-1].result is not None:
+                    rounds.append(RoundLog(new_projects=rounds[-1].new_projects and not rounds[-1].messages))
+            elif kind == "decision":
+                if rounds[-1].result is not None:
+                    rounds.append(RoundLog())  # no-talk rounds open with the decision prompt
+            elif kind == "renamed":
+                current = list(event[1])
+            else:  # new_projects
                 if rounds[-1].messages or rounds[-1].result is not None:
                     rounds.append(RoundLog())
                 rounds[-1].new_projects = True
-                continue
-            if part.startswith(_TALK_HEADERS):
-                if rounds[-1].result is not None:
-                    rounds.append(RoundLog(new_projects=rounds[-1].new_projects and not rounds[-1].messages))
-            elif part.startswith(_DECISION_HEADERS) and rounds[-1].result is not None:
-                rounds.append(RoundLog())  # no-talk rounds open with the decision prompt
-            if part.startswith("--- Round result:"):
-                rounds[-1].result = _parse_result(part)
-                results.append((rounds[-1].result, current))
-            i = part.find(_SAID)
-            if i != -1:
-                j = part.rfind('"')
-                if j > i + len(_SAID) - 1:
-                    rounds[-1].messages.append(("them", part[i + len(_SAID): j]))
-            spoken.extend([current] * (len(rounds) - len(spoken)))
     for result, seen in results:
         if seen != current:
             result["own"], result["opponent"] = (_rekey(result["own"], seen, current),
@@ -177,6 +215,26 @@ def _own_scenario(L: FeatureLayout, f: np.ndarray, rnames: list[str], pnames: li
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _read_system(system: str) -> tuple[bool, tuple[str, ...], tuple[str, ...], bool]:
+    """(compact prompt style, resource names listed, own project names, thinking on) of a
+    system prompt, read once per text."""
+    compact = system.startswith(_COMPACT_SYSTEM)
+    m = (_COMPACT_RESOURCES if compact else _RESOURCES).search(system)
+    if m is None:
+        raise ValueError("observation has no resource list in its system prompt")
+    listed = [s.strip() for s in m.group(1).split(",")]
+    if compact:  # "r1 $1 x10"
+        listed = [s.rsplit(" $", 1)[0] for s in listed]
+    pnames = _PROJECT.findall(system.split("## Decision Format")[0].split("The other party's projects")[0])
+    return compact, tuple(listed), tuple(pnames), not compact and "NO private channel" not in system
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(n_resources: int, n_projects: int) -> FeatureLayout:
+    return FeatureLayout(n_resources, n_projects)
+
+
 @dataclass
 class OwnView:
     scenario: Scenario  # own projects under both agent ids; the opponent's are unknown
@@ -193,16 +251,10 @@ class OwnView:
     @classmethod
     def from_observation(cls, obs: dict) -> "OwnView":
         system = obs["conversation"][0]["content"]
-        compact = system.startswith(_COMPACT_SYSTEM)
-        m = (_COMPACT_RESOURCES if compact else _RESOURCES).search(system)
-        if m is None:
-            raise ValueError("observation has no resource list in its system prompt")
-        listed = [s.strip() for s in m.group(1).split(",")]
-        if compact:  # "r1 $1 x10"
-            listed = [s.rsplit(" $", 1)[0] for s in listed]
-        rounds, rnames = _dialogue(obs["conversation"], listed)
-        pnames = _PROJECT.findall(system.split("## Decision Format")[0].split("The other party's projects")[0])
-        L = FeatureLayout(len(rnames), len(pnames))
+        compact, listed, pnames, thinking = _read_system(system)
+        rounds, rnames = _dialogue(obs["conversation"], list(listed))
+        pnames = list(pnames)
+        L = _layout(len(rnames), len(pnames))
         f = obs["features"]
         if f.shape != (L.size,):
             raise ValueError(f"feature vector has {f.shape[0]} entries; expected {L.size}")
@@ -226,7 +278,7 @@ class OwnView:
             round_index=int(L.get(f, "round")[0]),
             turns_used=int(L.get(f, "turns_used")[0]),
             turns_limit=int(L.get(f, "turns_limit")[0]),
-            thinking=not compact and "NO private channel" not in system,
+            thinking=thinking,
             rounds=rounds,
         )
 
