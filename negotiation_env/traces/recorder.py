@@ -43,8 +43,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import traceback
+# (collections.abc, not typing: isinstance against typing.Mapping runs two Python-level
+# checks per call, and the recorder asks it several times a step)
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
@@ -122,6 +125,8 @@ def _features(obs: Any) -> list[float] | None:
 
 
 def _message(m: Any) -> dict[str, str]:
+    if type(m) is dict and type(m.get("role")) is str and type(m.get("content")) is str:
+        return {"role": m["role"], "content": m["content"]}  # (the games' messages: str() of a str is itself)
     if isinstance(m, Mapping):
         return {"role": str(m.get("role", "")), "content": str(m.get("content", ""))}
     return {"role": "", "content": str(m)}
