@@ -452,3 +452,32 @@ def test_the_compact_prompt_does_not_change_scripted_play(a, b, rotation):
         assert game._states["agent_a"].conversation[0]["content"].startswith("Resources (cost, supply per round): ")
         assert [(o["purchases"], o["runs"]) for o in compact] == [(o["purchases"], o["runs"]) for o in paper]
         assert sp_c == sp_p and err_c == err_p == []
+
+
+@pytest.mark.parametrize("config", [{"theme": "random", "num_rounds": 3},
+                                    {"rotation": "rotating", "num_rounds": 3, "thinking": False},
+                                    {"prompt_style": "compact", "thinking": False, "num_rounds": 2}])
+def test_the_view_reads_the_same_with_its_per_text_caches_cold_or_warm(config):
+    """OwnView.from_observation keeps what it read of each text (view._user_events and
+    friends); a view read with every cache emptied first equals the one read warm, at
+    every step of games whose texts repeat (same seed twice) and rename resources."""
+    from baselines.scripted import view as V
+
+    caches = (V._user_events, V._own_speech, V._result_of, V._read_system, V._layout)
+    env = negotiation_env.env(game="resource", **config)
+    policies = {"agent_a": make("reciprocator", seed=1, output="text"), "agent_b": make("oracle", seed=2, output="text")}
+    checked = 0
+    for seed in (5, 5, 6):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            warm = OwnView.from_observation(obs)
+            for c in caches:
+                c.cache_clear()
+            assert OwnView.from_observation(obs) == warm
+            checked += 1
+            env.step(policies[agent].act(obs))
+    assert checked > 20
