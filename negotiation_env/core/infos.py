@@ -20,11 +20,11 @@ copies a dict subclass with its own ``__iter__`` through ``keys()`` and
 :meth:`LazyInfos.retire` on the previous one before every ``step`` and ``reset``:
 when nothing but the env refers to it, it is dropped unmade; when anyone else still
 holds it (a variable, a wrapper's closure, a list of per-step infos), every missing
-value is made first, from the state it describes. (The AEC env makes no mapping at all
-in the plain loop: ``last()`` makes the selected agent's info alone, and the mapping,
-holding that info, is made only when something reads ``env.infos``.) So a kept ``infos`` never changes under its
-holder. Knowing "anyone else" uses :func:`sys.getrefcount` (CPython); without it every
-retired mapping is made in full, which is always correct.
+value is made first, from the state it describes. So a kept ``infos`` never changes
+under its holder. (The AEC env makes no mapping at all in the plain loop: ``last()``
+makes the selected agent's info alone, and the mapping, holding that info, is made only
+when something reads ``env.infos``.) Knowing "anyone else" uses :func:`sys.getrefcount`
+(CPython); without it every retired mapping is made in full, which is always correct.
 """
 
 from __future__ import annotations

@@ -93,7 +93,9 @@ def _pool() -> PolicyPool:
 #: by two live games: it is taken off the list while its game runs, and one whose game
 #: raised is dropped.
 _FREE_ENVS: dict[str, list[Any]] = {}
-#: kinds of env kept at once (a cohort has a few configs; a larger mix starts afresh)
+#: kinds of env kept at once; a larger mix starts afresh. The default cohort has 120
+#: (scenario, first speaker and condition are config); a kept resource env holds about
+#: 0.2 MB (60 kept: 12 MB more peak memory in a worker)
 _FREE_ENVS_KINDS = 256
 
 
