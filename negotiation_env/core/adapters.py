@@ -183,18 +183,8 @@ class GameAECEnv(_GameEnvBase, AECEnv):
             obs = self.game.observe(agent) if type(self) is GameAECEnv else self.observe(agent)
         else:
             obs = None
-        # info_now, written out (this runs every step)
-        m = self._infos_map
-        if m is not None:
-            info = m[agent]
-        else:
-            made = self._made
-            if made is not None and made[0] == agent:
-                info = made[1]
-            else:
-                info = self._make_info(agent)
-                self._made = (agent, info)
-        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.info_now(agent))
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -204,10 +194,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
         game, agents = self.game, self.agents
-        if self._infos_map is not None:  # _moving, written out
-            LazyInfos.retire(self._infos_map)
-            self._infos_map = None
-        self._made = None
+        self._moving()
         rewards = game.step(agent, action)
         if rewards is NO_REWARDS:  # all zero: adding them to the cumulative rewards changes nothing
             self.rewards = dict.fromkeys(agents, 0.0)
