@@ -68,20 +68,14 @@ def _renamed(act: grammar.Act, rename: dict[str, str]) -> grammar.Act:
     return act
 
 
-def _parse_result(part: str) -> dict:
-    """A round result notice as a new dict (its name -> units dicts new too: callers may
-    rewrite them), from the notice parsed once per text (:func:`_result_of`)."""
-    kind, own, opponent, reward = _result_of(part)
-    return {"kind": kind, "own": dict(own), "opponent": dict(opponent), "reward": reward}
-
-
 # Per text, kept (bounded, functools.lru_cache): a scripted agent reads its whole
 # conversation at every turn, and every message but the last is one it read before.
 _TEXTS_KEPT = 4096
 
 
-@functools.lru_cache(maxsize=_TEXTS_KEPT)
-def _result_of(part: str) -> tuple:
+def _result_fields(part: str) -> tuple:
+    """A round result notice as (kind, own units, opponent units, reward), the units as
+    (name, units) pairs: immutable, so :func:`_user_events` can keep it."""
     allocs = [json.loads(m) for m in _JSON_OBJ.findall(part)]
     kind = "annulled" if "ANNULLED" in part else ("no_runs" if "could not complete" in part else "standard")
     m = _REWARD.search(part)
@@ -115,8 +109,8 @@ def _rekey(units: dict, old: list[str], new: list[str]) -> dict:
 def _user_events(content: str) -> tuple[tuple, ...]:
     """What :func:`_dialogue` reads in one env message, part by part, in order:
     ``("renamed", names)``, ``("new_projects",)``, ``("talk",)``, ``("decision",)``,
-    ``("result", part)``, ``("said", speech)`` and ``("end",)`` after every part that
-    is not a renamed or new-projects block."""
+    ``("result", fields)`` (:func:`_result_fields`), ``("said", speech)`` and
+    ``("end",)`` after every part that is not a renamed or new-projects block."""
     events: list[tuple] = []
     for part in content.split("\n\n"):
         if part.startswith(_RENAMED):
@@ -132,7 +126,7 @@ def _user_events(content: str) -> tuple[tuple, ...]:
         elif part.startswith(_DECISION_HEADERS):
             events.append(("decision",))
         if part.startswith("--- Round result:"):
-            events.append(("result", part))
+            events.append(("result", _result_fields(part)))
         i = part.find(_SAID)
         if i != -1:
             j = part.rfind('"')
@@ -162,8 +156,9 @@ def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]
                 spoken.extend([current] * (len(rounds) - len(spoken)))
             elif kind == "said":
                 rounds[-1].messages.append(("them", event[1]))
-            elif kind == "result":
-                rounds[-1].result = _parse_result(event[1])
+            elif kind == "result":  # a new dict each read (its units dicts too: re-keyed below)
+                res_kind, own, opponent, reward = event[1]
+                rounds[-1].result = {"kind": res_kind, "own": dict(own), "opponent": dict(opponent), "reward": reward}
                 results.append((rounds[-1].result, current))
             elif kind == "talk":
                 if rounds[-1].result is not None:

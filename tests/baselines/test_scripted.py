@@ -463,7 +463,7 @@ def test_the_view_reads_the_same_with_its_per_text_caches_cold_or_warm(config):
     every step of games whose texts repeat (same seed twice) and rename resources."""
     from baselines.scripted import view as V
 
-    caches = (V._user_events, V._own_speech, V._result_of, V._read_system, V._layout)
+    caches = (V._user_events, V._own_speech, V._read_system, V._layout)
     env = negotiation_env.env(game="resource", **config)
     policies = {"agent_a": make("reciprocator", seed=1, output="text"), "agent_b": make("oracle", seed=2, output="text")}
     checked = 0
