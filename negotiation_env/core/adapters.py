@@ -13,7 +13,7 @@ observation carries the same flag, so the plain loop
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv

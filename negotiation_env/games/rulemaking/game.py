@@ -521,7 +521,7 @@ class RulemakingGame(Game):
         else:
             recent, softening, concessions = _NO_MOVES, 0, 0
         return np.array([
-            n, max_turns, max(0, run.max_turns - n), self._own_turns_left(agent), float(acting),
+            n, max_turns, run.turns_left(), self._own_turns_left(agent), float(acting),
             self._retries if acting else 0, is_authority, float(agent in run.exited),
             len(run.active_parties), salience, attention, coordinated,
             *self._move_counts, *recent, softening, concessions, *self._own_counts[agent],
@@ -566,7 +566,7 @@ class RulemakingGame(Game):
     def info(self, agent: str) -> dict[str, Any]:
         last, done = self._last_turn, self.run.done
         return {
-            "turn": len(self.run.turns) + (0 if done else 1),
+            "turn": self.run.turn_index + (0 if done else 1),
             "condition": self.config.condition,
             "max_tokens": self._max_tokens,
             "environment": self.scenario.id,
