@@ -40,7 +40,11 @@ option is accepted after ``--``, e.g. ``-- --seed 1``):
      message's project lines and in the answer, a new draw per example
      (``train_sft.synthetic_disclosures``, as ``--copy-lines disclosures``);
    * ``full+synthetic``: every turn as ``full``, and as many synthetic disclosures as the
-     rows hold real ones.
+     rows hold real ones (``full`` with ``-- --train-disclosures real+synthetic``).
+
+   ``full`` makes the examples as ``train_sft.py``'s ``--steps`` do
+   (``train_sft.training_examples``), so ``-- --train-disclosures`` applies to it, and
+   ``-- --synthetic-shapes`` to every stage of synthetic disclosures.
 
    The synthetic lines are 12 to ``--line-max`` - 1 words or tokens long (default 40).
 3. **Score**: greedy decoding (``max_new_tokens`` 96) of every scoring turn from its
@@ -114,9 +118,9 @@ def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Name
     if kind == "synthetic":
         return T.synthetic_disclosures(rows, args)
     if kind == "full+synthetic":  # every turn, and as many synthetic disclosures as real ones
-        real = T.prompt_completion(rows, T.context_of(args))
-        return real + T.synthetic_disclosures(rows, args, n=sum(T.is_disclosure(r) for r in rows))
-    return T.prompt_completion(rows, T.context_of(args))
+        args = argparse.Namespace(**{**vars(args), "train_disclosures": "real+synthetic"})
+    # full: as train_sft.py's --steps (-- --train-disclosures and --synthetic-shapes apply)
+    return T.training_examples(rows, argparse.Namespace(**{**vars(args), "train_on": "turns"}), base)
 
 
 def answer_kind(row: Mapping[str, Any]) -> str:

@@ -48,7 +48,10 @@ The loop, each step through the code a user would run:
    ``--curriculum-steps`` (500) on the decision turns alone, their window without the
    system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
    example (``--disclosure-steps`` N adds N steps on every example plus each disclosure
-   twice more, :func:`disclosure_examples`; default 0); batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
+   twice more, :func:`disclosure_examples`; default 0; ``--train-disclosures
+   real+synthetic`` adds to them as many synthetic disclosures as the export holds real
+   ones, ``synthetic`` puts those in place of the real ones, :func:`training_examples`;
+   ``--synthetic-shapes`` also changes which resources a synthetic line needs); batch ``--batch-size`` (16), learning rate ``--lr`` (3e-3; cosine, 5%
    warm-up), completion-only loss, no truncation (``--max-length`` to set one). Saved to
    ``WORK/model-sft``.
 4. **Evaluate.** The same env config is played by the runner with an ``hf:`` policy
@@ -126,6 +129,8 @@ FALLBACK_EVENTS = ("talk_turn_forfeited", "decision_auto_filled", "heuristic_fal
 COPY_STEPS = 150
 DISCLOSURE_STEPS = 0
 COPY_LINES = "disclosures"
+TRAIN_DISCLOSURES = ("real", "real+synthetic", "synthetic")
+SYNTHETIC_SHAPES = False
 EXTRA_PACKAGES = ("torch", "transformers", "trl", "datasets", "accelerate", "tokenizers")
 
 QUICK = {"games": 2, "train_scenarios": 1, "copy_steps": 2, "curriculum_steps": 2, "steps": 4, "disclosure_steps": 2,
@@ -600,6 +605,29 @@ def is_disclosure(row: Mapping[str, Any]) -> bool:
     return row["phase"] == "talk" and row["messages"][-1]["content"].startswith("My ")
 
 
+def training_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace, base: str) -> list[dict[str, Any]]:
+    """The ``--steps`` examples: one per row (:func:`prompt_completion`) or per conversation
+    (``--train-on conversations``, :func:`conversation_examples`). ``--train-disclosures``
+    ``real+synthetic`` adds as many :func:`synthetic_disclosures` as the rows hold
+    disclosures; ``synthetic`` puts them in place of the real ones. Either keeps copying
+    from the prompt paying during training: with the real ones alone the model can learn
+    them by heart instead (each project set recurs a few times), and the warm-up's
+    copying fades."""
+    if args.train_on == "conversations":
+        from transformers import AutoTokenizer
+
+        return conversation_examples(rows, AutoTokenizer.from_pretrained(base))
+    if args.train_disclosures == "real":
+        return prompt_completion(rows, context_of(args))
+    mixed = synthetic_disclosures(rows, args, n=sum(is_disclosure(r) for r in rows))
+    if not mixed:
+        raise SystemExit(f"--train-disclosures {args.train_disclosures}: the export has no disclosure of the "
+                         "compact prompt's form")
+    if args.train_disclosures == "synthetic":  # the real disclosures left out: none can be learnt by heart
+        rows = [r for r in rows if not is_disclosure(r)]
+    return prompt_completion(rows, context_of(args)) + mixed
+
+
 def disclosure_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
     """``--disclosure-steps``: every turn's example (as for ``--steps``) and each disclosure's
     twice more, so that the last steps weigh the answer the model copies worst (a
@@ -623,9 +651,11 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
     says the new ones ("My project_a needs 3 r1 per run and pays 12. ..."), the rest of
     both unchanged. A real collection repeats each project set a few times, so a model
     trained from scratch can learn its disclosures by heart; here every example has new
-    numbers, which only copying from the prompt gets right. Deterministic under
-    ``--seed`` (a numpy Generator of its own). Empty when the rows hold no disclosure
-    of the compact prompt's form."""
+    numbers, which only copying from the prompt gets right. With ``--synthetic-shapes``
+    each line also takes the resources of a requirement drawn from all those seen ("3 r1"
+    may become "2 r2 and 5 r3"), so that the line's form, not only its numbers, has to be
+    read from the prompt. Deterministic under ``--seed`` (a numpy Generator of its own).
+    Empty when the rows hold no disclosure of the compact prompt's form."""
     import numpy as np
 
     base = []
@@ -639,6 +669,7 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
         return []
     units = sorted({int(u) for _, lines, _ in base for m in lines for u in _UNITS.findall(m.group(2))})
     rewards = sorted({m.group(3) for _, lines, _ in base for m in lines})
+    shapes = sorted({m.group(2) for _, lines, _ in base for m in lines}) if args.synthetic_shapes else None
     rng = np.random.default_rng([args.seed, 21])
     out = []
     for _ in range(n):
@@ -646,7 +677,8 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
         system, answer = ex["prompt"][0]["content"], ex["completion"][0]["content"]
         rest = [dict(m) for m in ex["prompt"][1:]]
         for m, old in zip(lines, said):
-            req = _UNITS.sub(lambda _u: str(units[int(rng.integers(len(units)))]), m.group(2))
+            req = m.group(2) if shapes is None else shapes[int(rng.integers(len(shapes)))]
+            req = _UNITS.sub(lambda _u: str(units[int(rng.integers(len(units)))]), req)
             pay = rewards[int(rng.integers(len(rewards)))]
             new = f"My {m.group(1)} needs {req} per run and pays {pay}."
             system = system.replace(m.group(0), f"- {m.group(1)} needs {req} per run and pays {pay}", 1)
@@ -934,6 +966,13 @@ def parser() -> argparse.ArgumentParser:
                    "vocabulary, copy_lines), words (of random words and marks of the teacher's answers, "
                    "copy_examples) or disclosures (the teacher's disclosures with new units and rewards in the "
                    f"prompt and the answer, synthetic_disclosures); default {COPY_LINES}")
+    m.add_argument("--synthetic-shapes", action=argparse.BooleanOptionalAction, default=SYNTHETIC_SHAPES,
+                   help="synthetic disclosures (--copy-lines disclosures, --train-disclosures) also change which "
+                   f"resources each project line needs, not only the numbers (default {SYNTHETIC_SHAPES})")
+    m.add_argument("--train-disclosures", choices=TRAIN_DISCLOSURES, default=TRAIN_DISCLOSURES[0],
+                   help="the disclosures among the --steps examples: real (the export's, default), real+synthetic "
+                   "(and as many synthetic_disclosures) or synthetic (as many synthetic ones instead of the real); "
+                   "the last two need --train-on turns")
     m.add_argument("--curriculum-steps", type=int, default=500,
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
@@ -987,6 +1026,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             or args.copy_steps < 0 or args.disclosure_steps < 0:
         p.error("--context, --heldout, --train-scenarios, --copy-steps, --curriculum-steps and --disclosure-steps "
                 "must be >= 0")
+    if args.train_on == "conversations" and args.train_disclosures != "real":
+        p.error("--train-disclosures real+synthetic and synthetic make prompt-completion examples: use --train-on turns")
     if args.train_on == "conversations" and args.context:
         p.error("--train-on conversations trains on whole conversations, so play must see them whole: use --context 0")
     if args.games is not None and args.games < 1:
@@ -1053,14 +1094,12 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             model_info = {"model": "tiny", "tiny": True, "hidden_size": args.tiny_hidden, "layers": args.tiny_layers,
                           "heads": args.tiny_heads, "vocab_size": args.tiny_vocab}
 
-        if args.train_on == "conversations":
-            from transformers import AutoTokenizer
-
-            examples = conversation_examples(rows, AutoTokenizer.from_pretrained(base))
-        else:
-            examples = prompt_completion(rows, context_of(args))
+        examples = training_examples(rows, args, base)
         data["train_on"] = args.train_on
-        data["examples"] = len(examples)
+        data["examples"] = len(examples)  # (the synthetic disclosures included)
+        data["train_disclosures"] = args.train_disclosures
+        if args.train_disclosures != "real":
+            data["synthetic_examples"] = sum(map(is_disclosure, rows))
 
         more: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
 

@@ -116,3 +116,8 @@ def test_synthetic_stages(levers):
     mixed = levers.stage_examples("full+synthetic", rows, args, "unused", 40)
     assert mixed[:3] == levers.T.prompt_completion(rows, 3)
     assert mixed[3:] == levers.T.synthetic_disclosures(rows, args, n=1)
+    assert levers.stage_examples("full", rows, args, "unused", 40) == levers.T.prompt_completion(rows, 3)
+    # full is train_sft.py's --steps examples: -- --train-disclosures applies to it
+    args = levers.T.parse_args(["--train-disclosures", "synthetic"])
+    assert levers.stage_examples("full", rows, args, "unused", 40) == (
+        levers.T.prompt_completion(rows[1:], 3) + levers.T.synthetic_disclosures(rows, args, n=1))

@@ -392,3 +392,58 @@ def test_synthetic_disclosures_say_the_new_projects_of_their_prompt(bench):
         seen_pay |= {int(x[3]) for x in lines}
     assert seen_units == {2, 3, 5} and seen_pay == {7, 12}  # drawn from what the rows hold, all of it
     assert bench.synthetic_disclosures(rows[1:], args) == []  # no disclosure: none
+
+
+def test_train_disclosures_real_synthetic_or_both(bench):
+    """--train-disclosures: the --steps examples are every row's (real), every row's and
+    then as many synthetic disclosures as the rows hold real ones (real+synthetic; the
+    draws synthetic_disclosures makes), or the other rows' and the synthetic ones in
+    place of the real disclosures (synthetic). Both need --train-on turns and a
+    disclosure to copy."""
+    system = "Your projects:\n- project_a needs 3 r1 per run and pays 12\n- project_b needs 5 r1 per run and pays 7"
+    said = "My project_a needs 3 r1 per run and pays 12. My project_b needs 5 r1 per run and pays 7. What are yours?"
+
+    def row(phase, answer, user="U"):
+        return {"phase": phase, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user},
+                                             {"role": "assistant", "content": answer}]}
+
+    rows = [row("talk", said), row("talk", "Agreed."), row("decision", '{"r1": 5}'), row("talk", said, "V")]
+    real = bench.training_examples(rows, bench.parse_args([]), "unused")
+    assert real == bench.prompt_completion(rows, 3) and len(real) == 4
+    args = bench.parse_args(["--train-disclosures", "real+synthetic"])
+    synthetic = bench.synthetic_disclosures(rows, args, n=2)
+    assert len(synthetic) == 2 and all(e["completion"][0]["content"] != said for e in synthetic)
+    assert bench.training_examples(rows, args, "unused") == real + synthetic
+    args = bench.parse_args(["--train-disclosures", "synthetic"])
+    assert bench.training_examples(rows, args, "unused") == real[1:3] + synthetic
+    with pytest.raises(SystemExit, match="no disclosure"):
+        bench.training_examples(rows[1:3], args, "unused")
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--train-disclosures", "synthetic", "--train-on", "conversations", "--context", "0"])
+
+
+def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
+    """--synthetic-shapes: a synthetic line takes the resources of any requirement seen
+    (so a one-resource project may need two, and others), its units and reward drawn as
+    before; prompt and answer still say the same lines. Off, the resources stay."""
+    import re
+
+    system = ("Your projects:\n- project_a needs 3 r1 per run and pays 12\n"
+              "- project_b needs 5 r2 and 2 r3 per run and pays 7\nReward: runs x reward.")
+    answer = "My project_a needs 3 r1 per run and pays 12. My project_b needs 5 r2 and 2 r3 per run and pays 7."
+    rows = [{"phase": "talk", "messages": [{"role": "system", "content": system}, {"role": "user", "content": "U"},
+                                           {"role": "assistant", "content": answer}]}]
+    line = re.compile(r"^- (project_\w) needs (.+) per run and pays (\d+)$", re.M)
+    said = re.compile(r"My (project_\w) needs (.+?) per run and pays (\d+)\.")
+    forms = {"N r1", "N r2 and N r3"}
+    for flag, expect in (("--no-synthetic-shapes", {("project_a", "N r1"), ("project_b", "N r2 and N r3")}),
+                         ("--synthetic-shapes", {(p, f) for p in ("project_a", "project_b") for f in forms})):
+        ex = bench.synthetic_disclosures(rows, bench.parse_args([flag]), n=100)
+        seen = set()
+        for e in ex:
+            lines = line.findall(e["prompt"][0]["content"])
+            assert said.findall(e["completion"][0]["content"]) == lines and len(lines) == 2
+            for name, req, pay in lines:
+                assert set(re.findall(r"\b\d+(?= r)", req)) <= {"2", "3", "5"} and pay in ("7", "12")
+                seen.add((name, re.sub(r"\b\d+(?= r)", "N", req)))
+        assert seen == expect
