@@ -117,10 +117,12 @@ def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Name
         return T.disclosure_examples(rows, args)
     if kind == "synthetic":
         return T.synthetic_disclosures(rows, args)
-    if kind == "full+synthetic":  # every turn, and as many synthetic disclosures as real ones
-        args = argparse.Namespace(**{**vars(args), "train_disclosures": "real+synthetic"})
-    # full: as train_sft.py's --steps (-- --train-disclosures and --synthetic-shapes apply)
-    return T.training_examples(rows, argparse.Namespace(**{**vars(args), "train_on": "turns"}), base)
+    # full: as train_sft.py's --steps (-- --train-disclosures and --synthetic-shapes apply);
+    # full+synthetic: every turn, and as many synthetic disclosures as real ones
+    settings = {**vars(args), "train_on": "turns"}
+    if kind == "full+synthetic":
+        settings["train_disclosures"] = "real+synthetic"
+    return T.training_examples(rows, argparse.Namespace(**settings), base)
 
 
 def answer_kind(row: Mapping[str, Any]) -> str:
