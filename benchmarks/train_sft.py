@@ -1182,7 +1182,11 @@ def main(argv: list[str] | None = None) -> int:
             result = benchmark(args, Path(tmp))
     print(render_table(result["table"]))
     t = result["training"]
-    print(f"trained {t['steps']} steps on {t['examples']} examples ({result['data']['rows']} exported turns) ({t['epochs']:.1f} epochs) in "
+    d = result["data"]
+    made = {"real": "", "real+synthetic": f", plus {d.get('synthetic_examples')} synthetic disclosures",
+            "synthetic": f", {d.get('synthetic_examples')} synthetic disclosures in place of the real ones"}
+    print(f"trained {t['steps']} steps on {t['examples']} examples ({d['rows']} exported turns"
+          f"{made[d.get('train_disclosures', 'real')]}) ({t['epochs']:.1f} epochs) in "
           f"{t['seconds']:.0f} s; loss {_f(t['first_loss'])} -> {_f(t['last_loss'])}; total {result['seconds']:.0f} s")
     result["machine"] = machine_info(PACKAGES + EXTRA_PACKAGES)
     default = "train_sft_quick.json" if args.quick else "train_sft.json"
