@@ -172,7 +172,7 @@ def score(model_path: str, rows: list[Mapping[str, Any]], args: argparse.Namespa
 #: the train_sft.py settings that make the collections and the base model a --work folder keeps
 COLLECTION_SETTINGS = ("seed", "teacher", "games", "train_scenarios", "train_seed", "levels", "rounds", "talk_turns",
                        "theme", "thinking", "prompt_style", "max_retries", "all_rounds", "heldout", "heldout_seed",
-                       "tiny_hidden", "tiny_layers", "tiny_heads", "tiny_vocab", "tiny_init")
+                       "tiny_hidden", "tiny_layers", "tiny_heads", "tiny_vocab", "tiny_init", "tiny_tokenizer")
 
 
 def collection_settings(args: argparse.Namespace, score_scenarios: int, score_seed: int) -> dict[str, Any]:
@@ -187,8 +187,10 @@ def collect(work: Path, args: argparse.Namespace, score_scenarios: int, score_se
     made_with = collection_settings(args, score_scenarios, score_seed)
     if cache.exists():
         d = json.loads(cache.read_text())
-        if d.get("settings") != made_with:
-            differ = sorted(k for k in made_with if (d.get("settings") or {}).get(k) != made_with[k])
+        # folders made before --tiny-tokenizer existed hold GPT-2's byte-level rule
+        saved = {"tiny_tokenizer": "bytelevel", **(d.get("settings") or {})}
+        if saved != made_with:
+            differ = sorted(k for k in made_with if saved.get(k) != made_with[k])
             raise SystemExit(f"{work} holds a collection and base model made with other settings "
                              f"({', '.join(differ)}); use another --work")
         return d["rows"], d["score_rows"]

@@ -500,7 +500,7 @@ def build_tiny(path: Path, rows: Sequence[Mapping[str, Any]], args: argparse.Nam
     # retries make it longer
     return build_tiny_model(path, hidden_size=args.tiny_hidden, num_layers=args.tiny_layers,
                             num_heads=args.tiny_heads, vocab_size=args.tiny_vocab, seed=args.seed, corpus=corpus,
-                            initializer_range=args.tiny_init)
+                            initializer_range=args.tiny_init, pretokenizer=args.tiny_tokenizer)
 
 
 def _device_kwargs(device: str) -> dict[str, Any]:
@@ -944,6 +944,9 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--tiny-layers", type=int, default=4)
     m.add_argument("--tiny-heads", type=int, default=4)
     m.add_argument("--tiny-vocab", type=int, default=1024)
+    m.add_argument("--tiny-tokenizer", choices=("bytelevel", "words"), default="bytelevel",
+                   help="where the tiny tokenizer's BPE may merge: bytelevel (GPT-2's rule, default: 'r3' is "
+                   "two tokens) or words (letters, digits and '_' together: 'r3', 'project_a' can be one token)")
     m.add_argument("--tiny-init", type=float, default=0.02, help="standard deviation of the tiny model's initial "
                    "weights (default 0.02, as for any model trained from scratch; build_tiny_model's 0.3 suits "
                    "untrained use but stops the model from learning to copy from its prompt)")
@@ -1092,7 +1095,8 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         else:
             base = str(build_tiny(work / "model-base", rows, args))
             model_info = {"model": "tiny", "tiny": True, "hidden_size": args.tiny_hidden, "layers": args.tiny_layers,
-                          "heads": args.tiny_heads, "vocab_size": args.tiny_vocab}
+                          "heads": args.tiny_heads, "vocab_size": args.tiny_vocab,
+                          "tokenizer": args.tiny_tokenizer}
 
         examples = training_examples(rows, args, base)
         data["train_on"] = args.train_on

@@ -447,3 +447,16 @@ def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
                 assert set(re.findall(r"\b\d+(?= r)", req)) <= {"2", "3", "5"} and pay in ("7", "12")
                 seen.add((name, re.sub(r"\b\d+(?= r)", "N", req)))
         assert seen == expect
+
+
+@pytest.mark.parametrize("kind,pieces", [("words", [" 3", " r3", " per"]), ("bytelevel", [" 3", " r", "3", " per"])])
+def test_tiny_tokenizer_option_reaches_the_base_model(bench, tmp_path, kind, pieces):
+    from transformers import AutoTokenizer
+
+    line = "- project_a needs 3 r3 per run and pays 16"
+    rows = [{"messages": [{"role": "system", "content": line}, {"role": "assistant", "content": "My " + line[2:]}]}]
+    args = bench.parse_args(["--tiny-tokenizer", kind, "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2",
+                             "--tiny-vocab", "300"])
+    tok = AutoTokenizer.from_pretrained(bench.build_tiny(tmp_path / kind, rows * 20, args))
+    got = [tok.decode([i]) for i in tok(line, add_special_tokens=False)["input_ids"]]
+    assert got[got.index(" needs") + 1:got.index(" per") + 1] == pieces

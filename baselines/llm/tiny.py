@@ -66,7 +66,8 @@ def _game_corpus(limit_chars: int = 200_000) -> list[str]:
 
 def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int = 2, num_heads: int = 4,
                      vocab_size: int = 2048, max_positions: int = 16384, seed: int = 0,
-                     corpus: Iterable[str] | None = None, initializer_range: float = 0.3) -> Path:
+                     corpus: Iterable[str] | None = None, initializer_range: float = 0.3,
+                     pretokenizer: str = "bytelevel") -> Path:
     """Write a tiny random Llama chat model and its tokenizer to ``path``; return it.
 
     ``initializer_range`` is the standard deviation of the initial weights. The default
@@ -77,11 +78,18 @@ def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int
     (4 layers, hidden size 128, copying 16 random tokens, batch 32, lr 3e-3: loss 0.013
     after 100 steps from 0.02, still 4.79, chance level, after 400 steps from 0.3).
 
+    ``pretokenizer`` decides where BPE may not merge. ``"bytelevel"`` (default) is GPT-2's
+    rule: letters, digits and punctuation are separate words, so ``r3`` is two tokens
+    (``" r"``, ``"3"``) and ``project_a`` three. ``"words"`` keeps a run of letters,
+    digits and underscores (with one leading space) as one word, so BPE can learn
+    ``" r3"`` and ``" project_a"`` as single tokens: a model copying "3 r3" from its
+    prompt then has one token to find after "3", not a shared ``" r"`` followed by a digit.
+
     Deterministic: the same arguments give the same weights (``seed`` initialises a
     private ``torch.Generator``-seeded fork of the RNG) and the same tokenizer."""
     try:
         import torch
-        from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+        from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
         from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(f"build_tiny_model needs torch and transformers ({e}); "
@@ -92,7 +100,17 @@ def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int
     texts.append(_FALLBACK_CORPUS)
 
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    if pretokenizer == "bytelevel":
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    elif pretokenizer == "words":
+        # the tokenizers library has no word rule that keeps letters and digits together
+        # and a leading space attached, so the split is a regular expression (every
+        # character lands in exactly one piece), then bytes as ByteLevel maps them
+        tok.pre_tokenizer = pre_tokenizers.Sequence([
+            pre_tokenizers.Split(Regex(r" ?[A-Za-z0-9_]+| ?[^\sA-Za-z0-9_]+|\s+"), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    else:
+        raise ValueError(f"pretokenizer must be 'bytelevel' or 'words', not {pretokenizer!r}")
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
