@@ -38,7 +38,8 @@ The loop, each step through the code a user would run:
 3. **Train.** TRL's ``SFTTrainer`` fine-tunes ``--model`` (default: a tiny Llama-style
    chat model built here with :func:`baselines.llm.tiny.build_tiny_model`: hidden size
    128, 4 layers, about 0.83 M parameters (``--tiny-*``), initial weights of spread
-   ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts):
+   ``--tiny-init`` 0.02, its byte-level BPE tokenizer trained on the collected texts;
+   ``--tiny-tokenizer words`` lets BPE merge ids such as ``r3`` into one token):
    first ``--copy-steps`` (150) on synthetic disclosures: the teacher's disclosures with
    new units and rewards in the system message's project lines and in the answer, so
    that only copying from the prompt gets them right (``--copy-lines disclosures``,
@@ -46,7 +47,9 @@ The loop, each step through the code a user would run:
    vocabulary, :func:`copy_lines`; ``words``: of random words of the answers,
    :func:`copy_examples`), then
    ``--curriculum-steps`` (500) on the decision turns alone, their window without the
-   system message (:func:`curriculum_examples`), then ``--steps`` (600) on every
+   system message (:func:`curriculum_examples`; ``--curriculum-disclosures F`` adds F
+   synthetic disclosures per decision turn, ``--curriculum-first`` runs it before the
+   warm-up), then ``--steps`` (600) on every
    example (``--disclosure-steps`` N adds N steps on every example plus each disclosure
    twice more, :func:`disclosure_examples`; default 0; ``--train-disclosures
    real+synthetic`` adds to them as many synthetic disclosures as the export holds real
@@ -521,6 +524,14 @@ def curriculum_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namesp
     out = []
     for ex in prompt_completion([r for r in rows if r["phase"] == "decision"], context_of(args)):
         out.append({"prompt": [m for m in ex["prompt"] if m["role"] != "system"], "completion": ex["completion"]})
+    if out and args.curriculum_disclosures > 0:
+        # the curriculum alone makes the model forget the warm-up's copying from the system
+        # message (a disclosure's loss goes from 0.48 to 10.5 in the default run); these keep it paying
+        n = round(args.curriculum_disclosures * len(out))
+        extra = synthetic_disclosures(rows, args, n=n, stream=22)
+        if len(extra) < n:
+            raise SystemExit("--curriculum-disclosures: the export has no disclosure of the compact prompt's form")
+        out += extra
     return out
 
 
@@ -644,7 +655,7 @@ _UNITS = re.compile(r"\b(\d+)(?= \S)")
 
 
 def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace,
-                          n: int = COPY_EXAMPLES) -> list[dict[str, Any]]:
+                          n: int = COPY_EXAMPLES, stream: int = 21) -> list[dict[str, Any]]:
     """Disclosures of projects nobody has: each is a teacher disclosure (prompt as
     :func:`prompt_completion` gives it) whose project lines in the system message get new
     units and rewards, drawn from those seen in the rows' project lines, and whose answer
@@ -654,8 +665,8 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
     numbers, which only copying from the prompt gets right. With ``--synthetic-shapes``
     each line also takes the resources of a requirement drawn from all those seen ("3 r1"
     may become "2 r2 and 5 r3"), so that the line's form, not only its numbers, has to be
-    read from the prompt. Deterministic under ``--seed`` (a numpy Generator of its own).
-    Empty when the rows hold no disclosure of the compact prompt's form."""
+    read from the prompt. Deterministic under ``--seed`` (a numpy Generator of its own;
+    ``stream`` tells apart the draws of different stages). Empty when the rows hold no disclosure of the compact prompt's form."""
     import numpy as np
 
     base = []
@@ -670,7 +681,7 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
     units = sorted({int(u) for _, lines, _ in base for m in lines for u in _UNITS.findall(m.group(2))})
     rewards = sorted({m.group(3) for _, lines, _ in base for m in lines})
     shapes = sorted({m.group(2) for _, lines, _ in base for m in lines}) if args.synthetic_shapes else None
-    rng = np.random.default_rng([args.seed, 21])
+    rng = np.random.default_rng([args.seed, stream])
     out = []
     for _ in range(n):
         ex, lines, said = base[int(rng.integers(len(base)))]
@@ -980,6 +991,14 @@ def parser() -> argparse.ArgumentParser:
                    help="before --steps: this many steps on the decision turns alone, their window without the "
                    "system message (what a purchase copies is in the conversation, and the long system prompt "
                    "keeps a model trained from scratch from finding it); default 500, 0: none")
+    m.add_argument("--curriculum-disclosures", type=float, default=0.0, metavar="FRACTION",
+                   help="the curriculum's examples also hold this many synthetic disclosures (full window) per "
+                   "decision turn, so that the warm-up's copying from the system message is not forgotten while "
+                   "the decisions are learnt (default 0: none)")
+    m.add_argument("--curriculum-first", action=argparse.BooleanOptionalAction, default=False,
+                   help="run the curriculum before the --copy-steps warm-up, not after it: each stage makes the "
+                   "model forget the other's task, and the training then starts from a model that copies its "
+                   "disclosures rather than one that copies purchases (default: off)")
     m.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-3 for the tiny model, "
                    "1e-5 for --model)")
     m.add_argument("--max-length", type=int, default=None, help="truncate examples to this many tokens "
@@ -1120,32 +1139,44 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
         before = stage(base, "before")
         sft_dir = work / "model-sft"
-        stage0 = None
-        if args.copy_steps:
+
+        def warm_up(start: str) -> tuple[dict[str, Any] | None, str]:
+            if not args.copy_steps:
+                return None, start
             warm = warmup_examples(rows, args, base)
             if not warm:
                 raise SystemExit(f"--copy-steps: nothing to make warm-up examples of (--copy-lines {args.copy_lines}; "
                                  "disclosures needs the teacher's disclosures in the compact prompt's form)")
-            stage0 = train(base, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
-            stage0["examples_kind"] = {
+            info = train(start, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
+            info["examples_kind"] = {
                 "words": "synthetic: repeat a random line of the answers' words",
                 "tokens": "synthetic: repeat a line of random tokens of the vocabulary",
                 "disclosures": "synthetic: the teacher's disclosures with new units and rewards"}[args.copy_lines]
             data["copy_examples"] = len(warm)
-            base_next = str(work / "model-copy")
-        else:
-            base_next = base
-        if args.curriculum_steps:
+            return info, str(work / "model-copy")
+
+        def curriculum(start: str) -> tuple[dict[str, Any] | None, str]:
+            if not args.curriculum_steps:
+                return None, start
             first = curriculum_examples(rows, args)
             if not first:
                 raise SystemExit("--curriculum-steps: the export has no decision turn of the teacher")
-            stage1 = train(base_next, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
-                           name="curriculum")
-            stage1["examples_kind"] = "decision turns, no system message"
+            info = train(start, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
+                         name="curriculum")
+            info["examples_kind"] = "decision turns, no system message"
             data["curriculum_examples"] = len(first)
-            start = str(work / "model-curriculum")
+            return info, str(work / "model-curriculum")
+
+        if args.curriculum_first:  # the full stage then starts from the warm-up's model, which copies
+            stage1, start = curriculum(base)
+            stage0, start = warm_up(start)
         else:
-            stage1, start = None, base_next
+            stage0, start = warm_up(base)
+            stage1, start = curriculum(start)
+        data["stage_order"] = [k for k, on in (("curriculum", args.curriculum_first and args.curriculum_steps),
+                                               ("copy", args.copy_steps),
+                                               ("curriculum", not args.curriculum_first and args.curriculum_steps),
+                                               ("train", True), ("disclosures", args.disclosure_steps)) if on]
         if args.disclosure_steps:
             training = train(start, examples, work / "model-full", args, progress)
             last = disclosure_examples(rows, args)

@@ -422,6 +422,32 @@ def test_train_disclosures_real_synthetic_or_both(bench):
         bench.parse_args(["--train-disclosures", "synthetic", "--train-on", "conversations", "--context", "0"])
 
 
+def test_curriculum_disclosures_add_synthetic_ones_with_their_system_message(bench):
+    """--curriculum-disclosures F: the curriculum's decision turns (no system message) and
+    round(F x their number) synthetic disclosures, full window, drawn apart from the
+    warm-up's; 0 (default): the decision turns alone."""
+    system = "Your projects:\n- project_a needs 3 r1 per run and pays 12\n- project_b needs 5 r1 per run and pays 7"
+    said = "My project_a needs 3 r1 per run and pays 12. My project_b needs 5 r1 per run and pays 7."
+
+    def row(phase, answer):
+        return {"phase": phase, "messages": [{"role": "system", "content": system}, {"role": "user", "content": "U"},
+                                             {"role": "assistant", "content": answer}]}
+
+    rows = [row("talk", said), row("talk", "Agreed.")] + [row("decision", '{"r1": %d}' % k) for k in range(1, 5)]
+    alone = bench.curriculum_examples(rows, bench.parse_args([]))
+    assert [e["completion"][0]["content"] for e in alone] == ['{"r1": %d}' % k for k in range(1, 5)]
+    assert all(m["role"] != "system" for e in alone for m in e["prompt"])
+    args = bench.parse_args(["--curriculum-disclosures", "0.5"])
+    mixed = bench.curriculum_examples(rows, args)
+    assert mixed[:4] == alone and len(mixed) == 6
+    assert mixed[4:] == bench.synthetic_disclosures(rows, args, n=2, stream=22) != bench.synthetic_disclosures(
+        rows, args, n=2)  # not the warm-up's first two
+    for e in mixed[4:]:
+        assert e["prompt"][0]["role"] == "system" and e["completion"][0]["content"].startswith("My project_a needs ")
+    with pytest.raises(SystemExit, match="curriculum-disclosures: the export has no disclosure"):
+        bench.curriculum_examples(rows[1:], args)
+
+
 def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
     """--synthetic-shapes: a synthetic line takes the resources of any requirement seen
     (so a one-resource project may need two, and others), its units and reward drawn as
@@ -460,3 +486,29 @@ def test_tiny_tokenizer_option_reaches_the_base_model(bench, tmp_path, kind, pie
     tok = AutoTokenizer.from_pretrained(bench.build_tiny(tmp_path / kind, rows * 20, args))
     got = [tok.decode([i]) for i in tok(line, add_special_tokens=False)["input_ids"]]
     assert got[got.index(" needs") + 1:got.index(" per") + 1] == pieces
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_curriculum_first_swaps_the_two_warm_up_stages(bench, tmp_path, monkeypatch, first):
+    """Each stage starts from the model the one before it saved; --curriculum-first runs
+    the curriculum on the base model and the warm-up on the curriculum's model."""
+    calls = []
+    real = bench.train
+
+    def recording(model_path, examples, out, args, progress, steps=None, name="train"):
+        calls.append((Path(model_path).name, name, Path(out).name))
+        return real(model_path, examples, out, args, progress, steps=steps, name=name)
+
+    monkeypatch.setattr(bench, "train", recording)
+    out = tmp_path / "r.json"
+    argv = TINY + ["--work", str(tmp_path / "w"), "--out", str(out), "--heldout", "0", "--no-constrained"]
+    assert bench.main(argv + (["--curriculum-first"] if first else [])) == 0
+    if first:
+        assert calls == [("model-base", "curriculum", "model-curriculum"), ("model-curriculum", "copy", "model-copy"),
+                         ("model-copy", "train", "model-full"), ("model-full", "disclosures", "model-sft")]
+    else:
+        assert calls == [("model-base", "copy", "model-copy"), ("model-copy", "curriculum", "model-curriculum"),
+                         ("model-curriculum", "train", "model-full"), ("model-full", "disclosures", "model-sft")]
+    d = json.loads(out.read_text())
+    assert d["data"]["stage_order"] == [c[1] for c in calls]
+    assert d["settings"]["curriculum_first"] is first
