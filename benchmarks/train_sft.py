@@ -515,18 +515,20 @@ def _device_kwargs(device: str) -> dict[str, Any]:
     return {"bf16": bool(torch.cuda.is_bf16_supported())}
 
 
-def curriculum_examples(rows: Iterable[Mapping[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+def curriculum_examples(rows: Sequence[Mapping[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
     """``--curriculum-steps``: the decision turns' prompt-completion examples with the
     system message left out of their window (the purchase the follower makes copies the
     share offered in the conversation; with the 200-token system prompt in front, a model
     trained from scratch does not find it in the time: the curriculum teaches the copy
-    first, then the full windows)."""
+    first, then the full windows). ``--curriculum-disclosures F`` adds round(F x their
+    number) :func:`synthetic_disclosures` (full window; a Generator stream apart from the
+    warm-up's)."""
     out = []
     for ex in prompt_completion([r for r in rows if r["phase"] == "decision"], context_of(args)):
         out.append({"prompt": [m for m in ex["prompt"] if m["role"] != "system"], "completion": ex["completion"]})
     if out and args.curriculum_disclosures > 0:
         # the curriculum alone makes the model forget the warm-up's copying from the system
-        # message (a disclosure's loss goes from 0.48 to 10.5 in the default run); these keep it paying
+        # message (a disclosure's loss goes from 0.36 to 11.25 in the default run); these keep it paying
         n = round(args.curriculum_disclosures * len(out))
         extra = synthetic_disclosures(rows, args, n=n, stream=22)
         if len(extra) < n:
@@ -666,7 +668,8 @@ def synthetic_disclosures(rows: Sequence[Mapping[str, Any]], args: argparse.Name
     each line also takes the resources of a requirement drawn from all those seen ("3 r1"
     may become "2 r2 and 5 r3"), so that the line's form, not only its numbers, has to be
     read from the prompt. Deterministic under ``--seed`` (a numpy Generator of its own;
-    ``stream`` tells apart the draws of different stages). Empty when the rows hold no disclosure of the compact prompt's form."""
+    ``stream`` tells apart the draws of different stages). Empty when the rows hold no
+    disclosure of the compact prompt's form."""
     import numpy as np
 
     base = []
@@ -1139,6 +1142,7 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
         before = stage(base, "before")
         sft_dir = work / "model-sft"
+        order: list[str] = []  # the stages in the order they ran
 
         def warm_up(start: str) -> tuple[dict[str, Any] | None, str]:
             if not args.copy_steps:
@@ -1148,6 +1152,7 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 raise SystemExit(f"--copy-steps: nothing to make warm-up examples of (--copy-lines {args.copy_lines}; "
                                  "disclosures needs the teacher's disclosures in the compact prompt's form)")
             info = train(start, warm, work / "model-copy", args, progress, steps=args.copy_steps, name="copy")
+            order.append("copy")
             info["examples_kind"] = {
                 "words": "synthetic: repeat a random line of the answers' words",
                 "tokens": "synthetic: repeat a line of random tokens of the vocabulary",
@@ -1163,7 +1168,10 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 raise SystemExit("--curriculum-steps: the export has no decision turn of the teacher")
             info = train(start, first, work / "model-curriculum", args, progress, steps=args.curriculum_steps,
                          name="curriculum")
-            info["examples_kind"] = "decision turns, no system message"
+            order.append("curriculum")
+            info["examples_kind"] = "decision turns, no system message" + (
+                f", and {args.curriculum_disclosures:g} synthetic disclosures (full window) per decision turn"
+                if args.curriculum_disclosures > 0 else "")
             data["curriculum_examples"] = len(first)
             return info, str(work / "model-curriculum")
 
@@ -1173,10 +1181,7 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         else:
             stage0, start = warm_up(base)
             stage1, start = curriculum(start)
-        data["stage_order"] = [k for k, on in (("curriculum", args.curriculum_first and args.curriculum_steps),
-                                               ("copy", args.copy_steps),
-                                               ("curriculum", not args.curriculum_first and args.curriculum_steps),
-                                               ("train", True), ("disclosures", args.disclosure_steps)) if on]
+        data["stage_order"] = order + ["train"] + (["disclosures"] if args.disclosure_steps else [])
         if args.disclosure_steps:
             training = train(start, examples, work / "model-full", args, progress)
             last = disclosure_examples(rows, args)
