@@ -1051,6 +1051,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             or args.copy_steps < 0 or args.disclosure_steps < 0:
         p.error("--context, --heldout, --train-scenarios, --copy-steps, --curriculum-steps and --disclosure-steps "
                 "must be >= 0")
+    if not args.curriculum_disclosures >= 0:  # a negative or NaN fraction would add nothing, silently
+        p.error("--curriculum-disclosures must be a number >= 0")
     if args.train_on == "conversations" and args.train_disclosures != "real":
         p.error("--train-disclosures real+synthetic and synthetic make prompt-completion examples: use --train-on turns")
     if args.train_on == "conversations" and args.context:

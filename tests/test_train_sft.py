@@ -446,6 +446,10 @@ def test_curriculum_disclosures_add_synthetic_ones_with_their_system_message(ben
         assert e["prompt"][0]["role"] == "system" and e["completion"][0]["content"].startswith("My project_a needs ")
     with pytest.raises(SystemExit, match="curriculum-disclosures: the export has no disclosure"):
         bench.curriculum_examples(rows[1:], args)
+    for bad in ("-0.5", "nan"):
+        with pytest.raises(SystemExit) as e:
+            bench.parse_args(["--curriculum-disclosures", bad])
+        assert e.value.code == 2
 
 
 def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
