@@ -144,7 +144,9 @@ def test_an_openai_seat_plays_through_a_local_server(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "agent_a: I will buy little." in out and "agent_a decides: buys {}, runs []" in out
     assert server.requests[0]["max_tokens"] == 1  # the probe, then the game's calls
-    assert len(server.requests) == 3 and server.requests[1]["model"] == "test-model"
+    # talk, decision and the D.5 reflection (on by default)
+    assert len(server.requests) == 4 and server.requests[1]["model"] == "test-model"
+    assert "--- GAME COMPLETE (1 rounds) ---" in server.requests[3]["messages"][-1]["content"]
 
 
 # --------------------------------------------------------------------------- the human seat
@@ -160,7 +162,8 @@ def test_read_answer_forms():
 
 
 def test_a_human_seat_sees_its_prompts_and_the_envs_errors(capsys, monkeypatch):
-    answers = ["hello", TALK, BUY[:30], BUY[30:], ""]  # a bad move, a talk turn, a decision pasted over two lines
+    # a bad move, a talk turn, a decision pasted over two lines, the reflection
+    answers = ["hello", TALK, BUY[:30], BUY[30:], "", "I bought too little.", ""]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers)))
     assert main(["play", "--a", "human", "--b", "oracle", "--rounds", "1", "--turns", "1", "--theme", "none"]) == 0
     out = capsys.readouterr().out

@@ -203,6 +203,8 @@ class ResourceNegotiator(BasePolicy):
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
         view = OwnView.from_observation(obs)
+        if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
+            return self.reflect(view)
         unlimited = view.phase == "talk" and view.turns_limit == 0
         if unlimited:  # pace over the own horizon, then decide
             view = dataclasses.replace(view, turns_limit=self.horizon)
@@ -218,6 +220,17 @@ class ResourceNegotiator(BasePolicy):
         if self.output == "text":
             return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
         return {"message": text, "thinking": self.thinking(), "decide": 0}
+
+    def reflect(self, view: OwnView) -> Any:
+        """The post-game reflection (D.5): a sentence of what the agent saw of its own
+        rounds (its results; it never sees the partner's rewards), plain text."""
+        seen = [r.result for r in view.rounds if r.result is not None]
+        earned = sum(float(r.get("reward") or 0) for r in seen)
+        annulled = sum(r.get("kind") == "annulled" for r in seen)
+        text = (f"I earned {_n(earned)} over the {len(seen)} round{'s' if len(seen) != 1 else ''} I saw"
+                + (f", {annulled} of them annulled by overdraw" if annulled else "")
+                + ". Agreeing on a split that covers both parties' projects before buying is what pays.")
+        return {"message": text, "thinking": "", "decide": 0} if self.output == "structured" else text
 
     def _decide(self, view: OwnView, plan: Plan, acts: list, claim: dict[str, int]):
         """Buy what the best runs inside ``claim`` consume (all of ``claim`` when it is an

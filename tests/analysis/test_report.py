@@ -539,10 +539,14 @@ def test_table12_token_usage_per_agent_round():
     tables, _ = resource_tables(tr)
     t12 = next(t for t in tables if t.name == "resource_table12")
     steps = [(t, st) for t in tr for st in t["steps"] if st["agent"] == "agent_a"]
-    calls = [(t["game_id"], st["round"], st["phase"]) for t, st in steps]
-    units = {(g, k) for g, k, p in calls if p != "reflection"}
+    every = [(t["game_id"], st["round"], st["phase"]) for t, st in steps]
+    calls = [c for c in every if c[2] != "reflection"]
+    units = {(g, k) for g, k, p in calls}
     row = {"Model": "metered[oracle]", "Part": "all rounds"}
     assert t12.value("Calls", row) == len(calls)
+    # the D.5 reflection (on by default) is its own part, one call per agent-game
+    assert len(every) - len(calls) == 3
+    assert t12.value("Calls", Model="metered[oracle]", Part="reflection") == 3
     assert t12.value("Agent-rounds", row) == len(units) == 12
     assert t12.value("Prompt", row) == pytest.approx(100 * len(calls) / len(units))
     assert t12.value("Completion", row) == pytest.approx(40 * len(calls) / len(units))

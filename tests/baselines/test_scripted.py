@@ -62,7 +62,7 @@ def play(a, b, scenario="mc080_1", seed=0, output="text", **config):
             env.step(None)
             continue
         env.step(pols[agent].act(obs))
-        if agent in env.infos and env.infos[agent]["last_turn"]:
+        if info["phase"] != "reflection" and agent in env.infos and env.infos[agent]["last_turn"]:
             speech[agent].append(env.infos[agent]["last_turn"]["speech"])
     game = env.unwrapped.game
     outcomes = [game.round_outcome(i) for i in range(len(game.history))]
@@ -224,8 +224,8 @@ def test_a_theme_per_round_renames_resources_without_changing_play(a, b, partner
     per game."""
     for seed, first in ((0, "agent_a"), (1, "agent_b"), (2, "agent_b")):
         kw = dict(scenario=scenario, seed=seed, partner=partner, first_speaker=first)
-        per_round, _, err_r, g_r = play(a, b, **kw)
-        per_game, _, err_g, g_g = play(a, b, theme_scope="game", **kw)
+        per_round, _, err_r, g_r = play(a, b, theme_scope="round", **kw)
+        per_game, _, err_g, g_g = play(a, b, **kw)
         assert len(set(g_r.round_themes)) > 1 and len(set(g_g.round_themes)) == 1
         assert [(o["purchases"], o["runs"]) for o in per_round] == [(o["purchases"], o["runs"]) for o in per_game]
         assert err_r == err_g == []
@@ -358,7 +358,7 @@ def test_deferent_deciding_late_buys_the_oracles_offer_at_the_decision_prompt(fi
             elif json.loads(obs["answer_format"])["phase"] == "decision":
                 assert "projects" not in json.loads(answer), answer
                 bought.append(json.loads(answer))
-            else:
+            elif json.loads(obs["answer_format"])["phase"] == "talk":
                 said = G.parse(answer)
                 assert answer == "Agreed." or [type(a) for a in said] == [G.Disclose] * 3 + [G.Ask], answer
             env.step(answer)

@@ -26,16 +26,18 @@ WARNED = [
      "'cheap_talk_turns' = 3 has no effect with cheap_talk=False: it counts only with cheap_talk=True"),
     ("resource", {"cheap_talk": False, "max_talk_turns": 3},
      "'max_talk_turns' = 3 has no effect with cheap_talk=False: it counts only with cheap_talk=True"),
-    ("resource", {"cheap_talk": False, "reflection": True},
-     "'reflection' = True has no effect with cheap_talk=False: it counts only with cheap_talk=True"),
+    ("resource", {"cheap_talk": False, "reflection": False},
+     "'reflection' = False has no effect with cheap_talk=False: it counts only with cheap_talk=True"),
     ("resource", {"max_talk_turns": 3},
      "'max_talk_turns' = 3 has no effect with cheap_talk_turns=5: it counts only with cheap_talk_turns=0"),
     ("resource", {"shifting_agent": "agent_a"},
      "'shifting_agent' = 'agent_a' has no effect with partner='stable': it counts only with partner='shifting'"),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 1},
      "'rotation' = 'rotating' has no effect with num_rounds=1: it counts only with num_rounds > 1"),
-    ("resource", {"theme": None, "theme_scope": "game"},
-     "'theme_scope' = 'game' has no effect with theme=None: it counts only with theme='random'"),
+    ("resource", {"theme": None, "theme_scope": "round"},
+     "'theme_scope' = 'round' has no effect with theme=None: it counts only with theme='random'"),
+    ("resource", {"shifting_line": "reset"},
+     "'shifting_line' = 'reset' has no effect with partner='stable': it counts only with partner='shifting'"),
     ("resource", {"thinking": False, "json_suffix": True},
      "'json_suffix' = ('agent_a', 'agent_b') has no effect with thinking=False: it counts only with thinking=True"),
     ("matrix", {"treatment": "none", "message_text": MT_OTHER},
@@ -54,10 +56,11 @@ WARNED = [
 COUNTING = [
     ("resource", {"cheap_talk_turns": 3}),
     ("resource", {"cheap_talk_turns": 0, "max_talk_turns": 3}),
-    ("resource", {"reflection": True}),
+    ("resource", {"reflection": False}),
     ("resource", {"partner": "shifting", "shifting_agent": "agent_a"}),
     ("resource", {"rotation": "rotating", "rotation_pool": POOL, "num_rounds": 2}),
-    ("resource", {"theme_scope": "game"}),
+    ("resource", {"theme_scope": "round"}),
+    ("resource", {"partner": "shifting", "shifting_line": "reset"}),
     ("resource", {"json_suffix": ["agent_a"]}),
     ("matrix", {"message_text": MT_OTHER}),
     ("matrix", {"on_error": "retry", "max_retries": 3}),
@@ -70,7 +73,7 @@ COUNTING = [
 DEFAULT_CONDITIONS = (
     [("resource", c) for c in ({}, {"cheap_talk": False}, {"cheap_talk_turns": 0}, {"partner": "shifting"},
                               {"rotation": "rotating", "rotation_pool": POOL}, {"num_rounds": 1},
-                              {"thinking": False}, {"reflection": True}, {"transparency": "full"},
+                              {"thinking": False}, {"reflection": False}, {"transparency": "full"},
                               {"intervention": "theory_of_mind"}, {"cheap_talk": False, "num_rounds": 1})]
     + [("matrix", {"on_error": e, "treatment": t}) for e in ON_ERROR for t in TREATMENTS]
     + [("rulemaking", {"condition": c}) for c in RM_CONDITIONS]
@@ -112,8 +115,9 @@ def test_defaults_given_explicitly_are_silent():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _build("matrix", {"on_error": "end", "max_retries": 1, "treatment": "none", "message_text": MT_DEFAULT})
-        _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": None, "reflection": False,
-                            "shifting_agent": "agent_b", "theme_scope": "round", "json_suffix": False})
+        _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": None, "reflection": True,
+                            "shifting_agent": "agent_b", "shifting_line": "partner", "theme_scope": "game",
+                            "json_suffix": False})
         _build("rulemaking", {"condition": "none", "notes_max_chars": 600, "max_sentences": 5,
                               "max_field_chars": 1000})
 

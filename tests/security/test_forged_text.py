@@ -126,7 +126,8 @@ def test_resource_thinking_never_reaches_the_opponent(names):
 def test_resource_opponent_reward_only_where_the_condition_reveals_it():
     pols = {"agent_a": make("oracle", seed=0, output="text"), "agent_b": make("linear", seed=1, output="text")}
     for transparency in ("none", "full"):
-        env = negotiation_env.env(game="resource", num_rounds=2, transparency=transparency)
+        # (the D.5 reflection prompt states both totals by design: off here)
+        env = negotiation_env.env(game="resource", num_rounds=2, transparency=transparency, reflection=False)
         env.reset(seed=2)
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()

@@ -16,11 +16,14 @@ Per round (``num_rounds`` of them):
    Decisions are simultaneous and hidden: the AEC env asks the first speaker first, and
    nothing of its decision reaches the second before resolution. Speech sent with a
    decision-phase response is recorded, not delivered.
-4. **Resolution.** Overdraw annuls the round; rewards are paid; both agents get the
-   D.4 result notice at the top of their next prompt.
+4. **Resolution.** Overdraw annuls the round; rewards are paid for the runs each
+   purchase completes (declared runs cut to what the purchase covers, the rest
+   assigned as when runs are omitted: :func:`~.rules.paid_runs`; a ``runs_adjusted``
+   event when that differs from what was declared); both agents get the D.4 result
+   notice at the top of their next prompt.
 
 An invalid response (unparseable text, unknown resource, over budget, too many types,
-runs not covered, null action when a decision is due, empty speech) is recorded in
+null action when a decision is due, empty speech) is recorded in
 ``info["events"]`` and the same agent is asked again with the error, up to
 ``max_retries`` times; then a talk turn is forfeited (the other agent reads
 ``[No message sent]``) and a decision falls back. A fallback decision is logged as the
@@ -89,6 +92,12 @@ class ResourceConfig:
         ``shifting_agent``'s context is reset to a fresh system prompt every round and it
         never sees an earlier round.
     shifting_agent: the agent whose context resets when ``partner="shifting"``.
+    shifting_line: with ``partner="shifting"``, who reads D.1.5's "You are playing against
+        a DIFFERENT opponent each round": ``"partner"`` (default: the agent whose partner
+        changes, the one that keeps its context; the reset agent, which sees one round
+        only, is told it plays a standalone one-round negotiation) or ``"reset"`` (the
+        reset agent, as D.1.5 files the line under "partner context resets each round";
+        the other agent reads the stable Situation).
     rotation_pool: with ``rotation="rotating"``, the scenarios (names, paths, dicts) later
         rounds draw from, on the scenario's environment; default every shipped scenario
         within 0.05 of ``scenario``'s M/C.
@@ -96,8 +105,10 @@ class ResourceConfig:
         speech, a bare JSON purchase object is the decision).
     intervention: ``None``, ``"project_sharing"`` or ``"theory_of_mind"`` (D.1.5, F.1): the
         instruction added after the situation (and, for theory of mind, the turn-0 reminder).
-    reflection: ``True`` adds the D.5 reflection prompt after the last result; the answer
-        lands in ``info["reflection"]``.
+    reflection: ``True`` (default: D.5, "after all rounds complete, LLM agents receive a
+        reflection prompt"; D.7 removes it only in the no-talk baseline, which has none)
+        adds the reflection prompt after the last result; the answer lands in
+        ``info["reflection"]``. ``False`` ends the game at the last result.
     max_retries: re-prompts after an invalid answer (0-100) before a talk turn is forfeited
         or a decision falls back.
     max_message_chars: cap on speech (longer speech is cut, event ``output_truncated``) and
@@ -116,9 +127,10 @@ class ResourceConfig:
         party's reward function, the paper's joint-transparency variant).
     theme: ``"random"`` (sampled from the reset seed), a theme name from
         :data:`~negotiation_env.games.resource.themes.THEMES`, or ``None`` (abstract ids).
-    theme_scope: with ``theme="random"``, ``"round"`` (default, Appendix C.1: each round
-        draws its own theme; an agent whose context carries over is told the new names)
-        or ``"game"`` (one theme for the whole game, as D.8 words it).
+    theme_scope: with ``theme="random"``, ``"game"`` (default: one theme for the whole
+        game, as §4 and D.8 word it: names "sampled randomly at game initialization") or
+        ``"round"`` (C.1's wording, "each game round is assigned a random theme": each
+        round draws its own; an agent whose context carries over is told the new names).
     json_suffix: the seats (``True``: both, ``False``/``()``: none, a seat or a list of
         seats) whose Response Format section ends with the D.1.4 suffix the paper gave
         its Anthropic models to enforce JSON compliance. Thinking-on prompts only.
@@ -152,14 +164,15 @@ class ResourceConfig:
     first_speaker: str = "agent_a"
     partner: str = "stable"
     shifting_agent: str = "agent_b"
+    shifting_line: str = "partner"
     rotation: str = "fixed"
     rotation_pool: Any = None
     thinking: bool = True
     transparency: str = "none"
     intervention: str | None = None
-    reflection: bool = False
+    reflection: bool = True
     theme: str | None = "random"
-    theme_scope: str = "round"
+    theme_scope: str = "game"
     json_suffix: Any = ()
     solo: bool = False
     max_retries: int = 3
@@ -179,6 +192,7 @@ class ResourceConfig:
         check_choice("first_speaker", self.first_speaker, AGENTS)
         check_choice("partner", self.partner, ("stable", "shifting"))
         check_choice("shifting_agent", self.shifting_agent, AGENTS)
+        check_choice("shifting_line", self.shifting_line, ("partner", "reset"))
         check_choice("rotation", self.rotation, ("fixed", "rotating"))
         check_bool("thinking", self.thinking)
         check_choice("transparency", self.transparency, ("none", "full", "requirements", "joint"))
@@ -230,8 +244,9 @@ class ResourceConfig:
             check_no_effect(self, "max_talk_turns", active=self.cheap_talk_turns == 0, other="cheap_talk_turns",
                             counts_with="cheap_talk_turns=0 (unlimited talk; max_talk_turns is its safety cap)",
                             stacklevel=5)
-        check_no_effect(self, "shifting_agent", active=self.partner == "shifting", other="partner",
-                        counts_with="partner='shifting'", stacklevel=5)
+        for name in ("shifting_agent", "shifting_line"):
+            check_no_effect(self, name, active=self.partner == "shifting", other="partner",
+                            counts_with="partner='shifting'", stacklevel=5)
         check_no_effect(self, "rotation", active=self.num_rounds > 1, other="num_rounds",
                         counts_with="num_rounds > 1 (rounds 2.. draw from the rotation pool)",
                         stacklevel=5)
@@ -252,7 +267,17 @@ class ResourceConfig:
         return self.cheap_talk_turns == 0
 
     def is_shifting(self, agent: str) -> bool:
+        """``agent``'s context resets every round (it sees only the current round)."""
         return self.partner == "shifting" and agent == self.shifting_agent
+
+    def situation(self, agent: str) -> str:
+        """Which D.1.5 Situation ``agent`` reads (:data:`.prompts.PromptOptions.situation`)."""
+        if self.partner != "shifting":
+            return "stable"
+        reset = agent == self.shifting_agent
+        if self.shifting_line == "reset":
+            return "different_opponent" if reset else "stable"
+        return "standalone" if reset else "different_opponent"
 
 
 def _seats(field: str, value: Any) -> tuple[str, ...]:
@@ -495,6 +520,7 @@ class ResourceGame(Game):
         return PromptOptions(
             thinking=cfg.thinking,
             shifting=cfg.is_shifting(agent),
+            situation=cfg.situation(agent),
             transparency=cfg.transparency,
             intervention=cfg.intervention,
             cheap_talk_turns=cfg.cheap_talk_turns,
@@ -899,6 +925,10 @@ class ResourceGame(Game):
 
     def _record_decision(self, agent: str, decision: Decision) -> None:
         self.decided[agent] = decision
+        if decision.adjusted:  # D.1.2: the runs the purchase completes are paid, not the runs named
+            self._event(agent, "runs_adjusted", declared=decision.declared_dict(), paid=decision.runs_dict(),
+                        message="the runs paid are the runs the purchase completes: declared runs it does not "
+                                "cover are cut, and what it has left runs further projects")
         key = ("decides", agent, self._names_key(), decision.purchase, decision.runs)
         line = self._texts.get_or(key, lambda: (  # kept unsanitized, as the transcript always was
             f"{agent} decides: buys {prompts.render_allocation(decision, self.names)}, "
@@ -938,6 +968,10 @@ class ResourceGame(Game):
                 self.phase = "reflection"
                 theoretical = sum(self.solution_for(self.scenario_of(i)).joint_max for i in range(len(self.history)))
                 for a in self.order:
+                    if self.config.is_shifting(a):  # it saw one round: the reflection covers that round only
+                        self._say(a, prompts.render_reflection(1, outcome.reward(a), outcome.reward(self.other(a)),
+                                                               self.solution.joint_max))
+                        continue
                     own, opp = self._states[a].cumulative, self._states[self.other(a)].cumulative
                     self._say(a, prompts.render_reflection(self.config.num_rounds, own, opp, theoretical))
             else:
@@ -964,8 +998,8 @@ class ResourceGame(Game):
         action = None
         if turn.decision is not None:
             action = {self.names.name(r): q for r, q in turn.decision.purchase if q}
-            if not turn.decision.auto_assigned:
-                action["projects"] = turn.decision.runs_dict()
+            if turn.decision.declared is not None:
+                action["projects"] = turn.decision.declared_dict()
         if not self.config.thinking:
             return turn.speech if action is None else json.dumps(action, ensure_ascii=False)
         return json.dumps({"thinking": turn.thinking, "speech": turn.speech, "action": action}, ensure_ascii=False)
@@ -1151,6 +1185,7 @@ class ResourceGame(Game):
             "optimal": joint >= M - _TOL,
             "purchases": {a: d.purchase_dict() for a, d in o.decisions},
             "runs": {a: d.runs_dict() for a, d in o.decisions},
+            "declared_runs": {a: d.declared_dict() for a, d in o.decisions},
             "fallback": dict(self.history_fallbacks[index]),
             "fallback_agents": sorted(self.history_fallbacks[index]),
             "talk_truncated": self.history_truncated[index],
@@ -1189,7 +1224,8 @@ class ResourceGame(Game):
 def _decision_dict(d: Decision | None) -> dict[str, Any] | None:
     if d is None:
         return None
-    return {"purchase": d.purchase_dict(), "runs": d.runs_dict(), "auto_assigned": d.auto_assigned}
+    return {"purchase": d.purchase_dict(), "runs": d.runs_dict(), "auto_assigned": d.auto_assigned,
+            "declared_runs": d.declared_dict()}
 
 
 def _describe(action: Any) -> str:

@@ -78,6 +78,13 @@ SITUATION_SHIFTING = """## Your Situation
 - Your goal: maximize your cumulative reward across all rounds
 - You are playing against a DIFFERENT opponent each round."""
 
+# Ours: the agent whose context resets each round under shifting partners (D.8: it "sees
+# only the current round; prompts hide multi-round context"), so to it every game is a
+# standalone one-round negotiation; the paper does not print this agent's Situation.
+SITUATION_STANDALONE = """## Your Situation
+- Your goal: maximize your reward in this negotiation, which is a single round
+- The other party is also purchasing from the same shared pool."""
+
 # Ours: the oracle check of §3.1 (config solo), an agent solving its allocation alone;
 # the paper does not print its oracle prompt.
 SITUATION_SOLO = """## Your Situation
@@ -290,7 +297,10 @@ class PromptOptions:
     """The conditions that change an agent's prompts (validated in the game's config)."""
 
     thinking: bool = True
-    shifting: bool = False  # this agent's context is reset every round (D.1.5, D.8)
+    shifting: bool = False  # this agent's context is reset every round (D.8): multi-round context hidden
+    #: the Situation section (D.1.5): stable | different_opponent | standalone (ours: the
+    #: reset agent's one-round game); ``solo`` overrides it
+    situation: str = "stable"
     transparency: str = "none"  # none | full | joint (§5.7)
     intervention: str | None = None  # None | project_sharing | theory_of_mind (D.1.5)
     cheap_talk_turns: int = 5
@@ -298,6 +308,10 @@ class PromptOptions:
     json_suffix: bool = False  # D.1.4's JSON-compliance suffix (thinking on only)
     solo: bool = False  # the oracle check: the agent decides alone (§3.1)
     style: str = "paper"  # paper | compact (ours, for small models: COMPACT_*)
+
+
+_SITUATIONS = {"stable": SITUATION_STABLE, "different_opponent": SITUATION_SHIFTING,
+               "standalone": SITUATION_STANDALONE}
 
 
 def _opponent_projects(scenario: Scenario, agent: str, names: Names, transparency: str) -> str:
@@ -346,7 +360,7 @@ def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: Pro
         response = RESPONSE_FORMAT_PLAIN.format(
             purchase_example=_json(purchase_example(scenario, agent, names, 0, 2, q=(3, 1), runs_all_one=True))
         )
-    situation = SITUATION_SOLO if opts.solo else SITUATION_SHIFTING if opts.shifting else SITUATION_STABLE
+    situation = SITUATION_SOLO if opts.solo else _SITUATIONS[opts.situation]
     if opts.intervention == "project_sharing":
         situation += "\n\n" + INTERVENTION_PROJECT_SHARING
     elif opts.intervention == "theory_of_mind":

@@ -18,6 +18,7 @@ __all__ = [
     "RoundOutcome",
     "validate_decision",
     "auto_assign",
+    "paid_runs",
     "runs_usage",
     "purchase_cost",
     "resolve_round",
@@ -40,19 +41,30 @@ class Decision:
     """A validated purchase plus the project runs it pays for.
 
     ``purchase`` holds every resource of the scenario, in scenario order (zeros included).
-    ``runs`` holds every project of the agent, in presented order. ``auto_assigned`` is
-    True when the agent omitted runs and the engine assigned them (Appendix D.1.3).
+    ``runs`` holds every project of the agent, in presented order: the runs paid
+    (:func:`paid_runs`). ``declared`` holds the runs the agent named, in the same form,
+    or None when it omitted them. ``auto_assigned`` is True when the agent omitted runs
+    and the engine assigned them all (Appendix D.1.3).
     """
 
     purchase: tuple[tuple[str, int], ...]
     runs: tuple[tuple[str, int], ...]
     auto_assigned: bool = False
+    declared: tuple[tuple[str, int], ...] | None = None
 
     def purchase_dict(self) -> dict[str, int]:
         return dict(self.purchase)
 
     def runs_dict(self) -> dict[str, int]:
         return dict(self.runs)
+
+    def declared_dict(self) -> dict[str, int] | None:
+        return None if self.declared is None else dict(self.declared)
+
+    @property
+    def adjusted(self) -> bool:
+        """The runs paid differ from the runs declared (declared runs only)."""
+        return self.declared is not None and self.declared != self.runs
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,33 @@ def auto_assign(projects: tuple[Project, ...], purchase: Mapping[str, int]) -> d
     return runs
 
 
+def paid_runs(projects: tuple[Project, ...], purchase: Mapping[str, int],
+              declared: Mapping[str, int] | None) -> dict[str, int]:
+    """The runs a purchase pays for (Appendix D.1.2: "sum of (runs × reward) for each
+    project you can complete with your purchased resources").
+
+    Declared runs are honoured in presented order, each cut to what the resources still
+    left cover; whatever the purchase has left then goes to further runs as the engine
+    assigns omitted runs (:func:`auto_assign`, D.1.3). Without declared runs this is
+    :func:`auto_assign`. So a purchase that completes some run of some project always
+    pays at least one run, and declared runs never cost the agent a run its purchase
+    completes."""
+    if declared is None:
+        return auto_assign(projects, purchase)
+    left = dict(purchase)
+    runs: dict[str, int] = {}
+    for p in projects:
+        want = declared.get(p.name, 0)
+        n = min([want] + [left.get(rid, 0) // units for rid, units in p.requires])
+        runs[p.name] = n
+        if n:
+            for rid, units in p.requires:
+                left[rid] -= units * n
+    for name, extra in auto_assign(projects, left).items():
+        runs[name] += extra
+    return runs
+
+
 def zero_decision(scenario: Scenario, agent: str) -> Decision:
     return Decision(
         purchase=tuple((rid, 0) for rid in scenario.resource_ids),
@@ -129,6 +168,8 @@ def validate_decision(
 
     Buying more than the supply on one's own is legal: it annuls the round at resolution
     (combined demand exceeds supply), exactly as two agents jointly overdrawing does.
+    Declared runs the purchase does not cover are legal too: the decision pays the runs
+    the purchase completes (:func:`paid_runs`) and keeps what was declared.
     ``name`` maps a resource id to the name the agent knows it by (themed), for messages.
     """
     problems: list[str] = []
@@ -161,24 +202,14 @@ def validate_decision(
                 problems.append(f"runs of {pname!r} must be a non-negative integer, got {n!r}")
             else:
                 run_map[pname] = run_map.get(pname, 0) + n
-        if run_map:
-            use = runs_usage(projects, run_map)
-            short = [
-                f"{name(rid)} needs {need}, bought {clean.get(rid, 0)}"
-                for rid, need in use.items()
-                if need > clean.get(rid, 0)
-            ]
-            if short:
-                problems.append("project runs not covered by purchases: " + ", ".join(short))
     if problems:
         raise InvalidDecision(problems)
-    auto = run_map is None
-    if run_map is None:
-        run_map = auto_assign(projects, clean)
+    paid = paid_runs(projects, clean, run_map)
     return Decision(
         purchase=tuple((rid, clean.get(rid, 0)) for rid in rids),
-        runs=tuple((p, run_map.get(p, 0)) for p in pnames),
-        auto_assigned=auto,
+        runs=tuple((p, paid.get(p, 0)) for p in pnames),
+        auto_assigned=run_map is None,
+        declared=None if run_map is None else tuple((p, run_map.get(p, 0)) for p in pnames),
     )
 
 

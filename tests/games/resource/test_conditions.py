@@ -109,11 +109,14 @@ def test_shifting_resets_one_agent_and_redacts_multi_round_text():
     # round 2: agent_b's context is only the system prompt and the current round
     conv_b = env.observe("agent_b")["conversation"]
     system_b = conv_b[0]["content"]
-    assert "You are playing against a DIFFERENT opponent each round." in system_b
+    # the reset agent sees one round: a standalone one-round negotiation (ours)
+    assert system_b.endswith(P.SITUATION_STANDALONE)
+    assert "DIFFERENT opponent" not in system_b and "across all rounds" not in system_b
     assert "do NOT carry over" not in system_b
     assert all("Round result" not in m["content"] for m in conv_b)
+    # D.1.5's line is true of the agent whose partner changes every round
     system_a = env.observe("agent_a")["conversation"][0]["content"]
-    assert "The other party is also purchasing from the same shared pool." in system_a and "do NOT carry over" in system_a
+    assert system_a.endswith(P.SITUATION_SHIFTING) and "do NOT carry over" in system_a
     assert "--- Round result:" in env.observe("agent_a")["prompt"] and "(Round 2/2)" in env.observe("agent_a")["prompt"]
     env.step(json.dumps({"speech": "round two", "action": None}))
     prompt_b = env.observe("agent_b")["prompt"]
@@ -191,8 +194,9 @@ def test_rotating_game_never_repeats_a_scenario(pool):
 
 
 def test_no_talk_goes_straight_to_decisions_and_skips_reflection():
-    with pytest.warns(UserWarning, match="'reflection' = True has no effect with cheap_talk=False"):
-        env = negotiation_env.env(theme="medieval", cheap_talk=False, num_rounds=1, reflection=True)
+    # D.7: the no-talk baseline has no reflection, though reflection is on by default
+    env = negotiation_env.env(theme="medieval", cheap_talk=False, num_rounds=1)
+    assert env.unwrapped.game.config.reflection is True
     env.reset(seed=0)
     for a in ("agent_a", "agent_b"):
         assert env.observe(a)["prompt"] == P.render_decision_prompt(load_scenario("mc080_1"))
@@ -345,16 +349,15 @@ def _decide_in_current_names(env, agent, units_by_id):
 
 
 def test_themes_are_drawn_per_round_and_announced_to_agents_that_keep_their_context():
-    """C.1: each game round is assigned a random theme. Under the per-game draw every
-    round had round 1's names."""
+    """C.1's reading (theme_scope="round"): each game round is assigned a random theme."""
     themes = []
     for seed in range(50):
-        env = negotiation_env.env(num_rounds=4)
+        env = negotiation_env.env(num_rounds=4, theme_scope="round")
         env.reset(seed=seed)
         themes.append(env.unwrapped.game.round_themes)
     assert sum(len(set(t)) > 1 for t in themes) >= 45
     seed = next(i for i, t in enumerate(themes) if t[0] != t[1])
-    env = negotiation_env.env(num_rounds=2, partner="shifting")
+    env = negotiation_env.env(num_rounds=2, partner="shifting", theme_scope="round")
     env.reset(seed=seed)
     game = env.unwrapped.game
     old, new = game.round_names
@@ -392,15 +395,55 @@ def test_themes_are_drawn_per_round_and_announced_to_agents_that_keep_their_cont
     assert env.infos["agent_a"]["last_round"]["resource_names"] == new.display
 
 
-def test_theme_per_game_is_an_option_and_draws_round_ones_theme():
+def test_theme_per_game_is_the_default_and_draws_round_ones_theme():
+    """§4 and D.8: thematic names are "sampled randomly at game initialization"."""
+    seen = set()
     for seed in range(20):
-        per_round = negotiation_env.env(num_rounds=4)
+        per_round = negotiation_env.env(num_rounds=4, theme_scope="round")
         per_round.reset(seed=seed)
-        per_game = negotiation_env.env(num_rounds=4, theme_scope="game")
+        per_game = negotiation_env.env(num_rounds=4)
         per_game.reset(seed=seed)
         themes = per_game.unwrapped.game.round_themes
         assert themes == [per_round.unwrapped.game.round_themes[0]] * 4
-    with pytest.warns(UserWarning, match="'theme_scope' = 'game' has no effect with theme='medieval'"):
-        negotiation_env.env(theme="medieval", theme_scope="game")
+        seen.add(themes[0])
+        # the names an agent reads stay the same over a whole default game
+        names = [per_game.unwrapped.game.round_names[i].display for i in range(4)]
+        assert all(n == names[0] for n in names)
+    assert len(seen) > 3  # the game's theme is still drawn from the seed
+    with pytest.warns(UserWarning, match="'theme_scope' = 'round' has no effect with theme='medieval'"):
+        negotiation_env.env(theme="medieval", theme_scope="round")
     with pytest.raises(ConfigError, match="theme_scope"):
         negotiation_env.env(theme_scope="match")
+
+
+def test_shifting_line_on_the_reset_agent_is_an_option():
+    env = negotiation_env.env(theme="medieval", partner="shifting", shifting_line="reset", num_rounds=2)
+    env.reset(seed=0)
+    assert env.observe("agent_a")["conversation"][0]["content"].endswith(P.SITUATION_STABLE)
+    env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))
+    assert env.observe("agent_b")["conversation"][0]["content"].endswith(P.SITUATION_SHIFTING)
+    with pytest.raises(ConfigError, match="shifting_line"):
+        negotiation_env.env(partner="shifting", shifting_line="both")
+    with pytest.warns(UserWarning, match="'shifting_line' = 'reset' has no effect with partner='stable'"):
+        negotiation_env.env(shifting_line="reset")
+
+
+def test_reflection_is_on_by_default_and_a_reset_agent_reflects_on_its_round_only():
+    env = negotiation_env.env(theme="medieval", partner="shifting", num_rounds=2)
+    env.reset(seed=0)
+    env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))  # a: 17
+    env.step(json.dumps({"speech": "ok", "action": {"wood": 10}}))  # b: 10; M = 27
+    env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))  # a: 17
+    env.step(json.dumps({"speech": "ok", "action": {"wood": 5}}))  # b: 5
+    game = env.unwrapped.game
+    assert game.phase == "reflection" and not any(env.terminations.values())
+    # agent_a kept its context: the whole game's totals (D.5)
+    assert env.observe("agent_a")["prompt"].endswith(P.render_reflection(2, 34, 15, 54))
+    # agent_b saw round 2 only: its reflection is about that round (1 round, 5 vs 17 of M 27)
+    prompt_b = env.observe("agent_b")["prompt"]
+    assert prompt_b.endswith(P.render_reflection(1, 5, 17, 27))
+    assert "34" not in prompt_b and "54" not in prompt_b
+    env.step("We split well.")
+    env.step("I should ask for more wood.")
+    assert all(env.terminations.values())
+    assert env.infos["agent_b"]["reflection"] == "I should ask for more wood."

@@ -102,7 +102,7 @@ def test_alternating_talk_then_simultaneous_decision_and_rewards():
     assert rew_b == 0
     env.step(decide({"wood": 10}))  # b: project_a needs wood×5 -> 2 runs x 5 = 10
     assert env.rewards == {"agent_a": 17.0, "agent_b": 10.0}
-    assert all(env.terminations.values())
+    assert not any(env.terminations.values()) and env.infos["agent_a"]["phase"] == "reflection"
     info = env.infos["agent_a"]["last_round"]
     assert info["joint_reward"] == 27 and info["joint_max"] == 27 and info["optimal"] and info["efficiency"] == 1.0
     assert "--- Round result: You purchased {\"stone\": 2, \"gold\": 3}, ran projects [project_a×1], and earned reward = 17. Opponent purchased {\"wood\": 10}. ---" in env.observe("agent_a")["prompt"]
@@ -145,6 +145,67 @@ def test_no_runs_notice():
     env.step(decide({"wood": 5}))
     assert "but could not complete any project runs" in env.observe("agent_a")["prompt"]
     assert env.infos["agent_a"]["last_round"]["kind"] == {"agent_a": "no_runs", "agent_b": "standard"}
+
+
+def test_zero_run_declaration_with_a_completing_purchase_gets_the_true_notice():
+    env = negotiation_env.env(theme="medieval", num_rounds=1)
+    env.reset(seed=0)
+    env.step(decide({"stone": 2, "gold": 3, "projects": {"project_a": 0}}))  # completes project_a once
+    env.step(decide({"wood": 5}))
+    prompt = env.observe("agent_a")["prompt"]
+    assert "could not complete" not in prompt
+    assert ("--- Round result: You purchased {\"stone\": 2, \"gold\": 3}, ran projects [project_a×1], and earned "
+            "reward = 17. Opponent purchased {\"wood\": 5}. ---") in prompt
+    lr = env.infos["agent_a"]["last_round"]
+    assert lr["kind"]["agent_a"] == "standard" and lr["rewards"]["agent_a"] == 17.0
+    assert lr["declared_runs"]["agent_a"] == {"project_a": 0, "project_b": 0, "project_c": 0}
+    assert lr["runs"]["agent_a"] == {"project_a": 1, "project_b": 0, "project_c": 0}
+    assert lr["declared_runs"]["agent_b"] is None  # runs omitted: the engine assigned them
+
+
+def _brute_notice(sc, agent, purchase, other_purchase):
+    """The D.4 notice kind from first principles: overdraw of any resource annuls; else a
+    purchase that covers one run of some project completes a run; else no run."""
+    if any(purchase.get(r.id, 0) + other_purchase.get(r.id, 0) > r.supply for r in sc.resources):
+        return "annulled"
+    if any(all(purchase.get(rid, 0) >= u for rid, u in p.requires) for p in sc.projects_of(agent)):
+        return "standard"
+    return "no_runs"
+
+
+def test_every_notice_kind_matches_the_purchase_that_produced_it():
+    from negotiation_env.games.resource.rules import purchase_cost
+    from negotiation_env.games.resource.scenario import Scenario
+
+    from .fixtures import APPENDIX
+
+    sc = Scenario.from_dict(APPENDIX)
+    notices = {"annulled": "--- Round result: ANNULLED", "no_runs": "but could not complete any project runs",
+               "standard": "ran projects ["}
+    rng = np.random.default_rng(0)
+    seen = set()
+    env = negotiation_env.env(scenario=sc, theme=None, num_rounds=1, cheap_talk=False)
+    for _ in range(300):
+        purchase = {}
+        for rid in rng.choice(sc.resource_ids, size=int(rng.integers(0, 3)), replace=False):
+            purchase[str(rid)] = int(rng.integers(0, 9))
+        if purchase_cost(sc, purchase) > sc.budget:
+            continue
+        declared = {p.name: int(rng.integers(0, 3)) for p in sc.projects_of("agent_a")} if rng.random() < 0.7 else None
+        other = {"r3": int(rng.integers(0, 7))}
+        env.reset(seed=0)
+        action = dict(purchase, **({"projects": declared} if declared is not None else {}))
+        env.step(json.dumps({"thinking": "", "speech": "x", "action": action}))
+        env.step(json.dumps({"thinking": "", "speech": "x", "action": other}))
+        kind = _brute_notice(sc, "agent_a", purchase, other)
+        seen.add(kind)
+        lr = env.infos["agent_a"]["last_round"]
+        assert lr["kind"]["agent_a"] == kind, (purchase, declared, other)
+        prompt = env.observe("agent_a")["prompt"]
+        assert [k for k, text in notices.items() if text in prompt] == [kind]
+        if kind == "standard":
+            assert lr["rewards"]["agent_a"] > 0
+    assert seen == {"annulled", "no_runs", "standard"}
 
 
 @pytest.mark.parametrize("fallback", ["zero", "individual_optimum"])
@@ -242,13 +303,17 @@ def test_parallel_off_turn_actions_are_ignored_and_active_agent_from_reset():
     obs, rew, term, trunc, infos = env.step({"agent_a": "ignored", "agent_b": decide({"wood": 5})})
     assert infos["agent_a"]["active_agents"] == ["agent_a"]
     obs, rew, term, trunc, infos = env.step({"agent_a": decide({"stone": 2, "gold": 3}), "agent_b": "ignored"})
-    assert rew == {"agent_a": 17.0, "agent_b": 5.0} and all(term.values()) and env.agents == []
+    assert rew == {"agent_a": 17.0, "agent_b": 5.0} and not any(term.values())
+    # the D.5 reflection: both answer at once, then the game is over
+    assert infos["agent_a"]["active_agents"] == ["agent_a", "agent_b"] and infos["agent_a"]["phase"] == "reflection"
+    obs, rew, term, trunc, infos = env.step({"agent_a": "Deciding early paid.", "agent_b": "I should ask first."})
+    assert rew == {"agent_a": 0.0, "agent_b": 0.0} and all(term.values()) and env.agents == []
     with pytest.raises(RuntimeError):
         env.step({})
 
 
 def test_parallel_simultaneous_decision_takes_both_actions_in_one_step():
-    env = negotiation_env.parallel_env(theme="medieval", num_rounds=1, cheap_talk_turns=1)
+    env = negotiation_env.parallel_env(theme="medieval", num_rounds=1, cheap_talk_turns=1, reflection=False)
     env.reset(seed=0)
     env.step({"agent_a": talk("hi"), "agent_b": "x"})
     obs, rew, term, trunc, infos = env.step({"agent_a": "x", "agent_b": talk("hello")})
@@ -260,7 +325,7 @@ def test_parallel_simultaneous_decision_takes_both_actions_in_one_step():
 def test_unlimited_talk_has_no_hidden_cap():
     """D.8: with cheap_talk_turns=0 talk goes on until an agent decides. The old hidden
     cap forced the decision after 20 turns each; 50 each is still talk."""
-    env = negotiation_env.env(theme="medieval", num_rounds=1, cheap_talk_turns=0)
+    env = negotiation_env.env(theme="medieval", num_rounds=1, cheap_talk_turns=0, reflection=False)
     env.reset(seed=0)
     assert "(as much as required)" in env.observe("agent_a")["prompt"]
     for i in range(50):

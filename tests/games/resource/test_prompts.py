@@ -38,6 +38,8 @@ SCRIPT = [
 ] + [T(f"talk {i}") for i in range(10)] + [
     T("final", {"stone": 2, "gold": 3, "projects": {"project_a": 1}}),
     '```json\n{"thinking": "", "speech": "ok", "action": {"wood": 5}}\n```',
+    "We found the split early; next time I would name my projects first.",  # D.5 reflections
+    "Asking for wood paid; I should check the totals before deciding.",
 ]
 
 

@@ -113,6 +113,24 @@ def ref_greedy(s: Scenario, agent: str, purchase: dict[str, int]) -> dict[str, i
     return out
 
 
+def ref_paid(s: Scenario, agent: str, purchase: dict[str, int], declared: dict[str, int] | None) -> dict[str, int]:
+    """One run at a time: declared runs in presented order while the purchase covers
+    them, then :func:`ref_greedy` on what is left."""
+    if declared is None:
+        return ref_greedy(s, agent, purchase)
+    left = {rid: purchase.get(rid, 0) for rid in s.resource_ids}
+    out = {}
+    for p in s.projects_of(agent):
+        n = 0
+        while n < declared.get(p.name, 0) and all(left[rid] >= units for rid, units in p.requires):
+            for rid, units in p.requires:
+                left[rid] -= units
+            n += 1
+        out[p.name] = n
+    extra = ref_greedy(s, agent, left)
+    return {k: n + extra[k] for k, n in out.items()}
+
+
 def ref_reward(s: Scenario, agent: str, runs: dict[str, int]) -> float:
     return float(sum(p.reward * runs.get(p.name, 0) for p in s.projects_of(agent)))
 
@@ -194,25 +212,55 @@ def test_appendix_exact_budget_is_legal(appendix):
     assert d.runs_dict() == {"project_a": 6, "project_b": 0, "project_c": 0}
 
 
-def test_appendix_runs_not_covered(appendix):
-    # three runs of project_c need 12 units of r2, only 10 bought
-    with pytest.raises(InvalidDecision) as e:
-        validate_decision(appendix, "agent_a", {"r2": 10}, {"project_c": 3})
-    assert e.value.problems == ["project runs not covered by purchases: r2 needs 12, bought 10"]
-    # short by a single unit (cost 16.5 is within budget)
-    with pytest.raises(InvalidDecision) as e:
-        validate_decision(appendix, "agent_a", {"r2": 11}, {"project_c": 3})
-    assert e.value.problems == ["project runs not covered by purchases: r2 needs 12, bought 11"]
-    # two runs fit
-    d = validate_decision(appendix, "agent_a", {"r2": 10}, {"project_c": 2})
-    assert d.runs_dict() == {"project_a": 0, "project_b": 0, "project_c": 2}
+def test_appendix_declared_runs_cut_to_the_purchase_then_completed(appendix):
+    # D.1.2: "sum of (runs × reward) for each project you can complete with your
+    # purchased resources". Three runs of project_c need 12 r2; 10 bought: project_c runs
+    # twice (8 r2) and the 2 r2 left complete one run of project_a.
+    d = validate_decision(appendix, "agent_a", {"r2": 10}, {"project_c": 3})
+    assert d.declared == (("project_a", 0), ("project_b", 0), ("project_c", 3))
+    assert d.runs == (("project_a", 1), ("project_b", 0), ("project_c", 2))
+    assert d.auto_assigned is False and d.adjusted is True
+    out = resolve_round(appendix, {"agent_a": d, "agent_b": zero_decision(appendix, "agent_b")})
+    assert out.reward("agent_a") == 6 + 2 * 10
+    assert out.kind_of("agent_a") == "standard"
+    # short by a single unit: 11 r2 still pay project_c twice and project_a once (1 r2 idle)
+    d = validate_decision(appendix, "agent_a", {"r2": 11}, {"project_c": 3})
+    assert d.runs_dict() == {"project_a": 1, "project_b": 0, "project_c": 2}
+    # runs the purchase covers are paid as declared, nothing adjusted
+    d = validate_decision(appendix, "agent_a", {"r2": 10}, {"project_c": 2, "project_a": 1})
+    assert d.runs_dict() == {"project_a": 1, "project_b": 0, "project_c": 2}
+    assert d.adjusted is False
+
+
+def test_appendix_declared_runs_leave_nothing_completable_unpaid(appendix):
+    # declared runs that leave part of the purchase unused: the rest runs further projects
+    d = validate_decision(appendix, "agent_a", {"r2": 12}, {"project_c": 1})
+    assert d.runs_dict() == {"project_a": 4, "project_b": 0, "project_c": 1}
+    assert d.declared_dict() == {"project_a": 0, "project_b": 0, "project_c": 1}
+
+
+def test_appendix_zero_run_declaration_with_a_completing_purchase_is_paid(appendix):
+    # declaring no run while buying what completes five runs of project_a: paid, and the
+    # round is a standard one (its notice must not say no run could be completed)
+    d = validate_decision(appendix, "agent_a", {"r2": 10}, {"project_a": 0})
+    assert d.runs_dict() == {"project_a": 5, "project_b": 0, "project_c": 0}
+    out = resolve_round(appendix, {"agent_a": d, "agent_b": zero_decision(appendix, "agent_b")})
+    assert out.kind_of("agent_a") == "standard" and out.reward("agent_a") == 30.0
+    # a purchase that completes no run of any project is the one no_runs round
+    d = validate_decision(appendix, "agent_a", {"r2": 1, "r3": 2}, {"project_a": 1})
+    assert d.runs_dict() == {"project_a": 0, "project_b": 0, "project_c": 0}
+    out = resolve_round(appendix, {"agent_a": d, "agent_b": zero_decision(appendix, "agent_b")})
+    assert out.kind_of("agent_a") == "no_runs" and out.reward("agent_a") == 0.0
 
 
 def test_appendix_themed_names_in_messages(appendix):
     theme = {"r1": "wood", "r2": "stone", "r3": "iron"}
     with pytest.raises(InvalidDecision) as e:
-        validate_decision(appendix, "agent_a", {"r2": 10}, {"project_c": 3}, name=theme.get)
-    assert e.value.problems == ["project runs not covered by purchases: stone needs 12, bought 10"]
+        validate_decision(appendix, "agent_a", {"r1": 1, "r2": 1, "r3": 1}, None, name=theme.get)
+    assert e.value.problems == ["3 resource types bought (wood, stone, iron); at most 2 allowed"]
+    with pytest.raises(InvalidDecision) as e:
+        validate_decision(appendix, "agent_a", {"r9": 1}, None, name=theme.get)
+    assert e.value.problems == ["unknown resource 'r9' (valid: wood, stone, iron)"]
 
 
 def test_appendix_alone_over_supply_is_legal_but_annuls(appendix):
@@ -244,13 +292,14 @@ def test_appendix_joint_overdraw_and_exact_supply(appendix):
     assert out2.rewards == (("agent_a", 0.0), ("agent_b", 0.0))
 
 
-def test_appendix_purchase_without_runs_is_no_runs(appendix):
+def test_appendix_empty_runs_declaration_is_paid_what_the_purchase_completes(appendix):
     d_a = validate_decision(appendix, "agent_a", {"r2": 10}, {})
-    assert d_a.runs_dict() == {"project_a": 0, "project_b": 0, "project_c": 0}
+    assert d_a.runs_dict() == {"project_a": 5, "project_b": 0, "project_c": 0}
+    assert d_a.declared_dict() == {"project_a": 0, "project_b": 0, "project_c": 0}
     assert d_a.auto_assigned is False
     out = resolve_round(appendix, {"agent_a": d_a, "agent_b": zero_decision(appendix, "agent_b")})
-    assert out.kind == (("agent_a", "no_runs"), ("agent_b", "no_runs"))
-    assert out.rewards == (("agent_a", 0.0), ("agent_b", 0.0))
+    assert out.kind == (("agent_a", "standard"), ("agent_b", "no_runs"))
+    assert out.rewards == (("agent_a", 30.0), ("agent_b", 0.0))
 
 
 def test_auto_assign_follows_presented_order_not_optimum(appendix):
@@ -354,19 +403,22 @@ def test_validate_decision_accepts_iff_rules_hold(case):
     over_budget = cost > s.budget + EPS
     n_types = sum(1 for q in purchase.values() if q > 0)
     too_many_types = n_types > s.max_types
-    uncovered = False
-    if runs is not None:
-        use = ref_usage(s, agent, runs)
-        uncovered = any(use[rid] > purchase.get(rid, 0) for rid in s.resource_ids)
-    legal = not (over_budget or too_many_types or uncovered)
+    legal = not (over_budget or too_many_types)
 
     if legal:
         d = validate_decision(s, agent, purchase, runs)
         assert isinstance(d, Decision)
         assert d.purchase == tuple((rid, purchase.get(rid, 0)) for rid in s.resource_ids)
-        expected_runs = ref_greedy(s, agent, purchase) if runs is None else runs
+        expected_runs = ref_paid(s, agent, purchase, runs)
         assert d.runs == tuple((p.name, expected_runs.get(p.name, 0)) for p in s.projects_of(agent))
         assert d.auto_assigned is (runs is None)
+        assert d.declared_dict() == (None if runs is None else {p.name: runs.get(p.name, 0)
+                                                                for p in s.projects_of(agent)})
+        # every run the purchase completes is paid: nothing left over completes one more run
+        use = ref_usage(s, agent, expected_runs)
+        left = {rid: purchase.get(rid, 0) - use[rid] for rid in s.resource_ids}
+        assert min(left.values()) >= 0
+        assert not any(all(left[rid] >= u for rid, u in p.requires) for p in s.projects_of(agent))
     else:
         with pytest.raises(InvalidDecision) as e:
             validate_decision(s, agent, purchase, runs)
@@ -378,11 +430,7 @@ def test_validate_decision_accepts_iff_rules_hold(case):
         if too_many_types:
             assert f"{n_types} resource types bought" in text
             assert f"at most {s.max_types} allowed" in text
-        # the coverage check runs once the purchase itself is clean
-        if uncovered and not (over_budget or too_many_types):
-            assert "not covered" in text
-        if not uncovered:
-            assert "not covered" not in text
+        assert "not covered" not in text
 
 
 # --------------------------------------------------------------------------- auto_assign properties
@@ -480,7 +528,7 @@ def test_resolve_round(case):
         r = out.reward(agent)
         assert r >= 0
         purchase, runs = raw[agent]
-        runs_used = ref_greedy(s, agent, purchase) if runs is None else runs
+        runs_used = ref_paid(s, agent, purchase, runs)
         if over:
             assert r == 0.0
             assert out.kind_of(agent) == "annulled"
@@ -711,7 +759,7 @@ def test_load_scenario_directory_is_a_scenario_error(tmp_path):
         load_scenario(tmp_path)
 
 
-def test_every_problem_is_named_including_coverage():
+def test_every_problem_is_named_and_uncovered_runs_are_not_one():
     sc = load_scenario("mc050_1")
     p = sc.projects_of("agent_b")[1]
     need = dict(p.requires)
@@ -722,4 +770,4 @@ def test_every_problem_is_named_including_coverage():
         validate_decision(sc, "agent_b", {**purchase, **{r.id: 100 for r in sc.resources if r.id not in need}},
                           {p.name: 3})
     msg = str(e.value)
-    assert "exceeds the budget" in msg and "not covered" in msg
+    assert "exceeds the budget" in msg and "not covered" not in msg
