@@ -478,8 +478,8 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
             ["text"] * len(vlead_cols) + ["int"] + [f for _, _, f in keys],
             ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
              "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
-             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: after a suboptimal, "
-             "non-overdrawn one); deference (followed exactly; suboptimal = in a round that is not jointly "
+             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: of the rounds that are "
+             "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); deference (followed exactly; suboptimal = in a round that is not jointly "
              "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
              "non-rotating games with one; median proposal turn: the cheap-talk message (1 = opening) of the "
              "round's first other-directed proposal; deference after a yes (ours, not the paper's) also needs "
@@ -529,8 +529,9 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
                 "Suboptimal non-overdrawn rounds", "Stubborn anchoring %"],
             rows, ["text"] * (3 if show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
             ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
-             "round (= win-stay), after an overdrawn one; stubborn anchoring: repeated after a suboptimal, "
-             "non-overdrawn round, of the rounds counted in the column before it."]), [g for _, g in talk],
+             "round (= win-stay), after an overdrawn one; stubborn anchoring: of the rounds that are suboptimal "
+             "and not overdrawn and have a previous round (counted in the column before it), the share that "
+             "repeat the previous round's allocation."]), [g for _, g in talk],
             main_only=False)
 
     # matched baselines: every intervention game's key, and the main-cohort games by key

@@ -44,9 +44,15 @@ Process:
     round; ``repeat_after_overdraw`` ("0.6% after overdraw"): the same over rounds after
     an overdrawn round (after a non-overdrawn round it is win-stay, "55.1%"); stubborn
     anchoring ("of the 339 rounds that were suboptimal and non-overdrawn ..., 29.2%
-    repeat the same allocation unchanged"): a repeat after a suboptimal, non-overdrawn
-    round. All are dyad-level: a repeat is the pair's, whoever insisted on it. The report
-    splits stubborn anchoring by partner stability and M/C as §5.5 does.
+    repeat the same allocation unchanged"; §5.2: "Among suboptimal non-overdrawn ...
+    rounds ..., stable dyads repeat their prior allocation in 60.8% of cases"): over the
+    rounds that are themselves suboptimal and not overdrawn and have a previous round
+    (adjacent, both kept), the share whose joint allocation repeats the previous round's.
+    The condition is on the round that repeats or not, not on the round before it: a
+    suboptimal round after an optimal or overdrawn one is counted, an optimal round after
+    a suboptimal one is not. A game's first round has no allocation to repeat, so it is
+    never counted. All are dyad-level: a repeat is the pair's, whoever insisted on it. The
+    report splits stubborn anchoring by partner stability and M/C as §5.5 does.
     Explicit other-directed proposal (§5.5: "you take N of resource X"): a clause "you
     take/get/buy/have N X (and M Y ...)" naming resources of the game ("you take nothing"
     names none, so it is not one) in a cheap-talk message (speech sent with a
@@ -594,7 +600,9 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         counts["lose_shift"] = _frac([not match[i] for i in pairs if not opt_all[i]])
         counts["repeat_rate"] = _frac([match[i] for i in pairs])
         counts["repeat_after_overdraw"] = _frac([match[i] for i in pairs if over_all[i]])
-        counts["stubborn_anchoring"] = _frac([match[i] for i in pairs if not opt_all[i] and not over_all[i]])
+        # of the rounds that are suboptimal and not overdrawn (with a previous kept round), the
+        # share that repeat the previous round's allocation
+        counts["stubborn_anchoring"] = _frac([match[i] for i in pairs if not opt_all[i + 1] and not over_all[i + 1]])
     # the game-level figures need every round: a substituted round may hide the first optimum
     whole = len(kept) == n
     first_opt = next((r.index for r, o in zip(rounds, opt) if o), None) if whole else None

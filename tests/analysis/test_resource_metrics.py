@@ -76,7 +76,7 @@ def test_win_stay_lose_shift_repeats_and_stubborn_anchoring():
     assert m["repeat_rate"] == pytest.approx(2 / 3)
     assert m["win_stay"] == pytest.approx(2 / 3)        # previous rounds 1, 2, 3 not overdrawn; matches 1->2, 3->4
     assert m["lose_shift"] == pytest.approx(1 / 2)      # previous non-optimal rounds 1, 2: changed only after 2
-    assert m["stubborn_anchoring"] == pytest.approx(1 / 2)
+    assert m["counts"]["stubborn_anchoring"] == (1, 1)  # round 2, the one suboptimal round after another round
     assert m["repeat_after_overdraw"] is None  # no overdrawn round before another
     rotating = [rnd(1, (2, 0, 0), (3, 0, 0), 5, 5, scenario="a"), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5, scenario="b")]
     assert game_metrics(trace(rotating))["win_stay"] is None
@@ -90,7 +90,32 @@ def test_repeat_after_overdraw():
     m = game_metrics(trace(r))
     assert m["counts"]["repeat_after_overdraw"] == (1, 2) and m["repeat_after_overdraw"] == 0.5
     assert m["counts"]["win_stay"] == (1, 1)                  # the repeat after the non-overdrawn round 3
-    assert m["counts"]["repeat_rate"] == (2, 3) and m["counts"]["stubborn_anchoring"] == (1, 1)
+    # suboptimal rounds 3 (changed after an overdraw) and 4 (repeated): 1 of 2
+    assert m["counts"]["repeat_rate"] == (2, 3) and m["counts"]["stubborn_anchoring"] == (1, 2)
+
+
+def test_stubborn_anchoring_is_over_the_suboptimal_rounds_that_could_repeat():
+    # §5.5: "of the 339 rounds that were suboptimal and non-overdrawn ..., 29.2% repeat the same
+    # allocation unchanged": the round counted is the one that repeats or not, not the one before
+    # round 2 repeats round 1's purchases (other runs: round 1 was optimal) and is suboptimal
+    m = game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5)]))
+    assert m["counts"]["stubborn_anchoring"] == (1, 1) and m["stubborn_anchoring"] == 1.0
+    # optimal, suboptimal (changed), suboptimal (repeated): rounds 2 and 3 count, round 3 repeats
+    m = game_metrics(trace([rnd(1, (4, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5),
+                            rnd(3, (2, 0, 0), (3, 0, 0), 5, 5)]))
+    assert m["counts"]["stubborn_anchoring"] == (1, 2) and m["stubborn_anchoring"] == 0.5
+    # suboptimal then optimal: round 1 has no previous round, round 2 is not suboptimal
+    m = game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 5, 5), rnd(2, (4, 0, 0), (3, 0, 0), 10, 10)]))
+    assert m["counts"]["stubborn_anchoring"] == (0, 0) and m["stubborn_anchoring"] is None
+    # an overdrawn round is not counted; the suboptimal round after it is (it changed): 0 of 1
+    m = game_metrics(trace([rnd(1, (6, 0, 0), (6, 0, 0), 0, 0, overdraw=True), rnd(2, (4, 0, 0), (3, 0, 0), 5, 5),
+                            rnd(3, (6, 0, 0), (6, 0, 0), 0, 0, overdraw=True)]))
+    assert m["counts"]["stubborn_anchoring"] == (0, 1) and m["stubborn_anchoring"] == 0.0
+    # pooled over the games' counted rounds: (1 + 1) / (1 + 2)
+    p = pooled_metrics([trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5)]),
+                        trace([rnd(1, (4, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5),
+                               rnd(3, (2, 0, 0), (3, 0, 0), 5, 5)])])
+    assert p["counts"]["stubborn_anchoring"] == (2, 3) and p["stubborn_anchoring"] == pytest.approx(2 / 3)
 
 
 def test_equal_split_and_perfunctory_fairness():
