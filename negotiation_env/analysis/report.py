@@ -479,10 +479,12 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
             ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
              "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
              "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: of the rounds that are "
-             "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); deference (followed exactly; suboptimal = in a round that is not jointly "
+             "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); "
+             "deference (followed exactly; suboptimal = in a round that is not jointly "
              "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
-             "non-rotating games with one; median proposal turn: the cheap-talk message (1 = opening) of the "
-             "round's first other-directed proposal; deference after a yes (ours, not the paper's) also needs "
+             "non-rotating games with one; median proposal turn: the proposer's own talk turn of the round "
+             "(1 = its first message, whoever opened; up to 5 turns each) of the round's first other-directed "
+             "proposal; deference after a yes (ours, not the paper's) also needs "
              "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
              "negotiation_env.analysis.resource_metrics."]), [g for _, g in talk], main_only=False)
 

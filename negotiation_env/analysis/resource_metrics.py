@@ -58,8 +58,12 @@ Process:
     names none, so it is not one) in a cheap-talk message (speech sent with a
     decision-phase answer is recorded but never delivered, so it proposes nothing).
     ``proposal_rate``: rounds with one. Its turn (``first_proposal_turn``, pooled
-    ``median_proposal_turn``, "median turn 1"): the 1-based number of the round's
-    cheap-talk message that made the first one (1 = the opening message).
+    ``median_proposal_turn``, "median turn 1"): the proposer's own 1-based talk turn of
+    the round in which it made the first one (1 = its first message of the round, whoever
+    opened). Turns are counted per agent because the paper counts them so ("up to 5 turns
+    each"; the limit is per agent), and as the env counts them (``turns_used``): every
+    talk turn, a forfeited one (``talk_turn_forfeited``, no message delivered) included,
+    so a proposal's turn number is the one the proposer's turn limit is reckoned in.
     First-proposal deference (§5.5: "20.4% of these proposals are followed exactly"):
     among rounds with such a proposal, the share whose addressee bought exactly the
     named quantities of the round's first one (``first_proposal_followed``; what else it
@@ -170,8 +174,9 @@ class RoundData:
     outcome: Mapping[str, Any]
     speech: list[tuple[str, str]] = field(default_factory=list)  # (agent, speech) in order
     early: bool = False
-    # the 1-based cheap-talk turn of each entry of ``speech`` (the round's n-th talk-phase
-    # message), None for a message said at the decision prompt
+    # the speaker's own 1-based talk turn of each entry of ``speech`` (its n-th talk turn of
+    # the round, a forfeited turn counted as the env counts it), None for a message said
+    # at the decision prompt
     turns: list[int | None] = field(default_factory=list)
 
     @property
@@ -191,8 +196,13 @@ class RoundData:
         return max(agents, key=lambda a: rw[a])
 
 
+def _forfeited(step: Mapping[str, Any]) -> bool:
+    return any(isinstance(ev, Mapping) and ev.get("type") == "talk_turn_forfeited" for ev in step.get("events") or [])
+
+
 def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
-    """The trace's resolved rounds with their speech and early-decision flags."""
+    """The trace's resolved rounds with their speech, each message's talk turn and the
+    early-decision flags (module docstring)."""
     if trace.get("game") not in (None, "resource"):
         raise ValueError(f"resource metrics need a resource-game trace; got game {trace.get('game')!r}")
     out = []
@@ -203,17 +213,27 @@ def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
                 raise ValueError(f"round {r.get('round')} outcome lacks {key!r}; not a resource round outcome")
         out.append(RoundData(int(r["round"]), o))
     by_round = {rd.index: rd for rd in out}
+    # (round, agent) -> talk turns used so far, as the env's turns_used counts them: every
+    # accepted talk step and every forfeited one (refused retries before a forfeit are not turns)
+    used: dict[tuple[int, str], int] = {}
     for st in trace.get("steps") or []:
         rd = by_round.get(st.get("round"))
+        if rd is None:
+            continue
         parsed = st.get("parsed")
-        if rd is None or not isinstance(parsed, Mapping):
+        accepted = isinstance(parsed, Mapping)
+        talk = st.get("phase") == "talk"
+        turn = None
+        if talk and (accepted or _forfeited(st)):
+            key = (rd.index, st.get("agent"))
+            turn = used[key] = used.get(key, 0) + 1
+        if not accepted:
             continue
         speech = parsed.get("speech")
         if speech:
             rd.speech.append((st["agent"], str(speech)))
-            talk = st.get("phase") == "talk"
-            rd.turns.append(sum(t is not None for t in rd.turns) + 1 if talk else None)
-        if st.get("phase") == "talk" and parsed.get("decision") is not None:
+            rd.turns.append(turn)
+        if talk and parsed.get("decision") is not None:
             rd.early = True
     return out
 

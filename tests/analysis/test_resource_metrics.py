@@ -172,7 +172,8 @@ def test_deference_is_following_exactly_and_the_accepted_variant_needs_a_yes():
     assert [p["first_proposal_accepted"] for p in m["per_round"]] == [False, True]
     assert m["deference_rate"] == 1.0 and m["deference_accepted_rate"] == 0.5
     assert m["deference_suboptimal_rate"] == 1.0 and m["deference_optimal_rate"] == 0.0
-    assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 2]  # round 2: b's reply, the 2nd message
+    # round 2: b's reply, the 2nd message of the round, is b's own 1st turn
+    assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 1]
     # a hedged or conditional yes is no yes
     for reply in ("That might work.", "Deal if you leave me 2 gold.", "Deal?", "I don't agree."):
         t = trace(r[:1], [say(1, "agent_b", "You take 5 wood."), say(1, "agent_a", reply)])
@@ -190,9 +191,34 @@ def test_a_proposal_at_the_decision_prompt_is_never_delivered():
                say(1, "agent_a", "You take 5 wood, I take 4 stone."),
                say(1, "agent_b", "You take 4 stone.", phase="decision")])
     r = game_metrics(t)["per_round"][0]
-    assert (r["first_proposal_to"], r["first_proposal_turn"], r["first_proposal_followed"]) == ("agent_b", 3, True)
+    assert (r["first_proposal_to"], r["first_proposal_turn"], r["first_proposal_followed"]) == ("agent_b", 2, True)
     quiet = trace([rnd(1, (0, 4, 0), (5, 0, 0), 5, 5)], [say(1, "agent_b", "You take 4 stone.", phase="decision")])
     assert game_metrics(quiet)["proposal_rate"] == 0.0 and game_metrics(quiet)["deference_rate"] is None
+
+
+def refused(k, agent, forfeit=False):
+    """A talk step the env refused (``parsed`` null), as the recorder writes it; the last
+    retry of a forfeited turn also carries ``talk_turn_forfeited``."""
+    events = [{"type": "validation_error", "agent": agent, "round": k, "phase": "talk"}]
+    if forfeit:
+        events.append({"type": "talk_turn_forfeited", "agent": agent, "round": k, "phase": "talk"})
+    return {"agent": agent, "round": k, "phase": "talk", "parsed": None, "valid": False, "events": events}
+
+
+def test_the_proposal_turn_is_the_proposers_own_talk_turn():
+    # "up to 5 turns each": turns are the proposer's own, not the round's messages
+    r = [rnd(1, (5, 0, 0), (0, 3, 0), 10, 10)]
+    # a proposal on agent_b's first message, the 2nd of the round: b's turn 1
+    m = game_metrics(trace(r, [say(1, "agent_a", "Hello."), say(1, "agent_b", "You take 5 wood.")]))
+    assert m["per_round"][0]["first_proposal_turn"] == 1 and m["proposal_turns"] == [1]
+    # b forfeits its 1st turn (its refused retries before that are no turns), then proposes on its
+    # 2nd turn, the 3rd message delivered: turn 2, as the env counts b's turns
+    steps = [say(1, "agent_a", "Hello."), refused(1, "agent_b"), refused(1, "agent_b"),
+             refused(1, "agent_b", forfeit=True), say(1, "agent_a", "What do you need?"),
+             say(1, "agent_b", "You take 5 wood.")]
+    assert game_metrics(trace(r, steps))["per_round"][0]["first_proposal_turn"] == 2
+    # the median pools the proposers' turns: 1 and 2
+    assert pooled_metrics([trace(r, steps[:1] + steps[-1:]), trace(r, steps)])["median_proposal_turn"] == 1.5
 
 
 def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
@@ -208,7 +234,7 @@ def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
     assert m["r1_deference_suboptimal_rate"] == 0.0
     assert m["counts"]["deference_rate"] == (2, 3)
     assert m["counts"]["deference_suboptimal_rate"] == (1, 3) and m["counts"]["deference_optimal_rate"] == (1, 3)
-    assert m["proposal_turns"] == [1, 4, 2]
+    assert m["proposal_turns"] == [1, 2, 1]  # b's 1st turn; b's 2nd (the 4th message); b's 1st (the 2nd)
     rotating = dict(fixed, config={"rotation": "rotating"})
     assert game_metrics(rotating)["r1_deference_rate"] is None
     assert game_metrics(rotating)["counts"]["r1_deference_rate"] is None
@@ -220,7 +246,7 @@ def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
     other = trace([rnd(1, (4, 0, 0), (0, 3, 0), 5, 5)], [say(1, "agent_a", "Hi."), say(1, "agent_b", "Hi."),
                                                         say(1, "agent_b", "You take 5 wood.")])
     p = pooled_metrics([fixed, other])
-    assert p["median_proposal_turn"] == 2.5  # turns 1, 4, 2 and 3
+    assert p["median_proposal_turn"] == 1.5  # turns 1, 2, 1 and 2 (b's 2nd turn, the 3rd message)
     assert p["r1_deference_rate"] == 0.5  # followed in fixed's round 1, not in other's (4 wood bought)
 def test_agreement_abandonment_flag():
     # b offers a 2 wood; a accepts, then buys 6 wood: a abandoned the agreement. b claimed 3 stone and bought 3.
