@@ -464,6 +464,7 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
         return [pairing, kind(pairing)] + ([variant or "main"] if show_variant else [])
 
     rows = []
+    na_rows = []  # the rows with rounds whose early decision is n/a, and why
     for variant in variants:
         for p in pairings + ["All"]:
             sub = [g for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
@@ -471,6 +472,18 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
                 continue
             m = pm(sub)
             rows.append(vlead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
+            if m["early_decision_na"]:
+                why = ", ".join(f"{r}: {n}" for r, n in m["early_decision_na"].items())
+                row_name = p + (f" ({variant or 'main'})" if show_variant else "")
+                na_rows.append(f"{row_name}: {sum(m['early_decision_na'].values())} of {m['rounds']} rounds ({why})")
+    early_notes = [
+        "Early decision: a decision sent during cheap talk on a turn before the decider's last allowed one "
+        "(cheap_talk_turns per agent; a decision on the last allowed turn is not early)."]
+    if na_rows:
+        early_notes.append(
+            f"Early decision n/a ({_DASH} where every round is; otherwise over the other rounds only): no per-agent "
+            "turn limit to decide before under unlimited talk, in a no-talk game or when a trace's config does not "
+            "record cheap_talk_turns. " + "; ".join(na_rows) + ".")
     if rows:
         finish(Table(
             "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
@@ -486,7 +499,7 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
              "(1 = its first message, whoever opened; up to 5 turns each) of the round's first other-directed "
              "proposal; deference after a yes (ours, not the paper's) also needs "
              "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
-             "negotiation_env.analysis.resource_metrics."]), [g for _, g in talk], main_only=False)
+             "negotiation_env.analysis.resource_metrics."] + early_notes), [g for _, g in talk], main_only=False)
 
     # per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance
     rows = []

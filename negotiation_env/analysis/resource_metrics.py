@@ -15,8 +15,22 @@ Outcome (per round, then per game or pooled):
     ``has_optimal_round``; positive score after overdraw: among rounds right after an
     overdrawn round, the share with joint reward > 0.
 Process:
-    early decision: a round in which some agent submitted its purchase during cheap talk
-    (before the turn limit), i.e. an accepted talk-phase step carrying a decision.
+    Early decision (§5.2: "submitting a resource allocation before the 5-turn conversation
+    limit is reached"): a round in which an agent submitted its purchase during cheap talk
+    (an accepted talk-phase step carrying a decision) on its k-th talk turn of the round
+    with k below the per-agent limit, ``cheap_talk_turns`` of the trace's config
+    (:func:`turn_limit`). A decision on the decider's last allowed turn is not early: the
+    limit is reached there (the first speaker's 5th turn too, though its partner has a
+    turn left; the limit each agent decides before is its own). Turns are counted per
+    agent as the env's ``turns_used`` counts them (see the proposal turn below). Over the
+    kept rounds. Without a per-agent limit there is no "before the limit", so the rate is
+    None (n/a, never 0) and ``early_decision_na`` says why: unlimited talk
+    (``cheap_talk_turns = 0``; D.8: talk goes on until an agent decides, so every decision
+    is made in talk), a no-talk game (no cheap talk to leave early; both decide at the
+    decision prompt), and a trace whose config does not record ``cheap_talk_turns`` (the
+    limit is not guessed: the paper's default 5 may not be what the game played). Pooled,
+    the rate is over the rounds of games with a limit; ``early_decision_na`` counts the
+    others by reason.
     Payoff alternation (§5.3, Table 4: "higher-reward agent flips between consecutive
     rounds", reported as "16.3% of adjacent round pairs"): over every adjacent round
     pair, the share where both rounds have a higher-reward agent and it differs. A round
@@ -150,7 +164,8 @@ import numpy as np
 
 from .acceptance import accepts, rejects
 
-__all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
+__all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", "LIMIT_NOT_RECORDED",
+           "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
            "kept_round_counts",
            "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
            "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
@@ -173,11 +188,15 @@ class RoundData:
     index: int  # 1-based
     outcome: Mapping[str, Any]
     speech: list[tuple[str, str]] = field(default_factory=list)  # (agent, speech) in order
-    early: bool = False
+    # whether the round had an early decision; None where the game has no per-agent turn
+    # limit to decide before (:func:`turn_limit`)
+    early: bool | None = False
     # the speaker's own 1-based talk turn of each entry of ``speech`` (its n-th talk turn of
     # the round, a forfeited turn counted as the env counts it), None for a message said
     # at the decision prompt
     turns: list[int | None] = field(default_factory=list)
+    # the decider's own talk turn of a decision made during cheap talk, None without one
+    decision_turn: int | None = None
 
     @property
     def purchases(self) -> dict[str, dict[str, int]]:
@@ -194,6 +213,28 @@ class RoundData:
         if len(agents) != 2 or rw[agents[0]] == rw[agents[1]]:
             return None
         return max(agents, key=lambda a: rw[a])
+
+
+#: why a game has no early-decision rate (:func:`turn_limit`)
+NO_TALK, UNLIMITED_TALK, LIMIT_NOT_RECORDED = "no talk", "unlimited talk", "turn limit not recorded"
+
+
+def turn_limit(trace: Mapping[str, Any]) -> tuple[int | None, str | None]:
+    """``(per-agent talk turns per round, None)`` from the trace's config
+    (``cheap_talk_turns``), or ``(None, reason)`` when there is no limit to decide before:
+    :data:`NO_TALK` (``cheap_talk`` is False), :data:`UNLIMITED_TALK` (``cheap_talk_turns
+    = 0``) or :data:`LIMIT_NOT_RECORDED` (the config has no integer ``cheap_talk_turns``;
+    the limit is not guessed)."""
+    cfg = trace.get("config")
+    cfg = cfg if isinstance(cfg, Mapping) else {}
+    if cfg.get("cheap_talk") is False:
+        return None, NO_TALK
+    turns = cfg.get("cheap_talk_turns")
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+        return None, LIMIT_NOT_RECORDED
+    if turns == 0:
+        return None, UNLIMITED_TALK
+    return turns, None
 
 
 def _forfeited(step: Mapping[str, Any]) -> bool:
@@ -234,7 +275,11 @@ def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
             rd.speech.append((st["agent"], str(speech)))
             rd.turns.append(turn)
         if talk and parsed.get("decision") is not None:
-            rd.early = True
+            rd.decision_turn = turn
+    limit, _why = turn_limit(trace)
+    for rd in out:
+        # early: decided during talk on a turn before the decider's last allowed one
+        rd.early = None if limit is None else (rd.decision_turn is not None and rd.decision_turn < limit)
     return out
 
 
@@ -558,7 +603,9 @@ def kept_round_counts(trace: Mapping[str, Any], *, include_fallbacks: bool = Fal
 
 def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
     """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
-    so games pool exactly; a rate with no opportunity is None. Fallback rounds
+    so games pool exactly; a rate with no opportunity is None. The early-decision rate
+    and its counts are None in a game without a per-agent turn limit, whose reason is
+    ``early_decision_na`` (:func:`turn_limit`; None where the rate applies). Fallback rounds
     (:func:`fallback_rounds`) are left out unless ``include_fallbacks`` (module
     docstring); a game whose every round is left out has ``rounds == 0`` and no rates."""
     every, fb, keep, eff_all, over_all, opt_all = _round_outcomes(trace, include_fallbacks)
@@ -577,6 +624,7 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
     windows = [i for i in range(n - 3) if all(keep[i:i + 4]) and every[i + 3].index == every[i].index + 3]
     suboptimal = [not o and not v for o, v in zip(opt, over)]
     defer = _deference(proc, opt)
+    limit, no_limit = turn_limit(trace)
     r1 = _deference(proc[:1], opt[:1]) if rounds and rounds[0].index == 1 and not is_rotating(trace) else None
     # every adjacent pair and every 4-round window is an opportunity; a tie (an overdraw
     # pays both 0) has no higher-reward agent, so a pair or window with one never flips
@@ -589,7 +637,7 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         "overdraw_rate": _frac(over),
         "optimum_rate": _frac(opt),
         "positive_after_overdraw": _frac([every[i + 1].outcome["joint_reward"] > 0 for i in pairs if over_all[i]]),
-        "early_decision_rate": _frac([r.early for r in rounds]),
+        "early_decision_rate": None if limit is None else _frac([bool(r.early) for r in rounds]),
         "payoff_alternation": _frac([w[i] is not None and w[i + 1] is not None and w[i] != w[i + 1] for i in pairs]),
         "sustained_alternation": _frac([all(w[i:i + 4]) and w[i] == w[i + 2] != w[i + 1] == w[i + 3]
                                         for i in windows]),
@@ -634,6 +682,8 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         "efficiency": float(np.mean(eff)) if eff else None,
         "rounds_to_first_optimum": first_opt,
         "has_optimal_round": (first_opt is not None) if whole else None,
+        # why early_decision_rate is None by rule (no per-agent turn limit), None when it applies
+        "early_decision_na": no_limit,
     }
     for k in RATE_KEYS:
         c = counts[k]
@@ -652,8 +702,10 @@ def pool(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     "x% of rounds"): each rate is total events / total opportunities (both under
     ``counts``); plus the game-level shares over the games with no left-out round
     (games with an optimal round, mean rounds to first optimum), the median turn of the
-    rounds' first other-directed proposals and what was left out (``excluded_rounds``,
-    ``games_excluded``: games with no kept round)."""
+    rounds' first other-directed proposals, what was left out (``excluded_rounds``,
+    ``games_excluded``: games with no kept round) and ``early_decision_na``: ``{reason:
+    kept rounds}`` of the games without a per-agent turn limit (:func:`turn_limit`), which
+    the early-decision rate does not count (the rate is None when every game is one)."""
     if not games:
         raise ValueError("no traces")
     rounds = [r for g in games for r in g["per_round"]]
@@ -681,6 +733,13 @@ def pool(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         out["counts"][k] = (num, den)
     turns = [t for g in games for t in g["proposal_turns"]]
     out["median_proposal_turn"] = float(np.median(turns)) if turns else None
+    # kept rounds of games without a per-agent turn limit, by reason: early decision is n/a
+    # there (not 0), and the pooled rate is over the other rounds only
+    na: dict[str, int] = {}
+    for g in games:
+        if g.get("early_decision_na") and g["rounds"]:
+            na[g["early_decision_na"]] = na.get(g["early_decision_na"], 0) + g["rounds"]
+    out["early_decision_na"] = dict(sorted(na.items()))
     return out
 
 

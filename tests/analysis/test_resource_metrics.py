@@ -148,14 +148,76 @@ def test_first_proposal_deference_and_early_decision():
     r = [rnd(1, (5, 0, 0), (0, 3, 0), 10, 10), rnd(2, (4, 0, 0), (0, 3, 0), 5, 10)]
     steps = [say(1, "agent_b", "You take 5 wood, I take 3 stone."), say(1, "agent_a", "Deal."),
              say(2, "agent_b", "You take 5 wood."), say(2, "agent_a", "Agreed.", decision={"purchase": {}})]
-    m = game_metrics(trace(r, steps))
+    m = game_metrics(dict(trace(r, steps), config={"cheap_talk": True, "cheap_talk_turns": 5}))
     assert m["proposal_rate"] == 1.0
     assert m["deference_rate"] == 0.5  # followed in round 1 (5 wood), not in round 2 (bought 4)
     assert m["deference_suboptimal_rate"] == 0.0 and m["deference_optimal_rate"] == 0.5  # round 1 was optimal
-    assert m["early_decision_rate"] == 0.5
+    assert m["early_decision_rate"] == 0.5  # a decides on its 1st of 5 turns in round 2
     assert [p["first_proposal_followed"] for p in m["per_round"]] == [True, False]
     assert [p["first_proposal_to"] for p in m["per_round"]] == ["agent_a", "agent_a"]
     assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 1] and m["proposal_turns"] == [1, 1]
+
+
+def talk_game(limit, *decision_turns, cheap_talk=True):
+    """A game with one round per entry of ``decision_turns``: agent_a and agent_b alternate
+    (a first) until a decides on its n-th talk turn; None: both talk to the limit and decide
+    at the decision prompt. ``limit`` is the config's ``cheap_talk_turns`` (``...``: not
+    recorded)."""
+    rounds, steps = [], []
+    for k, n in enumerate(decision_turns, start=1):
+        rounds.append(rnd(k, (2, 0, 0), (3, 0, 0), 5, 5))
+        for t in range(1, (n or limit) + 1):
+            decide = {"purchase": {"r1": 2}} if t == n else None
+            steps.append(say(k, "agent_a", f"Turn {t}.", decision=decide))
+            if t != n:
+                steps.append(say(k, "agent_b", f"Turn {t}."))
+        if n is None:
+            steps += [say(k, "agent_a", "", "decision", {"purchase": {"r1": 2}}),
+                      say(k, "agent_b", "", "decision", {"purchase": {"r1": 3}})]
+    cfg = {"cheap_talk": cheap_talk} | ({} if limit is ... else {"cheap_talk_turns": limit})
+    return dict(trace(rounds, steps), config=cfg)
+
+
+def test_early_decision_is_a_decision_before_the_deciders_last_allowed_turn():
+    # "submitting a resource allocation before the 5-turn conversation limit is reached":
+    # a's 5th of 5 turns is not early, its 4th is; a decision at the decision prompt never is
+    m = game_metrics(talk_game(5, 5, 4, None))
+    assert [r["early"] for r in m["per_round"]] == [False, True, False]
+    assert m["counts"]["early_decision_rate"] == (1, 3) and m["early_decision_rate"] == pytest.approx(1 / 3)
+    assert m["early_decision_na"] is None
+    assert [r.decision_turn for r in rounds_of(talk_game(5, 5, 4, None))] == [5, 4, None]
+    # the limit is the config's: with 2 turns each, turn 1 is early and turn 2 is not
+    assert game_metrics(talk_game(2, 1, 2))["counts"]["early_decision_rate"] == (1, 2)
+    # a forfeited turn is a turn used (the env's turns_used): a forfeits its 1st turn, then
+    # decides on its 4th accepted talk step, its 5th turn: not early
+    r = [rnd(1, (2, 0, 0), (3, 0, 0), 5, 5)]
+    steps = [refused(1, "agent_a"), refused(1, "agent_a", forfeit=True), say(1, "agent_b", "Hi.")]
+    for t in (2, 3, 4):
+        steps += [say(1, "agent_a", f"Turn {t}."), say(1, "agent_b", f"Turn {t}.")]
+    steps.append(say(1, "agent_a", "Done.", decision={"purchase": {"r1": 2}}))
+    m = game_metrics(dict(trace(r, steps), config={"cheap_talk": True, "cheap_talk_turns": 5}))
+    assert m["per_round"][0]["early"] is False and m["counts"]["early_decision_rate"] == (0, 1)
+
+
+def test_early_decision_is_na_without_a_turn_limit():
+    # unlimited talk (cheap_talk_turns = 0) has no limit to decide before: n/a, not 0 or 1
+    m = game_metrics(talk_game(0, 1, 3))
+    assert m["early_decision_rate"] is None and m["counts"]["early_decision_rate"] is None
+    assert m["early_decision_na"] == "unlimited talk" and [r["early"] for r in m["per_round"]] == [None, None]
+    # so is a no-talk game, and a trace whose config does not record the limit (not guessed as 5)
+    quiet = game_metrics(talk_game(5, None, cheap_talk=False))
+    assert quiet["early_decision_rate"] is None and quiet["early_decision_na"] == "no talk"
+    unknown = game_metrics(talk_game(..., 1))
+    assert unknown["early_decision_rate"] is None and unknown["early_decision_na"] == "turn limit not recorded"
+    assert game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 5, 5)]))["early_decision_na"] == "turn limit not recorded"
+    # pooled: n/a when every game is, and otherwise over the games with a limit, the rest counted
+    p = pooled_metrics([talk_game(0, 1, 3), talk_game(0, 2)])
+    assert p["early_decision_rate"] is None and p["counts"]["early_decision_rate"] == (0, 0)
+    assert p["early_decision_na"] == {"unlimited talk": 3}
+    p = pooled_metrics([talk_game(0, 1, 3), talk_game(5, 5, 4), talk_game(..., 1)])
+    assert p["counts"]["early_decision_rate"] == (1, 2) and p["early_decision_rate"] == 0.5
+    assert p["early_decision_na"] == {"turn limit not recorded": 1, "unlimited talk": 2}
+    assert pooled_metrics([talk_game(5, 4)])["early_decision_na"] == {}
 
 
 def test_deference_is_following_exactly_and_the_accepted_variant_needs_a_yes():
