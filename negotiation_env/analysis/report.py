@@ -464,6 +464,7 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
         return [pairing, kind(pairing)] + ([variant or "main"] if show_variant else [])
 
     rows = []
+    na_rows = []  # the rows with rounds whose early decision is n/a, and why
     for variant in variants:
         for p in pairings + ["All"]:
             sub = [g for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
@@ -471,6 +472,18 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
                 continue
             m = pm(sub)
             rows.append(vlead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
+            if m["early_decision_na"]:
+                why = ", ".join(f"{r}: {n}" for r, n in m["early_decision_na"].items())
+                row_name = p + (f" ({variant or 'main'})" if show_variant else "")
+                na_rows.append(f"{row_name}: {sum(m['early_decision_na'].values())} of {m['rounds']} rounds ({why})")
+    early_notes = [
+        "Early decision: a decision sent during cheap talk on a turn before the decider's last allowed one "
+        "(cheap_talk_turns per agent; a decision on the last allowed turn is not early)."]
+    if na_rows:
+        early_notes.append(
+            f"Early decision n/a ({_DASH} where every round is; otherwise over the other rounds only): no per-agent "
+            "turn limit to decide before under unlimited talk, in a no-talk game or when a trace's config does not "
+            "record cheap_talk_turns. " + "; ".join(na_rows) + ".")
     if rows:
         finish(Table(
             "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
@@ -478,13 +491,15 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
             ["text"] * len(vlead_cols) + ["int"] + [f for _, _, f in keys],
             ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
              "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
-             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: after a suboptimal, "
-             "non-overdrawn one); deference (followed exactly; suboptimal = in a round that is not jointly "
+             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: of the rounds that are "
+             "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); "
+             "deference (followed exactly; suboptimal = in a round that is not jointly "
              "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
-             "non-rotating games with one; median proposal turn: the cheap-talk message (1 = opening) of the "
-             "round's first other-directed proposal; deference after a yes (ours, not the paper's) also needs "
+             "non-rotating games with one; median proposal turn: the proposer's own talk turn of the round "
+             "(1 = its first message, whoever opened; up to 5 turns each) of the round's first other-directed "
+             "proposal; deference after a yes (ours, not the paper's) also needs "
              "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
-             "negotiation_env.analysis.resource_metrics."]), [g for _, g in talk], main_only=False)
+             "negotiation_env.analysis.resource_metrics."] + early_notes), [g for _, g in talk], main_only=False)
 
     # per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance
     rows = []
@@ -529,8 +544,9 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
                 "Suboptimal non-overdrawn rounds", "Stubborn anchoring %"],
             rows, ["text"] * (3 if show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
             ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
-             "round (= win-stay), after an overdrawn one; stubborn anchoring: repeated after a suboptimal, "
-             "non-overdrawn round, of the rounds counted in the column before it."]), [g for _, g in talk],
+             "round (= win-stay), after an overdrawn one; stubborn anchoring: of the rounds that are suboptimal "
+             "and not overdrawn and have a previous round (counted in the column before it), the share that "
+             "repeat the previous round's allocation."]), [g for _, g in talk],
             main_only=False)
 
     # matched baselines: every intervention game's key, and the main-cohort games by key

@@ -15,8 +15,22 @@ Outcome (per round, then per game or pooled):
     ``has_optimal_round``; positive score after overdraw: among rounds right after an
     overdrawn round, the share with joint reward > 0.
 Process:
-    early decision: a round in which some agent submitted its purchase during cheap talk
-    (before the turn limit), i.e. an accepted talk-phase step carrying a decision.
+    Early decision (§5.2: "submitting a resource allocation before the 5-turn conversation
+    limit is reached"): a round in which an agent submitted its purchase during cheap talk
+    (an accepted talk-phase step carrying a decision) on its k-th talk turn of the round
+    with k below the per-agent limit, ``cheap_talk_turns`` of the trace's config
+    (:func:`turn_limit`). A decision on the decider's last allowed turn is not early: the
+    limit is reached there (the first speaker's 5th turn too, though its partner has a
+    turn left; the limit each agent decides before is its own). Turns are counted per
+    agent as the env's ``turns_used`` counts them (see the proposal turn below). Over the
+    kept rounds. Without a per-agent limit there is no "before the limit", so the rate is
+    None (n/a, never 0) and ``early_decision_na`` says why: unlimited talk
+    (``cheap_talk_turns = 0``; D.8: talk goes on until an agent decides, so every decision
+    is made in talk), a no-talk game (no cheap talk to leave early; both decide at the
+    decision prompt), and a trace whose config does not record ``cheap_talk_turns`` (the
+    limit is not guessed: the paper's default 5 may not be what the game played). Pooled,
+    the rate is over the rounds of games with a limit; ``early_decision_na`` counts the
+    others by reason.
     Payoff alternation (§5.3, Table 4: "higher-reward agent flips between consecutive
     rounds", reported as "16.3% of adjacent round pairs"): over every adjacent round
     pair, the share where both rounds have a higher-reward agent and it differs. A round
@@ -44,16 +58,26 @@ Process:
     round; ``repeat_after_overdraw`` ("0.6% after overdraw"): the same over rounds after
     an overdrawn round (after a non-overdrawn round it is win-stay, "55.1%"); stubborn
     anchoring ("of the 339 rounds that were suboptimal and non-overdrawn ..., 29.2%
-    repeat the same allocation unchanged"): a repeat after a suboptimal, non-overdrawn
-    round. All are dyad-level: a repeat is the pair's, whoever insisted on it. The report
-    splits stubborn anchoring by partner stability and M/C as §5.5 does.
+    repeat the same allocation unchanged"; §5.2: "Among suboptimal non-overdrawn ...
+    rounds ..., stable dyads repeat their prior allocation in 60.8% of cases"): over the
+    rounds that are themselves suboptimal and not overdrawn and have a previous round
+    (adjacent, both kept), the share whose joint allocation repeats the previous round's.
+    The condition is on the round that repeats or not, not on the round before it: a
+    suboptimal round after an optimal or overdrawn one is counted, an optimal round after
+    a suboptimal one is not. A game's first round has no allocation to repeat, so it is
+    never counted. All are dyad-level: a repeat is the pair's, whoever insisted on it. The
+    report splits stubborn anchoring by partner stability and M/C as §5.5 does.
     Explicit other-directed proposal (§5.5: "you take N of resource X"): a clause "you
     take/get/buy/have N X (and M Y ...)" naming resources of the game ("you take nothing"
     names none, so it is not one) in a cheap-talk message (speech sent with a
     decision-phase answer is recorded but never delivered, so it proposes nothing).
     ``proposal_rate``: rounds with one. Its turn (``first_proposal_turn``, pooled
-    ``median_proposal_turn``, "median turn 1"): the 1-based number of the round's
-    cheap-talk message that made the first one (1 = the opening message).
+    ``median_proposal_turn``, "median turn 1"): the proposer's own 1-based talk turn of
+    the round in which it made the first one (1 = its first message of the round, whoever
+    opened). Turns are counted per agent because the paper counts them so ("up to 5 turns
+    each"; the limit is per agent), and as the env counts them (``turns_used``): every
+    talk turn, a forfeited one (``talk_turn_forfeited``, no message delivered) included,
+    so a proposal's turn number is the one the proposer's turn limit is reckoned in.
     First-proposal deference (§5.5: "20.4% of these proposals are followed exactly"):
     among rounds with such a proposal, the share whose addressee bought exactly the
     named quantities of the round's first one (``first_proposal_followed``; what else it
@@ -140,7 +164,8 @@ import numpy as np
 
 from .acceptance import accepts, rejects
 
-__all__ = ["RoundData", "rounds_of", "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
+__all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", "LIMIT_NOT_RECORDED",
+           "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
            "kept_round_counts",
            "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
            "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
@@ -163,10 +188,15 @@ class RoundData:
     index: int  # 1-based
     outcome: Mapping[str, Any]
     speech: list[tuple[str, str]] = field(default_factory=list)  # (agent, speech) in order
-    early: bool = False
-    # the 1-based cheap-talk turn of each entry of ``speech`` (the round's n-th talk-phase
-    # message), None for a message said at the decision prompt
+    # whether the round had an early decision; None where the game has no per-agent turn
+    # limit to decide before (:func:`turn_limit`)
+    early: bool | None = False
+    # the speaker's own 1-based talk turn of each entry of ``speech`` (its n-th talk turn of
+    # the round, a forfeited turn counted as the env counts it), None for a message said
+    # at the decision prompt
     turns: list[int | None] = field(default_factory=list)
+    # the decider's own talk turn of a decision made during cheap talk, None without one
+    decision_turn: int | None = None
 
     @property
     def purchases(self) -> dict[str, dict[str, int]]:
@@ -185,8 +215,35 @@ class RoundData:
         return max(agents, key=lambda a: rw[a])
 
 
+#: why a game has no early-decision rate (:func:`turn_limit`)
+NO_TALK, UNLIMITED_TALK, LIMIT_NOT_RECORDED = "no talk", "unlimited talk", "turn limit not recorded"
+
+
+def turn_limit(trace: Mapping[str, Any]) -> tuple[int | None, str | None]:
+    """``(per-agent talk turns per round, None)`` from the trace's config
+    (``cheap_talk_turns``), or ``(None, reason)`` when there is no limit to decide before:
+    :data:`NO_TALK` (``cheap_talk`` is False), :data:`UNLIMITED_TALK` (``cheap_talk_turns
+    = 0``) or :data:`LIMIT_NOT_RECORDED` (the config has no integer ``cheap_talk_turns``;
+    the limit is not guessed)."""
+    cfg = trace.get("config")
+    cfg = cfg if isinstance(cfg, Mapping) else {}
+    if cfg.get("cheap_talk") is False:
+        return None, NO_TALK
+    turns = cfg.get("cheap_talk_turns")
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+        return None, LIMIT_NOT_RECORDED
+    if turns == 0:
+        return None, UNLIMITED_TALK
+    return turns, None
+
+
+def _forfeited(step: Mapping[str, Any]) -> bool:
+    return any(isinstance(ev, Mapping) and ev.get("type") == "talk_turn_forfeited" for ev in step.get("events") or [])
+
+
 def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
-    """The trace's resolved rounds with their speech and early-decision flags."""
+    """The trace's resolved rounds with their speech, each message's talk turn and the
+    early-decision flags (module docstring)."""
     if trace.get("game") not in (None, "resource"):
         raise ValueError(f"resource metrics need a resource-game trace; got game {trace.get('game')!r}")
     out = []
@@ -197,18 +254,32 @@ def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
                 raise ValueError(f"round {r.get('round')} outcome lacks {key!r}; not a resource round outcome")
         out.append(RoundData(int(r["round"]), o))
     by_round = {rd.index: rd for rd in out}
+    # (round, agent) -> talk turns used so far, as the env's turns_used counts them: every
+    # accepted talk step and every forfeited one (refused retries before a forfeit are not turns)
+    used: dict[tuple[int, str], int] = {}
     for st in trace.get("steps") or []:
         rd = by_round.get(st.get("round"))
+        if rd is None:
+            continue
         parsed = st.get("parsed")
-        if rd is None or not isinstance(parsed, Mapping):
+        accepted = isinstance(parsed, Mapping)
+        talk = st.get("phase") == "talk"
+        turn = None
+        if talk and (accepted or _forfeited(st)):
+            key = (rd.index, st.get("agent"))
+            turn = used[key] = used.get(key, 0) + 1
+        if not accepted:
             continue
         speech = parsed.get("speech")
         if speech:
             rd.speech.append((st["agent"], str(speech)))
-            talk = st.get("phase") == "talk"
-            rd.turns.append(sum(t is not None for t in rd.turns) + 1 if talk else None)
-        if st.get("phase") == "talk" and parsed.get("decision") is not None:
-            rd.early = True
+            rd.turns.append(turn)
+        if talk and parsed.get("decision") is not None:
+            rd.decision_turn = turn
+    limit, _why = turn_limit(trace)
+    for rd in out:
+        # early: decided during talk on a turn before the decider's last allowed one
+        rd.early = None if limit is None else (rd.decision_turn is not None and rd.decision_turn < limit)
     return out
 
 
@@ -532,7 +603,9 @@ def kept_round_counts(trace: Mapping[str, Any], *, include_fallbacks: bool = Fal
 
 def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -> dict[str, Any]:
     """Per-game figures: each rate, and under ``counts`` its (events, opportunities) pair
-    so games pool exactly; a rate with no opportunity is None. Fallback rounds
+    so games pool exactly; a rate with no opportunity is None. The early-decision rate
+    and its counts are None in a game without a per-agent turn limit, whose reason is
+    ``early_decision_na`` (:func:`turn_limit`; None where the rate applies). Fallback rounds
     (:func:`fallback_rounds`) are left out unless ``include_fallbacks`` (module
     docstring); a game whose every round is left out has ``rounds == 0`` and no rates."""
     every, fb, keep, eff_all, over_all, opt_all = _round_outcomes(trace, include_fallbacks)
@@ -551,6 +624,7 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
     windows = [i for i in range(n - 3) if all(keep[i:i + 4]) and every[i + 3].index == every[i].index + 3]
     suboptimal = [not o and not v for o, v in zip(opt, over)]
     defer = _deference(proc, opt)
+    limit, no_limit = turn_limit(trace)
     r1 = _deference(proc[:1], opt[:1]) if rounds and rounds[0].index == 1 and not is_rotating(trace) else None
     # every adjacent pair and every 4-round window is an opportunity; a tie (an overdraw
     # pays both 0) has no higher-reward agent, so a pair or window with one never flips
@@ -563,7 +637,7 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         "overdraw_rate": _frac(over),
         "optimum_rate": _frac(opt),
         "positive_after_overdraw": _frac([every[i + 1].outcome["joint_reward"] > 0 for i in pairs if over_all[i]]),
-        "early_decision_rate": _frac([r.early for r in rounds]),
+        "early_decision_rate": None if limit is None else _frac([bool(r.early) for r in rounds]),
         "payoff_alternation": _frac([w[i] is not None and w[i + 1] is not None and w[i] != w[i + 1] for i in pairs]),
         "sustained_alternation": _frac([all(w[i:i + 4]) and w[i] == w[i + 2] != w[i + 1] == w[i + 3]
                                         for i in windows]),
@@ -594,7 +668,9 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         counts["lose_shift"] = _frac([not match[i] for i in pairs if not opt_all[i]])
         counts["repeat_rate"] = _frac([match[i] for i in pairs])
         counts["repeat_after_overdraw"] = _frac([match[i] for i in pairs if over_all[i]])
-        counts["stubborn_anchoring"] = _frac([match[i] for i in pairs if not opt_all[i] and not over_all[i]])
+        # of the rounds that are suboptimal and not overdrawn (with a previous kept round), the
+        # share that repeat the previous round's allocation
+        counts["stubborn_anchoring"] = _frac([match[i] for i in pairs if not opt_all[i + 1] and not over_all[i + 1]])
     # the game-level figures need every round: a substituted round may hide the first optimum
     whole = len(kept) == n
     first_opt = next((r.index for r, o in zip(rounds, opt) if o), None) if whole else None
@@ -606,6 +682,8 @@ def game_metrics(trace: Mapping[str, Any], *, include_fallbacks: bool = False) -
         "efficiency": float(np.mean(eff)) if eff else None,
         "rounds_to_first_optimum": first_opt,
         "has_optimal_round": (first_opt is not None) if whole else None,
+        # why early_decision_rate is None by rule (no per-agent turn limit), None when it applies
+        "early_decision_na": no_limit,
     }
     for k in RATE_KEYS:
         c = counts[k]
@@ -624,8 +702,10 @@ def pool(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     "x% of rounds"): each rate is total events / total opportunities (both under
     ``counts``); plus the game-level shares over the games with no left-out round
     (games with an optimal round, mean rounds to first optimum), the median turn of the
-    rounds' first other-directed proposals and what was left out (``excluded_rounds``,
-    ``games_excluded``: games with no kept round)."""
+    rounds' first other-directed proposals, what was left out (``excluded_rounds``,
+    ``games_excluded``: games with no kept round) and ``early_decision_na``: ``{reason:
+    kept rounds}`` of the games without a per-agent turn limit (:func:`turn_limit`), which
+    the early-decision rate does not count (the rate is None when every game is one)."""
     if not games:
         raise ValueError("no traces")
     rounds = [r for g in games for r in g["per_round"]]
@@ -653,6 +733,13 @@ def pool(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         out["counts"][k] = (num, den)
     turns = [t for g in games for t in g["proposal_turns"]]
     out["median_proposal_turn"] = float(np.median(turns)) if turns else None
+    # kept rounds of games without a per-agent turn limit, by reason: early decision is n/a
+    # there (not 0), and the pooled rate is over the other rounds only
+    na: dict[str, int] = {}
+    for g in games:
+        if g.get("early_decision_na") and g["rounds"]:
+            na[g["early_decision_na"]] = na.get(g["early_decision_na"], 0) + g["rounds"]
+    out["early_decision_na"] = dict(sorted(na.items()))
     return out
 
 

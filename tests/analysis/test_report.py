@@ -346,6 +346,21 @@ def test_first_proposal_deference_fires_on_the_deferent_not_the_oracle():
     assert models.value("Compliance %", Model="satisficer") is None
 
 
+def test_early_decision_is_na_under_unlimited_talk_and_the_note_says_why():
+    # the oracle decides on its 2nd of 5 turns: early; under unlimited talk there is no
+    # limit to decide before, so the row says n/a (None, shown as a dash) and the note says why
+    tr = [play_resource("oracle", "oracle", scenario="mc080_1"),
+          play_resource("oracle", "oracle", scenario="mc080_1", cheap_talk_turns=0)]
+    tables, _ = resource_tables(tr)
+    p = next(t for t in tables if t.name == "resource_process")
+    assert p.value("Early decision %", Pairing="oracle × oracle", Variant="main") == 1.0
+    assert p.value("Early decision %", Pairing="oracle × oracle", Variant="unlimited-talk") is None
+    row = "| oracle × oracle | self-play | unlimited-talk | 4 | – |"
+    assert row in p.markdown()
+    assert any("Early decision n/a" in n and "oracle × oracle (unlimited-talk): 4 of 4 rounds (unlimited talk: 4)" in n
+               for n in p.notes)
+
+
 def test_per_model_and_anchoring_tables_match_the_metrics(report, traces):
     models = report.table("resource_process_models")
     talk = select(traces)

@@ -76,7 +76,7 @@ def test_win_stay_lose_shift_repeats_and_stubborn_anchoring():
     assert m["repeat_rate"] == pytest.approx(2 / 3)
     assert m["win_stay"] == pytest.approx(2 / 3)        # previous rounds 1, 2, 3 not overdrawn; matches 1->2, 3->4
     assert m["lose_shift"] == pytest.approx(1 / 2)      # previous non-optimal rounds 1, 2: changed only after 2
-    assert m["stubborn_anchoring"] == pytest.approx(1 / 2)
+    assert m["counts"]["stubborn_anchoring"] == (1, 1)  # round 2, the one suboptimal round after another round
     assert m["repeat_after_overdraw"] is None  # no overdrawn round before another
     rotating = [rnd(1, (2, 0, 0), (3, 0, 0), 5, 5, scenario="a"), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5, scenario="b")]
     assert game_metrics(trace(rotating))["win_stay"] is None
@@ -90,7 +90,32 @@ def test_repeat_after_overdraw():
     m = game_metrics(trace(r))
     assert m["counts"]["repeat_after_overdraw"] == (1, 2) and m["repeat_after_overdraw"] == 0.5
     assert m["counts"]["win_stay"] == (1, 1)                  # the repeat after the non-overdrawn round 3
-    assert m["counts"]["repeat_rate"] == (2, 3) and m["counts"]["stubborn_anchoring"] == (1, 1)
+    # suboptimal rounds 3 (changed after an overdraw) and 4 (repeated): 1 of 2
+    assert m["counts"]["repeat_rate"] == (2, 3) and m["counts"]["stubborn_anchoring"] == (1, 2)
+
+
+def test_stubborn_anchoring_is_over_the_suboptimal_rounds_that_could_repeat():
+    # §5.5: "of the 339 rounds that were suboptimal and non-overdrawn ..., 29.2% repeat the same
+    # allocation unchanged": the round counted is the one that repeats or not, not the one before
+    # round 2 repeats round 1's purchases (other runs: round 1 was optimal) and is suboptimal
+    m = game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5)]))
+    assert m["counts"]["stubborn_anchoring"] == (1, 1) and m["stubborn_anchoring"] == 1.0
+    # optimal, suboptimal (changed), suboptimal (repeated): rounds 2 and 3 count, round 3 repeats
+    m = game_metrics(trace([rnd(1, (4, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5),
+                            rnd(3, (2, 0, 0), (3, 0, 0), 5, 5)]))
+    assert m["counts"]["stubborn_anchoring"] == (1, 2) and m["stubborn_anchoring"] == 0.5
+    # suboptimal then optimal: round 1 has no previous round, round 2 is not suboptimal
+    m = game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 5, 5), rnd(2, (4, 0, 0), (3, 0, 0), 10, 10)]))
+    assert m["counts"]["stubborn_anchoring"] == (0, 0) and m["stubborn_anchoring"] is None
+    # an overdrawn round is not counted; the suboptimal round after it is (it changed): 0 of 1
+    m = game_metrics(trace([rnd(1, (6, 0, 0), (6, 0, 0), 0, 0, overdraw=True), rnd(2, (4, 0, 0), (3, 0, 0), 5, 5),
+                            rnd(3, (6, 0, 0), (6, 0, 0), 0, 0, overdraw=True)]))
+    assert m["counts"]["stubborn_anchoring"] == (0, 1) and m["stubborn_anchoring"] == 0.0
+    # pooled over the games' counted rounds: (1 + 1) / (1 + 2)
+    p = pooled_metrics([trace([rnd(1, (2, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5)]),
+                        trace([rnd(1, (4, 0, 0), (3, 0, 0), 10, 10), rnd(2, (2, 0, 0), (3, 0, 0), 5, 5),
+                               rnd(3, (2, 0, 0), (3, 0, 0), 5, 5)])])
+    assert p["counts"]["stubborn_anchoring"] == (2, 3) and p["stubborn_anchoring"] == pytest.approx(2 / 3)
 
 
 def test_equal_split_and_perfunctory_fairness():
@@ -123,14 +148,76 @@ def test_first_proposal_deference_and_early_decision():
     r = [rnd(1, (5, 0, 0), (0, 3, 0), 10, 10), rnd(2, (4, 0, 0), (0, 3, 0), 5, 10)]
     steps = [say(1, "agent_b", "You take 5 wood, I take 3 stone."), say(1, "agent_a", "Deal."),
              say(2, "agent_b", "You take 5 wood."), say(2, "agent_a", "Agreed.", decision={"purchase": {}})]
-    m = game_metrics(trace(r, steps))
+    m = game_metrics(dict(trace(r, steps), config={"cheap_talk": True, "cheap_talk_turns": 5}))
     assert m["proposal_rate"] == 1.0
     assert m["deference_rate"] == 0.5  # followed in round 1 (5 wood), not in round 2 (bought 4)
     assert m["deference_suboptimal_rate"] == 0.0 and m["deference_optimal_rate"] == 0.5  # round 1 was optimal
-    assert m["early_decision_rate"] == 0.5
+    assert m["early_decision_rate"] == 0.5  # a decides on its 1st of 5 turns in round 2
     assert [p["first_proposal_followed"] for p in m["per_round"]] == [True, False]
     assert [p["first_proposal_to"] for p in m["per_round"]] == ["agent_a", "agent_a"]
     assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 1] and m["proposal_turns"] == [1, 1]
+
+
+def talk_game(limit, *decision_turns, cheap_talk=True):
+    """A game with one round per entry of ``decision_turns``: agent_a and agent_b alternate
+    (a first) until a decides on its n-th talk turn; None: both talk to the limit and decide
+    at the decision prompt. ``limit`` is the config's ``cheap_talk_turns`` (``...``: not
+    recorded)."""
+    rounds, steps = [], []
+    for k, n in enumerate(decision_turns, start=1):
+        rounds.append(rnd(k, (2, 0, 0), (3, 0, 0), 5, 5))
+        for t in range(1, (n or limit) + 1):
+            decide = {"purchase": {"r1": 2}} if t == n else None
+            steps.append(say(k, "agent_a", f"Turn {t}.", decision=decide))
+            if t != n:
+                steps.append(say(k, "agent_b", f"Turn {t}."))
+        if n is None:
+            steps += [say(k, "agent_a", "", "decision", {"purchase": {"r1": 2}}),
+                      say(k, "agent_b", "", "decision", {"purchase": {"r1": 3}})]
+    cfg = {"cheap_talk": cheap_talk} | ({} if limit is ... else {"cheap_talk_turns": limit})
+    return dict(trace(rounds, steps), config=cfg)
+
+
+def test_early_decision_is_a_decision_before_the_deciders_last_allowed_turn():
+    # "submitting a resource allocation before the 5-turn conversation limit is reached":
+    # a's 5th of 5 turns is not early, its 4th is; a decision at the decision prompt never is
+    m = game_metrics(talk_game(5, 5, 4, None))
+    assert [r["early"] for r in m["per_round"]] == [False, True, False]
+    assert m["counts"]["early_decision_rate"] == (1, 3) and m["early_decision_rate"] == pytest.approx(1 / 3)
+    assert m["early_decision_na"] is None
+    assert [r.decision_turn for r in rounds_of(talk_game(5, 5, 4, None))] == [5, 4, None]
+    # the limit is the config's: with 2 turns each, turn 1 is early and turn 2 is not
+    assert game_metrics(talk_game(2, 1, 2))["counts"]["early_decision_rate"] == (1, 2)
+    # a forfeited turn is a turn used (the env's turns_used): a forfeits its 1st turn, then
+    # decides on its 4th accepted talk step, its 5th turn: not early
+    r = [rnd(1, (2, 0, 0), (3, 0, 0), 5, 5)]
+    steps = [refused(1, "agent_a"), refused(1, "agent_a", forfeit=True), say(1, "agent_b", "Hi.")]
+    for t in (2, 3, 4):
+        steps += [say(1, "agent_a", f"Turn {t}."), say(1, "agent_b", f"Turn {t}.")]
+    steps.append(say(1, "agent_a", "Done.", decision={"purchase": {"r1": 2}}))
+    m = game_metrics(dict(trace(r, steps), config={"cheap_talk": True, "cheap_talk_turns": 5}))
+    assert m["per_round"][0]["early"] is False and m["counts"]["early_decision_rate"] == (0, 1)
+
+
+def test_early_decision_is_na_without_a_turn_limit():
+    # unlimited talk (cheap_talk_turns = 0) has no limit to decide before: n/a, not 0 or 1
+    m = game_metrics(talk_game(0, 1, 3))
+    assert m["early_decision_rate"] is None and m["counts"]["early_decision_rate"] is None
+    assert m["early_decision_na"] == "unlimited talk" and [r["early"] for r in m["per_round"]] == [None, None]
+    # so is a no-talk game, and a trace whose config does not record the limit (not guessed as 5)
+    quiet = game_metrics(talk_game(5, None, cheap_talk=False))
+    assert quiet["early_decision_rate"] is None and quiet["early_decision_na"] == "no talk"
+    unknown = game_metrics(talk_game(..., 1))
+    assert unknown["early_decision_rate"] is None and unknown["early_decision_na"] == "turn limit not recorded"
+    assert game_metrics(trace([rnd(1, (2, 0, 0), (3, 0, 0), 5, 5)]))["early_decision_na"] == "turn limit not recorded"
+    # pooled: n/a when every game is, and otherwise over the games with a limit, the rest counted
+    p = pooled_metrics([talk_game(0, 1, 3), talk_game(0, 2)])
+    assert p["early_decision_rate"] is None and p["counts"]["early_decision_rate"] == (0, 0)
+    assert p["early_decision_na"] == {"unlimited talk": 3}
+    p = pooled_metrics([talk_game(0, 1, 3), talk_game(5, 5, 4), talk_game(..., 1)])
+    assert p["counts"]["early_decision_rate"] == (1, 2) and p["early_decision_rate"] == 0.5
+    assert p["early_decision_na"] == {"turn limit not recorded": 1, "unlimited talk": 2}
+    assert pooled_metrics([talk_game(5, 4)])["early_decision_na"] == {}
 
 
 def test_deference_is_following_exactly_and_the_accepted_variant_needs_a_yes():
@@ -147,7 +234,8 @@ def test_deference_is_following_exactly_and_the_accepted_variant_needs_a_yes():
     assert [p["first_proposal_accepted"] for p in m["per_round"]] == [False, True]
     assert m["deference_rate"] == 1.0 and m["deference_accepted_rate"] == 0.5
     assert m["deference_suboptimal_rate"] == 1.0 and m["deference_optimal_rate"] == 0.0
-    assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 2]  # round 2: b's reply, the 2nd message
+    # round 2: b's reply, the 2nd message of the round, is b's own 1st turn
+    assert [p["first_proposal_turn"] for p in m["per_round"]] == [1, 1]
     # a hedged or conditional yes is no yes
     for reply in ("That might work.", "Deal if you leave me 2 gold.", "Deal?", "I don't agree."):
         t = trace(r[:1], [say(1, "agent_b", "You take 5 wood."), say(1, "agent_a", reply)])
@@ -165,9 +253,34 @@ def test_a_proposal_at_the_decision_prompt_is_never_delivered():
                say(1, "agent_a", "You take 5 wood, I take 4 stone."),
                say(1, "agent_b", "You take 4 stone.", phase="decision")])
     r = game_metrics(t)["per_round"][0]
-    assert (r["first_proposal_to"], r["first_proposal_turn"], r["first_proposal_followed"]) == ("agent_b", 3, True)
+    assert (r["first_proposal_to"], r["first_proposal_turn"], r["first_proposal_followed"]) == ("agent_b", 2, True)
     quiet = trace([rnd(1, (0, 4, 0), (5, 0, 0), 5, 5)], [say(1, "agent_b", "You take 4 stone.", phase="decision")])
     assert game_metrics(quiet)["proposal_rate"] == 0.0 and game_metrics(quiet)["deference_rate"] is None
+
+
+def refused(k, agent, forfeit=False):
+    """A talk step the env refused (``parsed`` null), as the recorder writes it; the last
+    retry of a forfeited turn also carries ``talk_turn_forfeited``."""
+    events = [{"type": "validation_error", "agent": agent, "round": k, "phase": "talk"}]
+    if forfeit:
+        events.append({"type": "talk_turn_forfeited", "agent": agent, "round": k, "phase": "talk"})
+    return {"agent": agent, "round": k, "phase": "talk", "parsed": None, "valid": False, "events": events}
+
+
+def test_the_proposal_turn_is_the_proposers_own_talk_turn():
+    # "up to 5 turns each": turns are the proposer's own, not the round's messages
+    r = [rnd(1, (5, 0, 0), (0, 3, 0), 10, 10)]
+    # a proposal on agent_b's first message, the 2nd of the round: b's turn 1
+    m = game_metrics(trace(r, [say(1, "agent_a", "Hello."), say(1, "agent_b", "You take 5 wood.")]))
+    assert m["per_round"][0]["first_proposal_turn"] == 1 and m["proposal_turns"] == [1]
+    # b forfeits its 1st turn (its refused retries before that are no turns), then proposes on its
+    # 2nd turn, the 3rd message delivered: turn 2, as the env counts b's turns
+    steps = [say(1, "agent_a", "Hello."), refused(1, "agent_b"), refused(1, "agent_b"),
+             refused(1, "agent_b", forfeit=True), say(1, "agent_a", "What do you need?"),
+             say(1, "agent_b", "You take 5 wood.")]
+    assert game_metrics(trace(r, steps))["per_round"][0]["first_proposal_turn"] == 2
+    # the median pools the proposers' turns: 1 and 2
+    assert pooled_metrics([trace(r, steps[:1] + steps[-1:]), trace(r, steps)])["median_proposal_turn"] == 1.5
 
 
 def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
@@ -183,7 +296,7 @@ def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
     assert m["r1_deference_suboptimal_rate"] == 0.0
     assert m["counts"]["deference_rate"] == (2, 3)
     assert m["counts"]["deference_suboptimal_rate"] == (1, 3) and m["counts"]["deference_optimal_rate"] == (1, 3)
-    assert m["proposal_turns"] == [1, 4, 2]
+    assert m["proposal_turns"] == [1, 2, 1]  # b's 1st turn; b's 2nd (the 4th message); b's 1st (the 2nd)
     rotating = dict(fixed, config={"rotation": "rotating"})
     assert game_metrics(rotating)["r1_deference_rate"] is None
     assert game_metrics(rotating)["counts"]["r1_deference_rate"] is None
@@ -195,7 +308,7 @@ def test_round_one_deference_in_non_rotating_games_and_the_median_turn():
     other = trace([rnd(1, (4, 0, 0), (0, 3, 0), 5, 5)], [say(1, "agent_a", "Hi."), say(1, "agent_b", "Hi."),
                                                         say(1, "agent_b", "You take 5 wood.")])
     p = pooled_metrics([fixed, other])
-    assert p["median_proposal_turn"] == 2.5  # turns 1, 4, 2 and 3
+    assert p["median_proposal_turn"] == 1.5  # turns 1, 2, 1 and 2 (b's 2nd turn, the 3rd message)
     assert p["r1_deference_rate"] == 0.5  # followed in fixed's round 1, not in other's (4 wood bought)
 def test_agreement_abandonment_flag():
     # b offers a 2 wood; a accepts, then buys 6 wood: a abandoned the agreement. b claimed 3 stone and bought 3.
