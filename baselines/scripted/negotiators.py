@@ -472,7 +472,8 @@ class OracleNegotiator(ResourceNegotiator):
     joint optimum. Without an agreement it does not insist on its own rejected proposal:
     when the partner's last proposal claims a share it takes the best of what that leaves
     (a positive joint reward rather than an annulled round), else its own last proposal,
-    else its individual optimum."""
+    else, in the joint oracle check (the partner's projects revealed, the joint-plan
+    Situation), its part of the plan that check names, else its individual optimum."""
 
     name = "oracle"
 
@@ -487,8 +488,43 @@ class OracleNegotiator(ResourceNegotiator):
         if mine is not None:
             self.why("There is no agreement and they proposed nothing, so I buy the share I proposed.")
             return view.ids(dict(mine.me))
+        planned = self.joint_plan_claim(view, plan)
+        if planned is not None:
+            return planned
         self.why("Nobody proposed a split, so I buy the best plan for my own projects.")
         return plan.best_claim()
+
+    def joint_plan_claim(self, view: OwnView, plan: Plan) -> dict[str, int] | None:
+        """In the joint oracle check: my part of the joint optimum that gives the lead (the
+        first speaker: me when ``view.joint_plan == "lead"``) the highest reward, the first
+        such in the solver's order (None outside that check or when the revealed projects
+        do not make a scenario)."""
+        if view.joint_plan is None or not view.revealed:
+            return None
+        base = view.scenario.to_dict()
+        base["projects"] = {"agent_a": base["projects"]["agent_a"],
+                            "agent_b": {n: {"requires": dict(req), "reward": r} for n, req, r in view.revealed}}
+        try:
+            partner = Scenario.from_dict(base)
+            sol = solve(partner, method="enumerate")
+        except ValueError:  # a malformed reveal, or a scenario past the enumeration bound
+            return None
+        if not sol.joint_optima:
+            return None
+
+        def worth(agent, runs):
+            runs = dict(runs)
+            return sum(p.reward * runs[p.name] for p in partner.projects_of(agent))
+
+        values = [(worth("agent_a", ra), worth("agent_b", rb)) for ra, rb in sol.joint_optima]
+        k = 0 if view.joint_plan == "lead" else 1  # whose reward breaks the tie: the lead's
+        i = max(range(len(values)), key=lambda j: (values[j][k], -j))
+        va, vb = values[i]
+        mine = dict(sol.joint_optima[i][0])
+        self.why(f"Both parties' projects are known: the best joint reward this round is {_n(sol.joint_max)}. "
+                 f"Of the plans that reach it, the one that gives {'me' if k == 0 else 'them'} the most "
+                 f"is {_n(va)} for me and {_n(vb)} for them; I buy my part of it.")
+        return plan.claim(_usage(partner, "agent_a", mine))
 
     def joint(self, view: OwnView, plan: Plan):
         partner = _partner_scenario(view, self.partner_disclosures(view))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negotiation_env.games.resource.features import FeatureLayout
+from negotiation_env.games.resource.prompts import SITUATION_JOINT, SITUATION_JOINT_FAVOURED
 from negotiation_env.games.resource.scenario import Scenario
 
 from . import grammar
@@ -37,6 +38,10 @@ _DECISION_HEADERS = ("--- DECISION PHASE", "--- DECISION ---")
 _SAID = 'The other party said: "'
 _JSON_OBJ = re.compile(r"\{[^{}]*\}")
 _REWARD = re.compile(r"reward = (-?\d+(?:\.\d+)?)")
+# the other party's projects in the system prompt under transparency "full" or "joint"
+# (requirements with rewards; "requirements" alone gives no reward and is not read)
+_REVEALED_HEADER = "The other party's projects (revealed to both parties):\n"
+_REVEALED_LINE = re.compile(r"^- (\S+): requires \[([^\]]*)\], reward = (-?\d+(?:\.\d+)?)/run$")
 
 
 @dataclass
@@ -225,6 +230,33 @@ def _read_system(system: str) -> tuple[bool, tuple[str, ...], tuple[str, ...], b
     return compact, tuple(listed), tuple(pnames), not compact and "NO private channel" not in system
 
 
+@functools.lru_cache(maxsize=256)
+def _read_joint(system: str, listed: tuple[str, ...]) -> tuple[str | None, tuple]:
+    """(the joint-plan role, the other party's revealed projects) of a system prompt: the
+    role is ``"lead"`` or ``"other"`` when the Situation section is the joint oracle
+    check's, else None; each project is (name, ((resource id, units), ...), reward), the
+    resource names read in the order the system prompt lists them."""
+    role = next((r for r, who in SITUATION_JOINT_FAVOURED.items() if SITUATION_JOINT.format(favoured=who) in system),
+                None)
+    _, sep, rest = system.partition(_REVEALED_HEADER)
+    if not sep:
+        return role, ()
+    index = {n.lower(): j for j, n in enumerate(listed)}
+    projects = []
+    for line in rest.split("\n"):
+        m = _REVEALED_LINE.match(line)
+        if m is None:
+            break
+        req = []
+        for part in filter(None, (x.strip() for x in m.group(2).split(","))):
+            name, _, units = part.rpartition("×")
+            if name.lower() not in index or not units.isdigit():
+                return role, ()
+            req.append((f"r{index[name.lower()]}", int(units)))
+        projects.append((m.group(1), tuple(req), float(m.group(3))))
+    return role, tuple(projects)
+
+
 @functools.lru_cache(maxsize=64)
 def _layout(n_resources: int, n_projects: int) -> FeatureLayout:
     return FeatureLayout(n_resources, n_projects)
@@ -242,6 +274,12 @@ class OwnView:
     turns_limit: int
     thinking: bool
     rounds: list[RoundLog]
+    #: the other party's projects when the system prompt reveals them with rewards
+    #: (transparency "full" or "joint"): (name, ((resource id, units), ...), reward)
+    revealed: tuple = ()
+    #: the joint oracle check's role, "lead" or "other" (whose reward breaks a tie between
+    #: joint optima: the lead's), None in any other game
+    joint_plan: str | None = None
 
     @classmethod
     def from_observation(cls, obs: dict) -> "OwnView":
@@ -264,6 +302,7 @@ class OwnView:
                 _SCENARIOS.clear()
             _SCENARIOS[key] = sc
         phase = ("talk", "decision", "done")[int(np.argmax(L.get(f, "phase")))]
+        joint_plan, revealed = _read_joint(system, listed)
         return cls(
             scenario=sc,
             resource_names=rnames,
@@ -275,6 +314,8 @@ class OwnView:
             turns_limit=int(L.get(f, "turns_limit")[0]),
             thinking=thinking,
             rounds=rounds,
+            revealed=revealed,
+            joint_plan=joint_plan,
         )
 
     # -- names <-> scenario ids ---------------------------------------------------

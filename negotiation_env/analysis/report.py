@@ -246,6 +246,11 @@ class Report:
 # --------------------------------------------------------------------------- selection
 
 
+def _oracle_arm(arm: str) -> bool:
+    """An arm of the oracle check (individual or joint): a pass@1 test, not negotiation."""
+    return bool({"oracle-check", "joint-oracle-check"} & set(arm.split(" + ")))
+
+
 def _mc_key(mc: float | None) -> tuple[int, float]:
     return (1, 0.0) if mc is None else (0, mc)
 
@@ -624,16 +629,18 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
             ("resource_table9", "Table 9 layout: full-transparency intervention vs. matched baseline (each cell: "
              "baseline → transparency)", [a for a in arms if a.startswith("transparency=") and " + " not in a]),
             ("resource_interventions", "Interventions vs. matched baseline (Table 9 layout; each cell: baseline → "
-             "intervention)", [a for a in arms if a != "no-talk" and a != "oracle-check"
+             "intervention)", [a for a in arms if a != "no-talk" and not _oracle_arm(a)
                                and not (a.startswith("transparency=") and " + " not in a)])):
         t = _arm_table(name, title, picked, [(c, g) for c, g in rows_all], arm_of, matched, pm, mcs, pairings,
                        include_fallbacks, notes)
         if t is not None:
             sub = [g for _, g in rows_all if arm_of[id(g)] in picked]
             finish(t, sub + matched(sub)[1], main_only=False)
-    if "oracle-check" in arms:
-        notes.append(f"resource: {sum(a == 'oracle-check' for a in arm_of.values())} oracle-check game(s) (solo=True) "
-                     "are one agent deciding alone, not dyad play: in no resource table.")
+    n_oracle = sum(_oracle_arm(a) for a in arm_of.values())
+    if n_oracle:
+        notes.append(f"resource: {n_oracle} oracle-check game(s) (solo=True: one agent deciding alone; joint_plan=True: "
+                     "both seats told to carry out one plan) are not negotiation: in no resource table but "
+                     "the agent-error table.")
 
     # stable / shifting
     disp_cols = list(lead_cols)

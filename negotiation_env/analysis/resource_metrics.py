@@ -142,13 +142,14 @@ rounds are the failed ones that are themselves suboptimal (not overdrawn).
 Main cohort and interventions (:func:`intervention_of`, :func:`protocol_of`; the rule is
 the paper's §4-§5.7): a game belongs to the main cohort when cheap talk is on with the
 default 5 turns, thinking is on, there is no transparency and no prompt intervention,
-and it is not the oracle check (``solo``). Partner stability (stable / shifting), project
+and it is not an oracle check (``solo``, ``joint_plan``). Partner stability (stable / shifting), project
 rotation (fixed / rotating), M/C, first speaker, theme, reflection, ``json_suffix`` and
 the fallback substitute are main factors or settings, not interventions. Anything else
 is an intervention arm named by its parts joined with ``" + "``: ``no-talk``,
 ``unlimited-talk`` (``cheap_talk_turns = 0``), ``turns=N`` (another turn limit),
 ``no-thinking``, ``transparency=full|requirements|joint``,
-``intervention=project_sharing|theory_of_mind``, ``oracle-check``. The number of rounds
+``intervention=project_sharing|theory_of_mind``, ``oracle-check`` (``solo``),
+``joint-oracle-check`` (``joint_plan``). The number of rounds
 is the protocol (``rounds=N`` when not the paper's 4): not an intervention, but games of
 different protocols are never pooled. An arm's matched baseline is the main-cohort games
 of the same pairing, M/C, partner stability, rotation and protocol (:func:`match_key`).
@@ -480,6 +481,8 @@ def intervention_of(trace: Mapping[str, Any]) -> str:
     parts = []
     if cfg.get("solo") is True:
         parts.append("oracle-check")
+    if cfg.get("joint_plan") is True:
+        parts.append("joint-oracle-check")
     if cfg.get("cheap_talk", True) is False:
         parts.append("no-talk")
     else:

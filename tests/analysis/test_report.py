@@ -476,6 +476,20 @@ def test_table9_and_interventions_against_their_matched_baselines(arms):
     assert ti.data.row(every)[4:] == ti.data.row(tom)[4:]
 
 
+def test_oracle_check_games_are_in_no_table():
+    """The individual (solo) and joint (joint_plan) oracle checks are pass@1 tests, not
+    negotiation: counted in a note, in no intervention table."""
+    main = resource_cohort()
+    checks = [play_resource(p, p, rounds=1, scenario="mc050_1", cheap_talk=False, transparency="full", **{field: True})
+              for p, field in (("greedy", "solo"), ("oracle", "joint_plan"))]
+    tables, data = resource_tables(main + checks)
+    base = {x.name: x.rows for x in resource_tables(main)[0]}
+    # the agent-error table counts every game's answers; no other table holds the checks
+    assert {x.name: x.rows for x in tables if x.name != "resource_errors"} == \
+        {k: v for k, v in base.items() if k != "resource_errors"}
+    assert any(n.startswith("resource: 2 oracle-check game(s)") for n in data["notes"])
+
+
 def fallback_games():
     """Two games in which the garbage policy falls back in round 2 (one fallback round
     each), and a clean one."""

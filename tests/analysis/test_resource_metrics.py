@@ -512,6 +512,8 @@ def test_failed_improvement_transitions():
     ({"intervention": "project_sharing"}, "intervention=project_sharing", ""),
     ({"intervention": "theory_of_mind", "thinking": False}, "no-thinking + intervention=theory_of_mind", ""),
     ({"solo": True, "cheap_talk": False}, "oracle-check + no-talk", ""),
+    ({"joint_plan": True, "cheap_talk": False, "transparency": "full"},
+     "joint-oracle-check + no-talk + transparency=full", ""),
 ])
 def test_main_cohort_and_intervention_arms(config, arm, protocol):
     t = {"game": "resource", "config": config}

@@ -134,8 +134,13 @@ class ResourceConfig:
     json_suffix: the seats (``True``: both, ``False``/``()``: none, a seat or a list of
         seats) whose Response Format section ends with the D.1.4 suffix the paper gave
         its Anthropic models to enforce JSON compliance. Thinking-on prompts only.
-    solo: the oracle check's one-agent decision (§3.1): the Situation section says the
-        other party buys nothing this round. Needs ``cheap_talk=False``.
+    solo: the individual oracle check's one-agent decision (§3.1): the Situation section
+        says the other party buys nothing this round. Needs ``cheap_talk=False``.
+    joint_plan: the joint oracle check's decision (§3.1): the Situation section says both
+        parties carry out one joint plan for the highest joint reward, each submitting its
+        own part unseen, and that among several such plans it is the one that gives the
+        first speaker the highest reward (ours). Needs ``cheap_talk=False`` and
+        ``transparency="full"`` or ``"joint"`` (the other party's rewards), not ``solo``.
     fallback: what a decision becomes after ``max_retries`` invalid answers: ``"zero"``
         (default, the paper: an empty purchase) or ``"individual_optimum"`` (the
         agent's individual optimum). Either logs ``heuristic_fallback`` and
@@ -146,7 +151,8 @@ class ResourceConfig:
         budget, type limit, annulment, own projects as "needs 2 r2 and 3 r3 per run and
         pays 17", the two answer forms) and one-line talk and decision prompts; partner
         messages, results and re-prompts are the paper's. Thinking off only, with none of
-        the paper's interventions (transparency, intervention, shifting partner, solo).
+        the paper's interventions (transparency, intervention, shifting partner, solo,
+        joint_plan).
 
     A setting that cannot count in the chosen configuration is warned about when the
     config is built (``UserWarning``; defaults never are): ``cheap_talk_turns``,
@@ -175,6 +181,7 @@ class ResourceConfig:
     theme_scope: str = "game"
     json_suffix: Any = ()
     solo: bool = False
+    joint_plan: bool = False
     max_retries: int = 3
     fallback: str = "zero"
     max_message_chars: int = 4000
@@ -206,6 +213,17 @@ class ResourceConfig:
         if self.solo and self.cheap_talk:
             raise ConfigError("config field 'solo' = True needs cheap_talk=False: the oracle check's agent decides "
                               "alone, with no partner to talk to")
+        check_bool("joint_plan", self.joint_plan)
+        if self.joint_plan:
+            if self.cheap_talk:
+                raise ConfigError("config field 'joint_plan' = True needs cheap_talk=False: the joint oracle check's "
+                                  "seats carry out one plan without talking")
+            if self.solo:
+                raise ConfigError("config fields 'joint_plan' and 'solo' cannot both be True: 'solo' tells the agent "
+                                  "the other party buys nothing, 'joint_plan' that it buys its part of a joint plan")
+            if self.transparency not in ("full", "joint"):
+                raise ConfigError(f"config field 'joint_plan' = True needs transparency='full' or 'joint' (the other "
+                                  f"party's projects with their rewards); got transparency={self.transparency!r}")
         check_int("max_retries", self.max_retries, 0, 100)
         if self.fallback == "heuristic":
             raise ConfigError("config field 'fallback': 'heuristic' is now called 'individual_optimum' (every "
@@ -219,7 +237,7 @@ class ResourceConfig:
             clash = [f"{k}={v!r}" for k, v, ok in (
                 ("thinking", self.thinking, not self.thinking), ("transparency", self.transparency, self.transparency == "none"),
                 ("intervention", self.intervention, self.intervention is None), ("partner", self.partner, self.partner == "stable"),
-                ("solo", self.solo, not self.solo)) if not ok]
+                ("solo", self.solo, not self.solo), ("joint_plan", self.joint_plan, not self.joint_plan)) if not ok]
             if clash:
                 raise ConfigError(f"config field 'prompt_style' = 'compact' is the thinking-off game without the paper's "
                                   f"interventions; it cannot be combined with {', '.join(clash)} (use prompt_style='paper')")
@@ -527,6 +545,7 @@ class ResourceGame(Game):
             num_rounds=cfg.num_rounds,
             json_suffix=agent in cfg.json_suffix,
             solo=cfg.solo,
+            joint_plan=("lead" if agent == cfg.first_speaker else "other") if cfg.joint_plan else None,
             style=cfg.prompt_style,
         )
 

@@ -91,6 +91,18 @@ SITUATION_SOLO = """## Your Situation
 - Your goal: maximize your reward this round
 - You decide alone: the other party buys nothing this round, so the whole supply is available to you."""
 
+# Ours: the joint oracle check of §3.1 (config joint_plan), both parties' allocations of
+# one joint plan under full information; the paper does not print its oracle prompt.
+# The seats decide at once without seeing each other's purchase, and a scenario usually
+# has several joint optima (§3.1 asks for several), so the last line names the plan both
+# seats carry out: the one that gives the first speaker the highest reward. FAVOURED
+# fills it for each seat.
+SITUATION_JOINT = """## Your Situation
+- Your goal: the highest joint reward this round (your reward plus the other party's), with no overdraw
+- You and the other party carry out one joint plan: each of you submits your own part of it without seeing the other's, and the other party submits the part that complements yours
+- If several plans reach the highest joint reward, the plan is the one that gives {favoured} the highest reward"""
+SITUATION_JOINT_FAVOURED = {"lead": "you", "other": "the other party"}
+
 INTERVENTION_PROJECT_SHARING = (
     "IMPORTANT — As a FIRST step in each round’s cheap talk, share your project details (names, resource "
     "requirements, rewards) with the other party and ask them to share theirs."
@@ -307,6 +319,7 @@ class PromptOptions:
     num_rounds: int = 4
     json_suffix: bool = False  # D.1.4's JSON-compliance suffix (thinking on only)
     solo: bool = False  # the oracle check: the agent decides alone (§3.1)
+    joint_plan: str | None = None  # the joint oracle check (§3.1): "lead" (first speaker) or "other"
     style: str = "paper"  # paper | compact (ours, for small models: COMPACT_*)
 
 
@@ -360,7 +373,10 @@ def render_system_prompt(scenario: Scenario, agent: str, names: Names, opts: Pro
         response = RESPONSE_FORMAT_PLAIN.format(
             purchase_example=_json(purchase_example(scenario, agent, names, 0, 2, q=(3, 1), runs_all_one=True))
         )
-    situation = SITUATION_SOLO if opts.solo else _SITUATIONS[opts.situation]
+    if opts.joint_plan is not None:
+        situation = SITUATION_JOINT.format(favoured=SITUATION_JOINT_FAVOURED[opts.joint_plan])
+    else:
+        situation = SITUATION_SOLO if opts.solo else _SITUATIONS[opts.situation]
     if opts.intervention == "project_sharing":
         situation += "\n\n" + INTERVENTION_PROJECT_SHARING
     elif opts.intervention == "theory_of_mind":
