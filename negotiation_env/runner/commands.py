@@ -193,8 +193,12 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         seats = cells[0].agents if all(c.agents == cells[0].agents for c in cells) else []
         by_pair: dict[str, list[CellStats]] = {}
         by_cond: dict[str, list[CellStats]] = {}
+        # rows by the games' own seating (a swap_seats cell holds both seat orders), so a
+        # row's return per seat is one policy's
+        for c in summary.seatings.values():
+            if c.games and c.game == game:
+                by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
         for c in cells:
-            by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
             by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
         console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats, game))
         console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats, game))
