@@ -396,7 +396,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG,
                        description=textwrap.fill(
                            "Play every planned game of CONFIG (TOML or YAML; default: the shipped scripted resource "
-                           "cohort, 1,080 games) and append each finished game to DIR/traces.jsonl. With --resume, "
+                           "cohort, 720 games) and append each finished game to DIR/traces.jsonl. With --resume, "
                            "rerunning into the same DIR plays only the missing games. Before the first game every "
                            "policy is built once and every model (hf:, openai:) makes one short call; if one "
                            "cannot be built or does not answer, nothing is played (exit code 3).", 88))
