@@ -193,8 +193,12 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         seats = cells[0].agents if all(c.agents == cells[0].agents for c in cells) else []
         by_pair: dict[str, list[CellStats]] = {}
         by_cond: dict[str, list[CellStats]] = {}
+        # rows by the games' own seating (a swap_seats cell holds both seat orders), so a
+        # row's return per seat is one policy's
+        for c in summary.seatings.values():
+            if c.games and c.game == game:
+                by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
         for c in cells:
-            by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
             by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
         console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats, game))
         console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats, game))
@@ -392,7 +396,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG,
                        description=textwrap.fill(
                            "Play every planned game of CONFIG (TOML or YAML; default: the shipped scripted resource "
-                           "cohort, 1,080 games) and append each finished game to DIR/traces.jsonl. With --resume, "
+                           "cohort, 720 games) and append each finished game to DIR/traces.jsonl. With --resume, "
                            "rerunning into the same DIR plays only the missing games. Before the first game every "
                            "policy is built once and every model (hf:, openai:) makes one short call; if one "
                            "cannot be built or does not answer, nothing is played (exit code 3).", 88))

@@ -12,6 +12,8 @@
     pairings = "all"            # self | cross | all | balanced | ordered | [[label per seat], ...]
     games_per_cell = 10
     swap_first_speaker = true   # game i is opened by agent i mod n (config field first_speaker)
+    swap_seats = false          # game i seats the lineup rotated by i mod n (see .plan); not
+                                # with swap_first_speaker or pairings balanced / ordered
     max_steps = 10000           # per game; a game past it is stored as "truncated"
     config = { num_rounds = 4 } # overrides of the game's config for every game of the block
 
@@ -52,7 +54,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..core.config import ConfigError
 from ..core.datafiles import FileTooLarge, read_bounded
@@ -134,6 +136,7 @@ class GameBlock(_Strict):
     pairings: Literal["self", "cross", "all", "balanced", "ordered"] | list[list[str]] = "all"
     games_per_cell: int = Field(1, ge=1, le=1_000_000)
     swap_first_speaker: bool = False
+    swap_seats: bool = False
     max_steps: int = Field(10_000, ge=1, le=1_000_000)
     config: dict[str, Any] = Field(default_factory=dict)
     scenario_field: str = "scenario"
@@ -188,9 +191,28 @@ class GameBlock(_Strict):
                     raise ValueError(f"factor {f!r} has no levels")
         return v
 
+    @model_validator(mode="after")
+    def _swaps(self) -> "GameBlock":
+        # swap_seats moves every seat-bound role (first speaker, projects, the shifting
+        # seat) with the policies; each combination below would undo or repeat that
+        if self.swap_seats and self.swap_first_speaker:
+            raise ValueError("swap_seats and swap_first_speaker are both on: swap_seats already alternates which "
+                             "policy speaks first (the first speaker keeps its seat and the policies change seats); "
+                             "with two seats both together give one policy the opening of every game. Turn one "
+                             "off (swap_first_speaker with pairings = 'balanced' crosses seat and first speaker)")
+        if self.swap_seats and self.pairings in ("balanced", "ordered"):
+            raise ValueError(f"swap_seats with pairings = {self.pairings!r}: {self.pairings!r} already plays every "
+                             "seat order as its own cell, so swap_seats would play each seat order twice; use "
+                             "swap_seats with pairings 'self', 'cross', 'all' or a list of lineups")
+        return self
+
     @property
     def block_name(self) -> str:
         return self.name or self.game
+
+
+#: game-block fields -> the value at which :meth:`RunConfig.run_id` leaves them out
+_ID_OMITTED_AT: dict[str, Any] = {"swap_seats": False}
 
 
 class RunConfig(_Strict):
@@ -200,8 +222,16 @@ class RunConfig(_Strict):
 
     def run_id(self) -> str:
         """A stable id of this config (the same file gives the same id on any machine).
-        Order counts (it orders the plan), so keys are not sorted."""
-        blob = json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
+        Order counts (it orders the plan), so keys are not sorted. A block field of
+        :data:`_ID_OMITTED_AT` is left out at its off value, which plans what a block
+        without the field plans: a config not using it keeps its id, and its runs stay
+        resumable, across versions with and without the field."""
+        data = self.model_dump(mode="json")
+        for block in data["games"]:
+            for k, off in _ID_OMITTED_AT.items():
+                if block.get(k, off) == off:
+                    block.pop(k, None)
+        blob = json.dumps(data, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 

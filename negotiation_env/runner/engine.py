@@ -251,6 +251,11 @@ def _play_encoded(spec: GameSpec) -> tuple[bytes, dict[str, Any]]:
 
 @dataclass
 class CellStats:
+    """Counts over the finished games of one cell (or of one seating of a cell).
+    ``lineup``: the policies by seat, in ``agents`` order. A cell of a ``swap_seats`` block
+    holds games of every seat rotation of its lineup (the key's, set from the plan), so its
+    per-seat returns pool the policies; :attr:`RunSummary.seatings` splits them."""
+
     cell: str
     game: str | None = None
     condition: str | None = None
@@ -326,6 +331,10 @@ class RunSummary:
     retried: int = 0
     max_degraded: float = DEFAULT_MAX_DEGRADED
     cells: dict[str, CellStats] = field(default_factory=dict)
+    #: (cell, seating) -> the cell's games with that seating: the policy in each seat is
+    #: the same in all of them, so per-seat figures are per policy (summarize_trace's
+    #: ``lineup``, the game's own seating from its trace)
+    seatings: dict[tuple[str, tuple[str, ...]], CellStats] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
@@ -350,6 +359,8 @@ class RunSummary:
     def count(self, g: dict[str, Any]) -> None:
         """Add one finished game (:func:`summarize_trace`'s dict) to its cell and the totals."""
         self.cells[g["cell"]].add(g)
+        seating = tuple(g["lineup"])
+        self.seatings.setdefault((g["cell"], seating), CellStats(cell=g["cell"], lineup=list(seating))).add(g)
         self.errors += g["status"] == "error"
         self.degraded += g["degraded"]
         self.faults += g["faults"]
@@ -686,7 +697,9 @@ def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunO
                retry_errors: bool, max_degraded: float, started: float) -> RunSummary:
     summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded)
     for s in plan.specs:
-        summary.cells.setdefault(s.cell, CellStats(cell=s.cell)).planned += 1
+        # a cell's first game (repetition 0) seats the cell's own lineup; seatings in plan order
+        summary.cells.setdefault(s.cell, CellStats(cell=s.cell, lineup=list(s.lineup))).planned += 1
+        summary.seatings.setdefault((s.cell, s.lineup), CellStats(cell=s.cell, lineup=list(s.lineup))).planned += 1
     planned = {s.key for s in plan.specs}
     path = out / TRACES_FILE
     try:

@@ -3,10 +3,13 @@
 Order: for each game block, each condition (explicit conditions x the product of the
 factors, in file order), each scenario set, each lineup, each repetition ``0..N-1``.
 
-Keys. ``BLOCK|CONDITION|SCENARIO_SET|LINEUP|REP`` with ``LINEUP`` the seat labels joined
-by ``+`` (e.g. ``resource|stability=stable,rotation=fixed|0.8|scripted:oracle+scripted:linear|3``).
-A cell is a key without its repetition. Keys are unique; a resumed run plays exactly the
-keys not yet in its trace file.
+Keys. ``BLOCK|CONDITION|SCENARIO_SET|LINEUP|REP`` with ``LINEUP`` the cell's lineup, its
+seat labels joined by ``+`` (e.g.
+``resource|stability=stable,rotation=fixed|0.8|scripted:oracle+scripted:linear|3``). A
+cell is a key without its repetition. Keys are unique; a resumed run plays exactly the
+keys not yet in its trace file. The game's own seating, the policy in each seat, is
+:attr:`GameSpec.lineup` (the trace's ``run.lineup`` and ``policies``): the cell's lineup,
+or under ``swap_seats`` a rotation of it.
 
 Lineups (``pairings``). ``self``: each policy against itself. ``cross``: each combination
 of different policies once, seats in the order the policies are listed (so the
@@ -24,13 +27,29 @@ Repetition ``r`` of a cell plays scenario ``r // n_agents`` (cycling through the
 ``first_speaker = agents[r % n_agents]`` when ``swap_first_speaker`` is on, else scenario
 ``r``; so with two agents and the swap each scenario is played once in each order.
 
+Seat swapping (``swap_seats``). Repetition ``r`` seats the cell's lineup rotated by
+``r % n_agents`` (seat ``s`` holds the policy listed at ``(s + r) % n_agents``) and plays
+scenario ``r // n_agents``: with two seats, the policies of a pairing exchange seats every
+other game and each scenario is played once in each seating. Everything bound to a seat
+moves with the policies: the seat's projects, the first speaker (the game's
+``first_speaker`` seat, not varied by the plan) and a seat-bound role such as the resource
+game's shifting agent, ``agent_b``. This is the design of the resource paper's §4 (each
+configuration played twice, first-speaker roles swapped), and a pairing is one cell, so
+``pairings = "all"`` gives every pairing, self-play or cross, ``games_per_cell`` games.
+More seats rotate the same way (rulemaking: five seatings, one per ``r % 5``); seats
+balance over whole cycles of ``n_agents`` repetitions. A self-play lineup rotates onto
+itself. Refused: ``swap_seats`` with ``swap_first_speaker`` (with two seats one policy
+would open every game), with ``pairings`` ``balanced`` or ``ordered`` (they already play
+every seating as a cell of its own), and a list of lineups naming two rotations of one
+lineup.
+
 Seeds (numpy ``SeedSequence``, never global state). The env seed of a game derives from
 the cohort seed and its key without the lineup (``env|BLOCK|CONDITION|SET|REP``): every
 pairing plays the same games (common random numbers: same scenario, theme, draws), so
 pairings are compared on equal terms and a state reached by two pairings is the same
 state. The policy in seat ``s`` gets a seed from the same part of the key, the seat and
-the policy's label. The same config gives the same seeds in any order, on any back end,
-in a resumed or a split run.
+the label of the policy seated there. The same config gives the same seeds in any order,
+on any back end, in a resumed or a split run.
 
 Size. A plan holds at most :data:`MAX_PLAN_GAMES` games. The count is computed from the
 config (conditions x scenario sets x lineups x ``games_per_cell``, block by block) before
@@ -73,7 +92,9 @@ def derive_seed(cohort_seed: int, *parts: Any) -> int:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One planned game: everything a worker needs to play it, and its identity."""
+    """One planned game: everything a worker needs to play it, and its identity.
+    ``lineup``, ``policies`` and ``policy_seeds`` are by seat, as this game seats them
+    (under ``swap_seats`` a rotation of the lineup its key names)."""
 
     key: str
     plan_index: int
@@ -190,6 +211,15 @@ def _lineups(block: GameBlock, labels: list[str], n: int, where: str) -> list[tu
             out.append(tuple(lineup))
         if len(set(out)) != len(out):
             raise RunConfigError(f"run config: {where}.pairings: a lineup is listed twice")
+        if block.swap_seats:  # each cell already plays every rotation of its lineup
+            firsts: dict[tuple[str, ...], int] = {}
+            for i, lineup in enumerate(out):
+                j = next((firsts[r] for r in _rotations(lineup) if r in firsts), None)
+                if j is not None:
+                    raise RunConfigError(f"run config: {where}.pairings[{i}]: with swap_seats, lineup "
+                                         f"{'+'.join(lineup)} is a seat rotation of pairings[{j}] "
+                                         f"({'+'.join(out[j])}), which plays it already; list it once")
+                firsts[lineup] = i
         return out
     if p == "self":
         return [(x,) * n for x in labels]
@@ -205,12 +235,18 @@ def _lineups(block: GameBlock, labels: list[str], n: int, where: str) -> list[tu
     return combos
 
 
+def _rotate(lineup: tuple[str, ...] | list[str], k: int) -> tuple[str, ...]:
+    """``lineup`` rotated by ``k`` seats: seat ``s`` gets the policy of seat ``s + k`` (mod n)."""
+    t = tuple(lineup)
+    return t[k:] + t[:k]
+
+
 def _rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The distinct cyclic rotations of ``lineup``, the lineup itself first: over them
     every label holds every seat the same number of times."""
     out: list[tuple[str, ...]] = []
     for k in range(len(lineup)):
-        r = lineup[k:] + lineup[:k]
+        r = _rotate(lineup, k)
         if r in out:  # a periodic lineup: the rotations from here repeat
             break
         out.append(r)
@@ -325,25 +361,26 @@ def make_plan(config: RunConfig) -> Plan:
                 lineups = _lineups(block, labels, n, where)
                 if len(specs) + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
                     _check_size(where, len(specs), 1, 1, len(lineups), block.games_per_cell)
+                # each scenario is played once per first-speaker seat, or once per seating
+                per_scenario = n if block.swap_first_speaker or block.swap_seats else 1
                 for lineup in lineups:
                     cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
                     cells.append(cell)
                     for rep in range(block.games_per_cell):
-                        if block.swap_first_speaker:
-                            sc = scenarios[(rep // n) % len(scenarios)]
-                        else:
-                            sc = scenarios[rep % len(scenarios)]
+                        sc = scenarios[(rep // per_scenario) % len(scenarios)]
                         cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
                         if block.swap_first_speaker:
                             cfg["first_speaker"] = agents[rep % n]
+                        # the game's seating: the policy in each seat, which the trace records
+                        seating = _rotate(lineup, rep % n) if block.swap_seats else tuple(lineup)
                         env_part = (bname, cname, sname, rep)
                         specs.append(GameSpec(
                             key=f"{cell}|{rep}", plan_index=len(specs), run_id=run_id, game=block.game,
-                            block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup),
-                            policies=tuple(by_label[x] for x in lineup), repetition=rep, config=cfg,
+                            block=bname, condition=cname, scenario_set=sname, lineup=seating,
+                            policies=tuple(by_label[x] for x in seating), repetition=rep, config=cfg,
                             env_seed=derive_seed(config.seed, "env", *env_part),
                             policy_seeds=tuple(derive_seed(config.seed, "policy", *env_part, s, lab)
-                                               for s, lab in enumerate(lineup)),
+                                               for s, lab in enumerate(seating)),
                             cohort_seed=config.seed, max_steps=block.max_steps,
                         ))
     keys = [s.key for s in specs]
