@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     policies = {"agent_a": llm, "agent_b": make(args.opponent, seed=args.seed + 1, output="text")}
 
     # render_mode="human" prints each new transcript line as the game goes
-    env = negotiation_env.make("resource_v0", num_rounds=args.rounds, render_mode="human")
+    env = negotiation_env.make("resource_v1", num_rounds=args.rounds, render_mode="human")
     env.reset(seed=args.seed)
     returns = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():

@@ -3,7 +3,7 @@
 Agents sample structured actions from their action spaces. The env refuses an illegal
 sample (a validation error), asks again, then applies the game's fallback: games end.
 
-    python examples/random_play.py [--seed 0] [--env resource_v0]
+    python examples/random_play.py [--seed 0] [--env resource_v1]
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
     import negotiation_env
     env = negotiation_env.env(game="resource")             # AEC
     penv = negotiation_env.parallel_env(game="resource")   # parallel
-    env = negotiation_env.make("resource_v0")              # by versioned id, as PettingZoo names envs
-    penv = negotiation_env.make("resource_v0", parallel=True)
+    env = negotiation_env.make("resource_v1")              # by versioned id, as PettingZoo names envs
+    penv = negotiation_env.make("resource_v1", parallel=True)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ GAMES: dict[str, tuple[type, type[Game]]] = {
     "matrix": (MatrixConfig, MatrixGame),
 }
 
-#: versioned env id (each game's ``metadata["name"]``, e.g. ``"resource_v0"``) -> game id.
+#: versioned env id (each game's ``metadata["name"]``, e.g. ``"resource_v1"``) -> game id.
 #: An id's version goes up whenever the game's rules or prompts change, so a result
 #: recorded under an id is reproducible with that id (docs: Command line, Versions).
 ENV_IDS: dict[str, str] = {game_cls.metadata["name"]: game for game, (_, game_cls) in GAMES.items()}
@@ -68,7 +68,7 @@ def parallel_env(game: str = "resource", render_mode: str | None = None, **confi
 
 def make(env_id: str, *, parallel: bool = False, render_mode: str | None = None, **config: Any):
     """The env of the versioned id ``env_id`` (a key of :data:`ENV_IDS`, the env's
-    ``metadata["name"]``: ``"resource_v0"``, ``"rulemaking_v0"``, ``"matrix_v0"``), as
+    ``metadata["name"]``: ``"resource_v1"``, ``"rulemaking_v0"``, ``"matrix_v0"``), as
     PettingZoo and TextArena name their envs: the AEC env of :func:`env`, or with
     ``parallel=True`` the env of :func:`parallel_env`. ``config`` are the game's config
     fields. An unknown id raises :class:`ConfigError` listing the known ids."""
@@ -76,6 +76,12 @@ def make(env_id: str, *, parallel: bool = False, render_mode: str | None = None,
         hint = ""
         if env_id in GAMES:
             hint = f" (the game {env_id!r} is the env id {next(i for i, g in ENV_IDS.items() if g == env_id)!r})"
+        else:
+            base, _, version = env_id.rpartition("_v")
+            current = next((i for i, g in ENV_IDS.items() if g == base), None)
+            if current is not None and version.isdigit() and int(version) < int(current.rpartition("_v")[2]):
+                hint = (f" ({env_id!r} is an earlier version of the {base} game, no longer played: this package plays "
+                        f"{current!r}; the version history is on the game's docs page)")
         raise ConfigError(f"unknown env id {env_id!r}{hint}; known ids: {', '.join(ENV_IDS)}")
     game = ENV_IDS[env_id]
     if parallel:

@@ -37,7 +37,7 @@ def test_every_example_is_short_has_a_main_and_a_docs_section():
 def test_random_play_finishes_every_game_in_both_apis_reproducibly(capsys):
     mod = load("random_play")
     first = mod.main(["--seed", "3"])
-    assert set(first) == {(e, api) for e in ("resource_v0", "rulemaking_v0", "matrix_v0") for api in ("aec", "parallel")}
+    assert set(first) == {(e, api) for e in ("resource_v1", "rulemaking_v0", "matrix_v0") for api in ("aec", "parallel")}
     for (env_id, api), (steps, returns) in first.items():
         assert steps > 1 and all(math.isfinite(r) for r in returns.values())
         if env_id == "rulemaking_v0":

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..console import print_error
-from ..traces.reader import ALL_RUNS_HELP
+from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
 
 __all__ = ["add_subcommands"]
 
@@ -55,8 +55,11 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         return _err(f"no run folder or trace file at {args.source}")
     if args.labels is not None and not Path(args.labels).is_file():
         return _err(f"no labels file at {args.labels}")
-    rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
-                     include_fallbacks=args.include_fallbacks, labels=args.labels)
+    try:
+        rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
+                         include_fallbacks=args.include_fallbacks, labels=args.labels)
+    except MixedEnvVersions as e:
+        return _err(str(e))
     if not rep.games:
         return _err(f"no traces in {src}")
     table = RichTable(title=escape(f"Report of {src}"))
@@ -81,7 +84,10 @@ def _view(args: argparse.Namespace, console: Console) -> int:
     if src is None:
         return _err(f"no run folder or trace file at {args.source}")
     problems: list = []
-    path, n = view_run(src, args.out, runs="all" if args.all_runs else None, problems=problems)
+    try:
+        path, n = view_run(src, args.out, runs="all" if args.all_runs else None, problems=problems)
+    except MixedEnvVersions as e:
+        return _err(str(e))
     for p in problems:
         console.print(f"skipped trace line: {p}", highlight=False, markup=False, style="yellow")
     left = f"; {len(problems)} trace lines left out (listed above and in the page)" if problems else ""

@@ -106,6 +106,7 @@ from .resource_metrics import (game_metrics, intervention_of, match_key, model_m
                                token_usage)
 from .rulemaking_metrics import PERMUTATIONS, cell_summary, condition_contrasts
 from .stats import OUTCOMES, plausibility_screen
+from ..traces.reader import check_env_versions
 
 __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
            "build_report", "report_run", "DEFAULT_OUT"]
@@ -1198,9 +1199,10 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     ``labels``: LLM-judge labels (``game_id -> record``, :func:`~.judge.load_labels`) for
     the judge prevalence and enrichment tables; ``labels_source`` names their file in a
     note."""
+    traces = [as_dict(t) for t in traces]
+    check_env_versions(traces)  # two versions of one game's rules are never pooled
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    traces = [as_dict(t) for t in traces]
     rep = Report()
     for t in traces:
         rep.games[str(t.get("game"))] = rep.games.get(str(t.get("game")), 0) + 1

@@ -54,7 +54,7 @@ class Game(abc.ABC):
             self._event(agent, "answer_truncated", length=length, limit=limit)
         return kept
 
-    #: PettingZoo metadata ("name" is the env id, e.g. "resource_v0")
+    #: PettingZoo metadata ("name" is the env id, e.g. "resource_v1")
     metadata: dict[str, Any] = {}
     possible_agents: tuple[str, ...] = ()
 

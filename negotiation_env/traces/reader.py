@@ -22,6 +22,12 @@ is keyed by its ``game_id``) and, unless told otherwise, reads one run only:
 
 So a line appended twice, or a line pasted from another run's traces, is never counted:
 it shows in ``problems``, which ``report``, ``export`` and ``view`` print.
+
+One thing is refused rather than reported: traces of one game recorded under two env
+ids (``env_name``, e.g. ``resource_v0`` and ``resource_v1``), which are two versions of
+its rules or prompts. :func:`iter_traces` raises :class:`MixedEnvVersions` (a
+``ValueError``) at the first trace whose id differs from its game's earlier traces, and
+:func:`check_env_versions` does the same for traces already in hand; nothing pools them.
 """
 
 from __future__ import annotations
@@ -29,13 +35,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Collection, Iterator
+from typing import Any, Collection, Iterable, Iterator
 
 from ..core.jsontext import loads_document, loads_record
 from .schema import GameTrace, SchemaError
 
 __all__ = ["LineProblem", "ReadResult", "trace_files", "iter_records", "iter_traces", "read_traces", "record_key",
-           "folder_run_id", "validated_lines", "TraceSource", "PROBLEM_KINDS", "ALL_RUNS_HELP"]
+           "folder_run_id", "validated_lines", "TraceSource", "PROBLEM_KINDS", "ALL_RUNS_HELP", "MixedEnvVersions",
+           "EnvVersions", "check_env_versions"]
 
 #: the ``--all-runs`` flag's help, the same for every command that reads traces
 ALL_RUNS_HELP = ("read the records of every run found (default: the run of DIR/run.json, else of the first record; "
@@ -158,8 +165,50 @@ def validated_lines(path: str | Path, problems: list[LineProblem] | None = None
             yield where, None, None
 
 
+class MixedEnvVersions(ValueError):
+    """Traces of one game recorded under two env ids (two versions of its rules or
+    prompts): pooling them would mix two games under one name."""
+
+
+class EnvVersions:
+    """The env id (``env_name``) each game's traces were recorded under; :meth:`add`
+    raises :class:`MixedEnvVersions` at the first trace of a game whose id differs from
+    the one its earlier traces carry. A trace without an id (a re-imported file) is
+    not checked."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, dict[str, int]] = {}
+        self.first: dict[tuple[str, str], str] = {}
+
+    def add(self, game: Any, env_name: Any, where: str = "") -> None:
+        if not game or not env_name:
+            return
+        seen = self.ids.setdefault(str(game), {})
+        if seen and str(env_name) not in seen:
+            (old, n), = seen.items()
+            at = f" ({where})" if where else ""
+            raise MixedEnvVersions(
+                f"traces of the {game} game under two env ids: {n} read under {old!r} "
+                f"(first at {self.first[(str(game), old)]}) and now one under {env_name!r}{at}; the two ids are "
+                "different versions of the game's rules or prompts and are never pooled: read each run "
+                "separately")
+        if str(env_name) not in seen:
+            self.first[(str(game), str(env_name))] = where or "the first trace"
+        seen[str(env_name)] = seen.get(str(env_name), 0) + 1
+
+
+def check_env_versions(traces: Iterable[Any]) -> None:
+    """Raise :class:`MixedEnvVersions` if ``traces`` (dicts or :class:`GameTrace`) hold
+    one game under two env ids."""
+    versions = EnvVersions()
+    for i, t in enumerate(traces):
+        get = t.get if isinstance(t, dict) else (lambda k, _t=t: getattr(_t, k, None))
+        versions.add(get("game"), get("env_name"), f"trace {i + 1}, game {get('game_id')!r}")
+
+
 class _Keyed:
-    """The duplicate and foreign-run filter of :func:`iter_traces` (see the module doc)."""
+    """The duplicate and foreign-run filter of :func:`iter_traces` (see the module doc),
+    and the check that one game's traces carry one env id (:class:`EnvVersions`)."""
 
     def __init__(self, path: str | Path, runs: str | Collection[str | None] | None):
         if runs is not None and runs != "all" and isinstance(runs, str):
@@ -168,6 +217,7 @@ class _Keyed:
         self.run_id = folder_run_id(path) if runs is None else None
         self.fixed = self.run_id is not None
         self.seen: dict[tuple[str | None, str], str] = {}
+        self.versions = EnvVersions()
 
     def check(self, where: LineProblem, trace: GameTrace) -> LineProblem | None:
         """None if ``trace`` is kept, else the problem that drops it."""
@@ -189,6 +239,7 @@ class _Keyed:
                                f"game {key[1]!r} of run {run_id!r} was already read at {first}; this copy is "
                                "dropped (the first record counts)")
         self.seen[key] = f"{Path(where.path).name}:{where.line}"
+        self.versions.add(trace.game, trace.env_name, self.seen[key])
         return None
 
 

@@ -10,7 +10,7 @@ GameTrace (one line)
     game_id         str, unique within a run: the runner's game key, or the recorder's
                     ``"{game}:{env seed}:{n}"``
     game            str, the id in ``negotiation_env.GAMES`` (``"resource"``, ...)
-    env_name        str | null, the PettingZoo metadata name (``"resource_v0"``)
+    env_name        str | null, the PettingZoo metadata name (``"resource_v1"``)
     agents          [str], ``env.possible_agents`` in seat order
     config          {field: JSON}, the game config as built (objects with a ``name``,
                     such as scenarios, are stored by name)

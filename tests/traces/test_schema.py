@@ -20,7 +20,7 @@ def test_round_trip_through_json_is_exact():
 
 def test_game_level_fields():
     trace, seen, _ = play_aec(seed=5, rounds=2)
-    assert trace.game == "resource" and trace.env_name == "resource_v0"
+    assert trace.game == "resource" and trace.env_name == "resource_v1"
     assert trace.agents == ["agent_a", "agent_b"]
     assert trace.scenario == "mc080_1" and trace.config["scenario"] == "mc080_1"
     assert trace.config["num_rounds"] == 2

@@ -12,14 +12,14 @@ Descriptions (``text_chars`` caps speech and thinking):
 
 | phase | thinking on (JSON Schema) | thinking off |
 | --- | --- | --- |
-| talk | ``{"thinking", "speech", "action"}``: ``action`` null with visible speech, or a purchase | regex: a message (not starting with ``{`` or a backtick) or ONLY a purchase object |
-| decision | ``{"thinking", "speech", "action": purchase}`` | JSON Schema: the purchase object |
+| talk | ``{"thinking", "speech", "action"}``: visible speech, ``action`` null or a purchase | regex: a message (not starting with ``{`` or a backtick) or ONLY a purchase object |
+| decision | ``{"thinking", "speech", "action": purchase}`` with visible speech | JSON Schema: the purchase object |
 | reflection | regex: plain text | regex: plain text |
 
 A purchase object is ``{"<resource name>": units, ..., "projects": {"<project>": runs, ...}}``
 with every key optional, integers from 0 to what the budget could buy. It does not say
-that the purchase fits the budget, the type limit or the runs it names: those are the
-rules' (and the strict description's). **Strict**: any purchase within budget, supply
+that the purchase fits the budget or the type limit: those are the rules' (and the
+strict description's); runs the purchase does not cover are legal (they are cut). **Strict**: any purchase within budget, supply
 and type limit (:func:`~.solver.purchase_vectors`) with the runs omitted (the engine
 assigns them), or one of the agent's feasible run vectors (:func:`~.solver.run_vectors`)
 with exactly the resources its runs consume and those runs named, rendered as the env
@@ -154,12 +154,14 @@ def _strict_purchase_regex(s: Mapping[str, Any]) -> str:
     return "(?:" + "|".join(regex_escape(json.dumps(d, ensure_ascii=False)) for d in legal_decisions(s)) + ")"
 
 
-def _wrapper(purchase: dict[str, Any] | None, text_chars: int | None, *, visible_speech: bool) -> dict[str, Any]:
+def _wrapper(purchase: dict[str, Any] | None, text_chars: int | None) -> dict[str, Any]:
+    """D.1.4's three fields; the speech starts with a visible character, with a purchase
+    too ("speech" MUST NOT be empty)."""
     return {
         "type": "object",
         "properties": {
             "thinking": {"type": "string", "pattern": json_text_pattern(text_chars)},
-            "speech": {"type": "string", "pattern": json_text_pattern(text_chars, visible_first=visible_speech)},
+            "speech": {"type": "string", "pattern": json_text_pattern(text_chars, visible_first=True)},
             "action": {"type": "null"} if purchase is None else purchase,
         },
         "required": ["thinking", "speech", "action"],
@@ -180,9 +182,8 @@ def build(s: Mapping[str, Any], *, text_chars: int | None = None) -> AnswerForma
     if thinking:
         def schema(purchase: dict[str, Any]) -> dict[str, Any]:
             if phase == "decision":
-                return _wrapper(purchase, text_chars, visible_speech=False)
-            return {"anyOf": [_wrapper(None, text_chars, visible_speech=True),
-                              _wrapper(purchase, text_chars, visible_speech=False)]}
+                return _wrapper(purchase, text_chars)
+            return {"anyOf": [_wrapper(None, text_chars), _wrapper(purchase, text_chars)]}
 
         return AnswerFormat(name, json_schema=schema(_purchase_schema(s)), text_fields=2,
                             strict=AnswerFormat(name + ".strict", json_schema=schema(_strict_purchase_schema(s)),

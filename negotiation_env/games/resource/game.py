@@ -145,6 +145,13 @@ class ResourceConfig:
         (default, the paper: an empty purchase) or ``"individual_optimum"`` (the
         agent's individual optimum). Either logs ``heuristic_fallback`` and
         ``decision_auto_filled`` and marks ``last_round["fallback"]``.
+    message_text: how a partner's speech is shown: ``"verbatim"`` (default, D.6:
+        "Everything you say is passed VERBATIM to the other party"; inside D.2.2's quotes
+        as accepted, line breaks and quotation marks included, each delivered message
+        that holds a line break recorded as a ``message_line_break`` event and one that
+        holds a fixed opening of the env's own lines as ``message_imitates_env``) or
+        ``"one_line"`` (the hardened form: quotes, line breaks and control characters
+        escaped as in a JSON string, so no message can start a line of its own).
     prompt_style: ``"paper"`` (default: Appendix D's prompts) or ``"compact"`` (ours, for
         small models trained from scratch, e.g. ``benchmarks/train_sft.py``): the same
         facts in a system prompt about a third as long (resources with cost and supply,
@@ -187,6 +194,7 @@ class ResourceConfig:
     max_message_chars: int = 4000
     max_thinking_chars: int = 20000
     prompt_style: str = "paper"
+    message_text: str = "verbatim"
 
     def __post_init__(self):
         sc = _as_scenario(self.scenario, "scenario")
@@ -233,6 +241,7 @@ class ResourceConfig:
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
         check_int("max_thinking_chars", self.max_thinking_chars, 1, 1_000_000)
         check_choice("prompt_style", self.prompt_style, ("paper", "compact"))
+        check_choice("message_text", self.message_text, ("verbatim", "one_line"))
         if self.prompt_style == "compact":
             clash = [f"{k}={v!r}" for k, v, ok in (
                 ("thinking", self.thinking, not self.thinking), ("transparency", self.transparency, self.transparency == "none"),
@@ -415,7 +424,7 @@ class _AgentState:
 
 
 class ResourceGame(Game):
-    metadata = {"name": "resource_v0", "is_parallelizable": True}
+    metadata = {"name": "resource_v1", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: ResourceConfig):
@@ -445,6 +454,7 @@ class ResourceGame(Game):
         self._prepared = Memo()  # what an accepted structured action leads to, by the same key (step)
         self._feature_bases = Memo()  # _feature_base_vector by what it reads
         self.round_scenarios: list[Scenario] = [self.base_scenario]
+        self._verbatim = config.message_text == "verbatim"
         self.round = 0
         self._done = True
 
@@ -632,7 +642,7 @@ class ResourceGame(Game):
         text = self._text(("turn0", self.round) + self._preamble_key(agent), lambda: self._turn0(agent))
         if opponent_message is not None:
             text += self._text(("said+", opponent_message),
-                               lambda: "\n" + prompts.render_opponent_said(opponent_message))
+                               lambda: "\n" + prompts.render_opponent_said(opponent_message, self._verbatim))
         self._states[agent].pending.append(text)
 
     def _say_kept(self, agent: str, key: tuple, render) -> None:
@@ -753,7 +763,8 @@ class ResourceGame(Game):
         kept = self._parsed.get(key) if key is not None else None
         if kept is not None:
             return kept
-        turn = parse_structured(action, self.scenario, agent, self.names, require_decision=require)
+        turn = parse_structured(action, self.scenario, agent, self.names, require_decision=require,
+                                require_speech=self.config.thinking)
         kept = (turn, self._turn_text(turn))
         if key is not None:
             self._parsed.put(key, kept)
@@ -901,6 +912,8 @@ class ResourceGame(Game):
             st.turns_used += 1
             if turn.speech:
                 self.transcript.append(f"{agent}: {turn.speech}")
+                if self._verbatim:  # delivered to the partner below, as it is
+                    self._verbatim_events(agent, turn.speech)
             if turn.thinking:
                 self.transcript.append(f"    ({agent} thinking, private: {turn.thinking})")
             if turn.decision is not None:
@@ -919,7 +932,7 @@ class ResourceGame(Game):
                     self._say_turn0(other, turn.speech)
                 else:
                     self._say_kept(other, ("reply", other, turn.speech),
-                                   lambda: prompts.render_reply_prompt(turn.speech, self._opts[other]))
+                                   lambda: prompts.render_reply_prompt(turn.speech, self._opts[other], self._verbatim))
                 return self._zero_rewards()
             # both agents have used their turns: forced decision for both
             if self.config.talk_cap_is_truncation:  # unlimited talk cut short by the safety cap
@@ -940,7 +953,24 @@ class ResourceGame(Game):
         return self._resolve()
 
     def _say_opponent_said(self, agent: str, speech: str) -> None:
-        self._say_kept(agent, ("said", speech), lambda: prompts.render_opponent_said(speech))
+        self._say_kept(agent, ("said", speech), lambda: prompts.render_opponent_said(speech, self._verbatim))
+
+    def _verbatim_events(self, agent: str, speech: str) -> None:
+        """A message about to be shown verbatim that could read as env text to the partner
+        (the env never reads its prompts back: only the partner's reading is at stake)."""
+        kept = self._texts.get(("verbatim risk", speech))
+        if kept is None:
+            shown = sanitize(speech)
+            kept = self._texts.put(("verbatim risk", speech), (shown.count("\n") + 1, prompts.env_markers(shown)))
+        lines, markers = kept
+        if lines > 1:
+            self._event(agent, "message_line_break", lines=lines,
+                        message="the message is shown verbatim over several lines; message_text='one_line' would "
+                                "escape its line breaks")
+        if markers:
+            self._event(agent, "message_imitates_env", markers=list(markers),
+                        message="the message holds text that opens the env's own lines and is shown verbatim; "
+                                "message_text='one_line' would keep it inside the quotes on one line")
 
     def _record_decision(self, agent: str, decision: Decision) -> None:
         self.decided[agent] = decision

@@ -134,7 +134,8 @@ def _parse_object(
 ) -> Turn:
     """:func:`parse_text` on text without reasoning."""
     obj, warnings = extract_json_object(text)
-    if "action" in obj or "speech" in obj or "thinking" in obj:
+    wrapped = "action" in obj or "speech" in obj or "thinking" in obj
+    if wrapped:
         extra = [k for k in obj if k not in TURN_FIELDS]
         if extra:
             warnings.append(f"ignored unknown fields: {', '.join(map(str, extra))}")
@@ -165,6 +166,8 @@ def _parse_object(
         if is_blank(speech):  # not strip(): a zero-width space alone says nothing
             raise ParseError('"speech" MUST NOT be empty while "action" is null; always say something to the other party')
         return Turn(thinking, speech, None, tuple(warnings))
+    if wrapped and is_blank(speech):  # D.1.4: "speech" MUST NOT be empty, with a purchase too
+        raise ParseError('"speech" MUST NOT be empty, also with a purchase; always say something to the other party')
     if not isinstance(action, Mapping):
         raise ParseError('"action" must be null or a purchase object like {"<resource>": 3, "projects": {...}}')
     return Turn(thinking, speech, _resolve_action(action, scenario, agent, names), tuple(warnings))
@@ -215,12 +218,15 @@ def _parse_plain(
 
 
 def parse_structured(
-    action: Mapping[str, Any], scenario: Scenario, agent: str, names: Names, *, require_decision: bool
+    action: Mapping[str, Any], scenario: Scenario, agent: str, names: Names, *, require_decision: bool,
+    require_speech: bool = True,
 ) -> Turn:
     """Parse the Dict action: ``message``, ``thinking``, ``decide`` (0/1), ``purchase``
     (units per resource, scenario order), ``runs`` (per project, presented order) and
     ``auto_runs`` (1: ignore ``runs``, let the engine assign). Missing keys default to
-    an empty message, no thinking, decide=0, zero purchase, auto_runs=1."""
+    an empty message, no thinking, decide=0, zero purchase, auto_runs=1.
+    ``require_speech`` (the thinking-on format, D.1.4): a decision needs a message too;
+    with thinking off a decision is the bare purchase object (D.6), with no speech."""
     if not isinstance(action, Mapping):
         raise ParseError(f"action must be a string or a dict, got {type(action).__name__}")
     unknown = [k for k in action if k not in ("message", "thinking", "decide", "purchase", "runs", "auto_runs")]
@@ -239,6 +245,8 @@ def parse_structured(
         if is_blank(message):
             raise ParseError('"message" MUST NOT be empty when not deciding; always say something to the other party')
         return Turn(thinking, message, None)
+    if require_speech and is_blank(message):
+        raise ParseError('"message" MUST NOT be empty, also when deciding; always say something to the other party')
     rids = scenario.resource_ids
     pnames = [p.name for p in scenario.projects_of(agent)]
     purchase = np.asarray(action.get("purchase", np.zeros(len(rids), dtype=np.int64)))

@@ -438,15 +438,34 @@ def render_projects_renamed(scenario: Scenario, agent: str, names: Names, transp
         scenario, agent, names, transparency)
 
 
-def render_opponent_said(message: str) -> str:
-    """D.2.2's quoted message. The words are escaped (:func:`quote_speech`) so they stay
-    inside the quotes on one line: speech can never pass as env text."""
-    return OPPONENT_SAID.format(opponent_message=quote_speech(message) if message else NO_MESSAGE)
+def render_opponent_said(message: str, verbatim: bool = True) -> str:
+    """D.2.2's quoted message. ``verbatim`` (the paper: D.6 "Everything you say is passed
+    VERBATIM to the other party"): the words as accepted, line breaks and quotation marks
+    included. Otherwise the hardened form: escaped (:func:`quote_speech`) so they stay
+    inside the quotes on one line and can never pass as env text."""
+    if not message:
+        return OPPONENT_SAID.format(opponent_message=NO_MESSAGE)
+    return OPPONENT_SAID.format(opponent_message=message if verbatim else quote_speech(message))
 
 
-def render_reply_prompt(message: str, opts: PromptOptions) -> str:
+#: the fixed openings of the env's own lines (Appendix D's templates and ours): a message
+#: shown verbatim that holds one can read to its partner as env text
+ENV_MARKERS = (
+    "--- CHEAP TALK PHASE", "--- DECISION PHASE ---", "--- Round result:", "--- GAME COMPLETE", "--- TALK (round",
+    "--- DECISION ---", "The other party said:", "NEW PROJECTS FOR THIS ROUND", "RESOURCES RENAMED FOR THIS ROUND",
+    "YOUR PROJECTS WITH THE NEW NAMES", "Your previous response was invalid", "## Game Rules", "## Projects",
+    "## Decision Format", "## Response Format", "## Your Situation", NO_MESSAGE,
+)
+
+
+def env_markers(message: str) -> list[str]:
+    """The :data:`ENV_MARKERS` a message holds, in that order."""
+    return [m for m in ENV_MARKERS if m in message]
+
+
+def render_reply_prompt(message: str, opts: PromptOptions, verbatim: bool = True) -> str:
     """D.2.2: a later cheap-talk turn (no JSON request with thinking off, D.6)."""
-    said = render_opponent_said(message)
+    said = render_opponent_said(message, verbatim)
     return said + "\n" + RESPOND_WITH_JSON if opts.thinking else said
 
 

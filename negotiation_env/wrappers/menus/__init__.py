@@ -38,7 +38,7 @@ OBS_HIGH = 1e9
 class Menu(abc.ABC):
     """Base of the per-game menus; subclasses set :attr:`labels` and :attr:`layout`."""
 
-    #: the game's PettingZoo name this menu serves, e.g. ``"resource_v0"``
+    #: the game's PettingZoo name this menu serves, e.g. ``"resource_v1"``
     game_name: str = ""
 
     def __init__(self, game: Any):
@@ -141,7 +141,7 @@ def _matrix(game, **options):
 
 
 #: game name (PettingZoo metadata) -> menu factory(game, **options)
-MENUS = {"resource_v0": _resource, "rulemaking_v0": _rulemaking, "matrix_v0": _matrix}
+MENUS = {"resource_v1": _resource, "rulemaking_v0": _rulemaking, "matrix_v0": _matrix}
 
 
 def menu_for(game: Any, **options: Any) -> Menu:

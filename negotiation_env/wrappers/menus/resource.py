@@ -131,7 +131,7 @@ class _Reading:
 
 
 class ResourceMenu(Menu):
-    game_name = "resource_v0"
+    game_name = "resource_v1"
 
     def __init__(self, game: Any, max_options: int = 16):
         super().__init__(game)

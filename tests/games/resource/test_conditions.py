@@ -201,8 +201,8 @@ def test_no_talk_goes_straight_to_decisions_and_skips_reflection():
     for a in ("agent_a", "agent_b"):
         assert env.observe(a)["prompt"] == P.render_decision_prompt(load_scenario("mc080_1"))
     assert env.infos["agent_a"]["active_agents"] == ["agent_a", "agent_b"]
-    env.step(json.dumps({"speech": "", "action": {"stone": 2, "gold": 3}}))
-    env.step(json.dumps({"speech": "", "action": {"wood": 10}}))
+    env.step(json.dumps({"speech": "buying", "action": {"stone": 2, "gold": 3}}))
+    env.step(json.dumps({"speech": "buying", "action": {"wood": 10}}))
     assert all(env.terminations.values()) and env.rewards == {"agent_a": 17.0, "agent_b": 10.0}
 
 

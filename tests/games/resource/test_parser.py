@@ -124,7 +124,13 @@ def test_structured_errors():
     with pytest.raises(ParseError, match="unknown action keys: bogus"):
         structured({"bogus": 1})
     with pytest.raises(ParseError, match='"purchase" must have 3 entries'):
-        structured({"decide": 1, "purchase": np.array([1, 2])})
+        structured({"message": "mine", "decide": 1, "purchase": np.array([1, 2])})
+    # D.1.4: "speech" MUST NOT be empty, with a purchase too (thinking on); with thinking
+    # off a decision is the bare purchase object, which has no speech
+    with pytest.raises(ParseError, match='"message" MUST NOT be empty, also when deciding'):
+        structured({"message": " ", "decide": 1, "purchase": np.array([0, 2, 3])})
+    assert parse_structured({"decide": 1, "purchase": np.array([0, 2, 3])}, SC, "agent_a", NAMES,
+                            require_decision=True, require_speech=False).decision is not None
     with pytest.raises(ParseError, match="action must be a string or a dict"):
         structured(42)
 
