@@ -292,7 +292,7 @@ def test_cli_list_is_the_default(capsys):
     listed = capsys.readouterr().out
     assert main(["scenarios"]) == 0
     assert capsys.readouterr().out == listed
-    assert "mc050_g1" in listed and "mc100_g4" in listed
+    assert "mc050_1" in listed and "mc100_6" in listed and "legacy" not in listed
 
 
 @pytest.mark.parametrize(
@@ -342,36 +342,66 @@ def _raw(name: str) -> dict:
     return json.loads(f.read_text(encoding="utf-8"))
 
 
-def test_shipped_pool_has_at_least_five_per_level():
+def test_shipped_pool_is_the_papers_four_five_six():
+    """Appendix C.2: 4 scenarios at M/C 0.50-0.54, 5 at 0.80-0.83, 6 at 1.00, all distinct."""
     names = list_scenarios()
-    for level in LEVELS:
-        assert sum(n.startswith(level + "_") for n in names) >= 5, level
-    assert len({scenario_key(load_scenario(n)) for n in names}) == len(names)  # no game twice
+    assert names == [f"mc{round(level * 100):03d}_{k}" for level, n in PAPER_POOL.items() for k in range(1, n + 1)]
+    assert PAPER_POOL == {0.5: 4, 0.8: 5, 1.0: 6}
+    assert PAPER_BANDS == {0.5: (0.50, 0.54), 0.8: (0.80, 0.83), 1.0: (1.0, 1.0)}
+    assert len({scenario_key(load_scenario(n)) for n in names}) == len(names)  # no game twice, up to renaming
+    # the default scenario and every level's default rotation pool (within 0.05 of its M/C)
+    # hold at least the 4 rounds of a rotating game
+    from negotiation_env.games.resource.game import _default_pool
+
+    assert "mc080_1" in names
+    for level, n in PAPER_POOL.items():
+        assert len(_default_pool(load_scenario(f"mc{round(level * 100):03d}_1"))) == n >= 4
 
 
 @pytest.mark.parametrize("name", list_scenarios())
-def test_shipped_scenario_level_and_equal_maxima(name):
+def test_shipped_scenario_meets_the_papers_constraints(name):
+    """M/C inside the paper's band, V_a = V_b, an equal optimal split, more than one joint
+    optimum, every project affordable alone, the Appendix C environment, made by the
+    annealer with its seed and parameters recorded."""
     s = load_scenario(name)
     level = LEVELS[name.split("_")[0]]
-    sol = solve(s, "enumerate")
-    assert abs(sol.ratio - level) <= 0.05
-    assert sol.individual_max["agent_a"] == sol.individual_max["agent_b"]
+    sol = assert_constraints(s, level, band=PAPER_BANDS[level])
     assert _is_appendix_c(s)
+    meta = _raw(name)["meta"]
+    assert meta["target_ratio"] == level and meta["origin"].startswith("simulated annealing")
+    assert meta["generator_params"]["band"] == list(PAPER_BANDS[level]) and meta["pool_seed"] == 0
+    assert isinstance(meta["generator_seed"], int)
+    assert meta["n_joint_optima"] == sol.n_joint_optima and meta["joint_max"] == sol.joint_max
+    assert meta["optimal_splits"] == [list(p) for p in optimal_splits(s, sol)]
+
+
+def test_the_cheapest_shipped_scenario_regenerates_from_its_meta():
+    """The annealer rebuilds a shipped file exactly from the seed and parameters in its meta
+    block (the one that took the fewest moves; `negotiation-env scenarios pool --check`
+    rebuilds them all)."""
+    name = min(list_scenarios(), key=lambda n: _raw(n)["meta"]["iterations"])
+    raw = _raw(name)
+    meta = raw["meta"]
+    params = dict(meta["generator_params"], band=tuple(meta["generator_params"]["band"]))
+    res = generate_with_stats(meta["target_ratio"], meta["generator_seed"], name=name, resources=raw["resources"],
+                              budget=raw["budget"], max_types=raw["max_types"], **params)
+    assert res.scenario == load_scenario(name)
+    assert dict(res.to_json_dict(), meta=dict(res.meta, pool_seed=0)) == raw
 
 
 def test_equal_split_is_the_symmetric_set_of_optimal_splits():
-    """The definition, on the shipped scenarios at 0.8: mc080_2's joint optima pay (14, 22)
-    and (21, 15), so each agent is favoured by some optimum (the weaker reading holds) but
-    the best optimal share is 22 for agent_b and 21 for agent_a: no equal split. Four of
-    the eight at 0.8 fail it; the loss term is 0 exactly when it holds."""
-    s = load_scenario("mc080_2")
+    """The definition, on legacy scenarios: legacy_mc080_2's joint optima pay (14, 22) and
+    (21, 15), so each agent is favoured by some optimum (the weaker reading holds) but the
+    best optimal share is 22 for agent_b and 21 for agent_a: no equal split. Of the eight
+    legacy scenarios at 0.8, four fail it; the loss term is 0 exactly when it holds."""
+    s = load_scenario("legacy_mc080_2")
     sol = solve(s, "enumerate")
     assert optimal_splits(s, sol) == [(14.0, 22.0), (21.0, 15.0)]
     assert not equal_split(s, sol) and not has_equal_split(s, sol)
-    at_08 = [n for n in list_scenarios() if n.startswith("mc080_")]
-    failing = [n for n in at_08 if not equal_split(load_scenario(n), solve(load_scenario(n), "enumerate"))]
-    assert len(at_08) == 8 and failing == ["mc080_2", "mc080_3", "mc080_4", "mc080_g3"]
-    for n in list_scenarios():
+    legacy_08 = [f"legacy_mc080_{k}" for k in (1, 2, 3, 4, "g1", "g2", "g3", "g4")]
+    failing = [n for n in legacy_08 if not equal_split(load_scenario(n), solve(load_scenario(n), "enumerate"))]
+    assert failing == ["legacy_mc080_2", "legacy_mc080_3", "legacy_mc080_4", "legacy_mc080_g3"]
+    for n in legacy_08 + list_scenarios():
         sc = load_scenario(n)
         sol = solve(sc, "enumerate")
         assert equal_split(sc, sol) == has_equal_split(sc, sol), n
@@ -380,6 +410,15 @@ def test_equal_split_is_the_symmetric_set_of_optimal_splits():
         rew = np.array([[p.reward for p in sc.projects_of(a)] for a in AGENTS], dtype=np.int64)
         term = _evaluate(env, R, rew, 0.8, 0.05).terms["equal_split"]
         assert (term == 0.0) == equal_split(sc, sol), (n, term)
+
+
+def test_legacy_scenarios_load_by_name_only():
+    s = load_scenario("legacy_mc080_1")
+    assert s.name == "legacy_mc080_1"
+    assert not any(n.startswith("legacy_") for n in list_scenarios())
+    raw = json.loads((importlib_resources.files("negotiation_env.games.resource") / "scenarios_legacy"
+                      / "legacy_mc080_1.json").read_text(encoding="utf-8"))
+    assert "M/C = 0.7941 is not in [0.8, 0.83]" in raw["meta"]["pool_constraints_failed"]
 
 
 # --------------------------------------------------------------------------- bands and the paper's pool
@@ -401,20 +440,19 @@ def test_bad_band_is_a_value_error(band):
 
 
 def test_cli_pool_writes_and_checks(tmp_path, capsys, monkeypatch):
-    """`scenarios pool` on a cut-down pool (two scenarios at 1.0): it writes mc100_1 and
-    mc100_2, each meeting the paper's constraints, and --check reports the shipped files
-    that differ from it (exit 1)."""
+    """`scenarios pool` on a cut-down pool (two scenarios at 1.0): the files it writes are
+    the shipped mc100_1 and mc100_2, and --check reports the shipped files it did not
+    rebuild (exit 1)."""
     monkeypatch.setattr(generator, "PAPER_POOL", {1.0: 2})
     out = tmp_path / "pool"
     assert main(["scenarios", "pool", "--out", str(out)]) == 0
     assert "written 2 scenario files" in capsys.readouterr().out
-    assert sorted(f.name for f in out.glob("*.json")) == ["mc100_1.json", "mc100_2.json"]
-    for f in out.glob("*.json"):
-        assert_constraints(load_scenario(f), 1.0, band=PAPER_BANDS[1.0])
-        assert json.loads(f.read_text(encoding="utf-8"))["meta"]["pool_seed"] == 0
+    for name in ("mc100_1", "mc100_2"):
+        assert json.loads((out / f"{name}.json").read_text(encoding="utf-8")) == _raw(name)
     assert main(["scenarios", "pool", "--out", str(out)]) == 2  # refuses to overwrite without --force
     assert "--force" in capsys.readouterr().err.replace("\n", " ")
     assert main(["scenarios", "pool", "--check"]) == 1
-    assert "mc050_1: shipped, but not in the regenerated pool" in capsys.readouterr().err.replace("\n", " ")
+    err = capsys.readouterr().err
+    assert "mc050_1: shipped, but not in the regenerated pool" in err.replace("\n", " ") and "mc100_1" not in err
     assert main(["scenarios", "pool"]) == 2  # neither --out nor --check
     assert main(["scenarios", "pool", "--check", "--out", str(out)]) == 2

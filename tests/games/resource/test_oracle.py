@@ -34,7 +34,7 @@ def test_solver_backed_greedy_passes_every_shipped_scenario(output):
 
 
 def test_suboptimal_and_invalid_answers_fail_in_one_attempt():
-    sc = load_scenario("mc080_1")  # agent_a: project_a stone2+gold3 -> 17 = V_a; gold4 -> 11
+    sc = load_scenario("legacy_mc080_1")  # agent_a: project_a stone2+gold3 -> 17 = V_a; gold4 -> 11
     rep = oracle_check(sc, Fixed(json.dumps({"thinking": "", "speech": "", "action": {"gold": 4}})))
     assert rep.passed == {"agent_a": False, "agent_b": False} and rep.value["agent_a"] == 11
     bad = Fixed("I cannot decide")
@@ -55,17 +55,17 @@ def test_oracle_runs_under_full_information_and_alone():
     """§3.1: each agent solves its allocation in isolation with full information: both
     parties' projects with rewards, and the word that the other party buys nothing."""
     rec = Recorder(json.dumps({"thinking": "", "speech": "", "action": {"stone": 2, "gold": 3}}))
-    rep = oracle_check("mc080_1", rec)  # a scenario name is accepted
-    assert rep.scenario == "mc080_1" and rep.passed["agent_a"] and rep.value["agent_a"] == 17
+    rep = oracle_check("legacy_mc080_1", rec)  # a scenario name is accepted
+    assert rep.scenario == "legacy_mc080_1" and rep.passed["agent_a"] and rep.value["agent_a"] == 17
     system_a = rec.systems[0]
-    # agent_b's projects of mc080_1, with their rewards (transparency "full")
+    # agent_b's projects of legacy_mc080_1, with their rewards (transparency "full")
     assert ("The other party's projects (revealed to both parties):\n- project_a: requires [wood×5], reward = 5/run\n"
             "- project_b: requires [gold×4], reward = 12/run\n- project_c: requires [wood×3, gold×4], reward = 12/run"
             ) in system_a
     assert system_a.endswith("## Your Situation\n- Your goal: maximize your reward this round\n- You decide alone: "
                              "the other party buys nothing this round, so the whole supply is available to you.")
     plain = Recorder('{"stone": 2, "gold": 3}')
-    oracle_check("mc080_1", plain, transparency="none")
+    oracle_check("legacy_mc080_1", plain, transparency="none")
     assert "The other party's projects" not in plain.systems[0]
 
 
@@ -77,10 +77,10 @@ def test_oracle_refuses_an_unknown_scenario_name():
 
 
 def test_filter_pool_and_bad_policy():
-    pool = [load_scenario(n) for n in ("mc080_1", "mc100_1")]
+    pool = [load_scenario(n) for n in ("legacy_mc080_1", "mc100_1")]
     assert filter_pool(pool, [GreedyPolicy()]) == pool
-    assert filter_pool(["mc080_1", "mc100_1"], [GreedyPolicy()]) == pool  # names too
-    # stone2+gold3 is optimal for mc080_1's agent_a only; nothing passes for both agents
+    assert filter_pool(["legacy_mc080_1", "mc100_1"], [GreedyPolicy()]) == pool  # names too
+    # stone2+gold3 is optimal for legacy_mc080_1's agent_a only; nothing passes for both agents
     assert filter_pool(pool, [GreedyPolicy(), Fixed('{"stone": 2, "gold": 3}')]) == []
     with pytest.raises(TypeError, match="act"):
         oracle_check(pool[0], object())
