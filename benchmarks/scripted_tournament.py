@@ -16,11 +16,12 @@ scenario=..., first_speaker=..., theme="random")`` played with the standard AEC 
 fresh policy instances built by ``make(name, seed=..., output="text")`` (the policies write
 the JSON text a model would, so every action goes through the text parser).
 
-Which scenarios. All 24 scenarios x 2 orders x N^2 ordered pairs is too many for ~12
-policies on a small machine, so by default ``--scenarios-per-level 4`` of the 8 per level
-are played (``--quick``: 2; ``0``: all). They are taken in a fixed interleaved order,
-``mcXXX_1, mcXXX_g1, mcXXX_2, mcXXX_g2, ...``, so any prefix mixes the random-search and
-the generated scenarios. The run prints which ones it used.
+Which scenarios. All 15 scenarios x 2 orders x N^2 ordered pairs is too many for ~12
+policies on a small machine, so by default ``--scenarios-per-level 4`` of the 4, 5 and 6
+per level are played (``--quick``: 2; ``0``: all), the same number at every level. They
+are taken in the order of their number (``mcXXX_1, mcXXX_2, ...``; names with a letter
+before the number sort after the plain one of the same number). The run prints which ones
+it used.
 
 Seeds. A game is identified by (scenario, speaker order, repetition) alone; its index k is
 stable (the scenario's position in ``list_scenarios()``), so every pair plays the same

@@ -7,12 +7,14 @@
                          # SPEC: a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL,
                          # python:MODULE:FACTORY (found from the current folder) or human (you, at the terminal)
     negotiation-env scenarios [list]     # the shipped pool with solver figures
-    negotiation-env scenarios generate --ratio 0.8 --n 20 --seed 0 --out DIR
+    negotiation-env scenarios generate --ratio 0.8 --n 20 --seed 0 --out DIR [--band 0.80 0.83]
+    negotiation-env scenarios pool (--out DIR | --check)   # the shipped pool, regenerated
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -427,6 +429,11 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
     if args.ratio + args.tolerance < 0.5:
         return bad(f"--ratio {args.ratio:g} is unreachable: with V_a = V_b, M/C is at least 0.5 "
                    f"(--ratio + --tolerance must be >= 0.5)")
+    band = tuple(args.band) if args.band is not None else None
+    if band is not None and not (all(math.isfinite(v) for v in band) and 0 < band[0] <= band[1] <= 1
+                                 and band[1] >= 0.5):
+        return bad(f"--band LO HI needs 0 < LO <= HI <= 1 and HI >= 0.5 (M/C is at least 0.5 with V_a = V_b), "
+                   f"got {band[0]:g} {band[1]:g}")
     if args.n < 1:
         return bad(f"--n must be >= 1, got {args.n}")
     if args.seed < 0:
@@ -464,7 +471,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             exclude.append(load_scenario(f))
         except ScenarioError:
             pass
-    kw = dict(n_projects=args.n_projects, tolerance=args.tolerance, max_iters=args.max_iters)
+    kw = dict(n_projects=args.n_projects, tolerance=args.tolerance, max_iters=args.max_iters, band=band)
     started = time.perf_counter()
     progress = Progress(
         TextColumn(f"generating M/C ~ {args.ratio:g}"), BarColumn(), MofNCompleteColumn(),
@@ -486,14 +493,15 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
         except GenerationError as e:
             progress.stop()
             return print_error(str(e), 1)
-    table = Table(title=f"Generated scenarios (target M/C {args.ratio:g} +- {args.tolerance:g})")
+    target = f"{args.ratio:g} +- {args.tolerance:g}" if band is None else f"in [{band[0]:g}, {band[1]:g}]"
+    table = Table(title=f"Generated scenarios (target M/C {target})")
     for col in ("file", "V_a", "V_b", "M", "M/C", "optima", "moves", "restarts", "seed"):
         table.add_column(col, justify="left" if col == "file" else "right", no_wrap=col in ("file", "seed"))
     failed = []
     for path, (scenario, result) in zip(paths, pool):
         write_scenario(result, path, pool_seed=args.seed)
         loaded = load_scenario(path)  # what a user will load, re-verified from the file
-        sol, problems = verify(loaded, args.ratio, args.tolerance)
+        sol, problems = verify(loaded, args.ratio, args.tolerance, band)
         if loaded != scenario:
             problems.append("the file does not load back to the generated scenario")
         if problems:
@@ -511,6 +519,81 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             err.print(f"[red]verification failed:[/] {escape(line)}", highlight=False)
         return 1
     return 0
+
+
+def _pool(args: argparse.Namespace, console: Console) -> int:
+    """``scenarios pool``: regenerate the shipped pool (generator.generate_paper_pool) into
+    --out, or compare it with the shipped files (--check)."""
+    from .games.resource.generator import (PAPER_BANDS, GenerationError, generate_paper_pool, verify,
+                                           write_scenario)
+
+    if (args.out is None) == (not args.check):
+        return print_error("scenarios pool needs exactly one of --out DIR and --check", 2)
+    if args.seed < 0:
+        return print_error(f"--seed must be >= 0, got {args.seed}", 2)
+    started = time.perf_counter()
+    try:
+        pool = generate_paper_pool(args.seed)
+    except GenerationError as e:  # pragma: no cover - the defaults find every scenario
+        return print_error(str(e), 1)
+    table = Table(title=f"The paper's pool (pool seed {args.seed})")
+    for col in ("name", "band", "V", "M", "M/C", "optima", "optimal splits", "seed"):
+        table.add_column(col, justify="left" if col in ("name", "optimal splits") else "right")
+    for scenario, res in pool:
+        sol = res.solution
+        lo, hi = PAPER_BANDS[res.target_ratio]
+        splits = " ".join(f"{a:g}/{b:g}" for a, b in res.meta["optimal_splits"])
+        table.add_row(scenario.name, f"{lo:g}-{hi:g}", f"{sol.individual_max['agent_a']:g}", f"{sol.joint_max:g}",
+                      f"{sol.ratio:.3f}", str(sol.n_joint_optima), splits, str(res.seed))
+    console.print(table)
+    seconds = time.perf_counter() - started
+    if args.check:
+        pool_dir = importlib_resources.files("negotiation_env.games.resource") / "scenarios"
+        want = {s.name: res for s, res in pool}
+        differ = []
+        for name in sorted(set(want) | set(list_scenarios())):
+            if name not in want:
+                differ.append(f"{name}: shipped, but not in the regenerated pool")
+                continue
+            f = pool_dir / f"{name}.json"
+            expected = want[name].to_json_dict()
+            expected["meta"]["pool_seed"] = args.seed
+            if not f.is_file():
+                differ.append(f"{name}: in the regenerated pool, but not shipped")
+            elif json.loads(f.read_text(encoding="utf-8")) != expected:
+                differ.append(f"{name}: the shipped file differs from the regenerated one")
+        if differ:
+            for line in differ:
+                Console(stderr=True).print(f"[red]differs:[/] {escape(line)}", highlight=False)
+            return 1
+        console.print(f"the shipped pool equals the regenerated one ({len(pool)} scenarios, {seconds:.2f} s)",
+                      highlight=False, markup=False)
+        return 0
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        return print_error(f"--out {str(out)!r} is not a writable directory: {e.strerror or e}", 2)
+    paths = [out / f"{s.name}.json" for s, _ in pool]
+    clash = [p.name for p in paths if p.exists()]
+    if clash and not args.force:
+        return print_error(f"--out {str(out)!r} already has {', '.join(clash)}; pass --force to overwrite", 2)
+    failed = []
+    for path, (scenario, res) in zip(paths, pool):
+        write_scenario(res, path, pool_seed=args.seed)
+        loaded = load_scenario(path)
+        _, problems = verify(loaded, res.target_ratio, band=PAPER_BANDS[res.target_ratio])
+        if loaded != scenario:
+            problems.append("the file does not load back to the generated scenario")
+        if problems:  # pragma: no cover - generate_paper_pool verifies already
+            failed.append(f"{path}: {'; '.join(problems)}")
+    console.print(f"written {len(pool)} scenario files to {out} (each re-loaded and verified by the solver); "
+                  f"{seconds:.2f} s", highlight=False, markup=False)
+    for line in failed:  # pragma: no cover
+        Console(stderr=True).print(f"[red]verification failed:[/] {escape(line)}", highlight=False)
+    return 1 if failed else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -549,13 +632,14 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scenarios", help="list the shipped scenarios (default) or generate new ones",
                         description="Without a subcommand, 'scenarios' lists the shipped pool (same as 'scenarios list').")
     sc.set_defaults(func=_scenarios)
-    sc_sub = sc.add_subparsers(dest="scenarios_command", metavar="{list,generate}")
+    sc_sub = sc.add_subparsers(dest="scenarios_command", metavar="{list,generate,pool}")
     sc_list = sc_sub.add_parser("list", help="list the shipped scenarios with their solver figures (the default)")
     sc_list.set_defaults(func=_scenarios)
     gen = sc_sub.add_parser(
         "generate", help="generate scenarios at one M/C level by simulated annealing and write them as JSON",
         description="Generate distinct scenarios on the Appendix C environment with M/C within --tolerance of "
-                    "--ratio, V_a = V_b, swap fairness, at least two joint optima and affordable projects; "
+                    "--ratio (or inside --band), V_a = V_b, an equal optimal split (the joint optima's splits "
+                    "are symmetric between the agents), at least two joint optima and affordable projects; "
                     "each written file is re-loaded and verified by the exact solver.",
     )
     gen.add_argument("--ratio", type=float, default=0.8, help="target M/C in (0, 1] (default 0.8)")
@@ -563,12 +647,27 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=0, help="pool seed; each scenario records its own seed")
     gen.add_argument("--out", required=True, help="directory for the JSON files (created if missing)")
     gen.add_argument("--tolerance", type=float, default=0.05, help="allowed |M/C - ratio| (default 0.05)")
+    gen.add_argument("--band", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                     help="M/C must lie in [LO, HI] instead (the paper's bands: 0.50 0.54, 0.80 0.83, 1 1)")
     gen.add_argument("--n-projects", type=int, default=3, help="projects per agent (default 3)")
     gen.add_argument("--max-iters", type=int, default=200_000, help="annealing moves per scenario before giving up")
     gen.add_argument("--prefix", default=None, help="file/scenario name prefix (default mcXXX_g, e.g. mc080_g)")
     gen.add_argument("--start", type=int, default=1, help="number of the first file (default 1)")
     gen.add_argument("--force", action="store_true", help="overwrite existing files of the same names")
     gen.set_defaults(func=_generate)
+    pool = sc_sub.add_parser(
+        "pool", help="regenerate the shipped pool (4/5/6 scenarios at M/C 0.50-0.54, 0.80-0.83, 1.00)",
+        description="Regenerate the shipped scenario pool of the paper (Appendix C.2) with the annealer: "
+                    "mc050_1..4 with M/C in [0.50, 0.54], mc080_1..5 in [0.80, 0.83], mc100_1..6 at 1.00, each "
+                    "with V_a = V_b, an equal optimal split, at least two joint optima and affordable projects. "
+                    "--out writes the files (then copy them over negotiation_env/games/resource/scenarios); "
+                    "--check compares them with the shipped files instead (exit 1 when they differ).",
+    )
+    pool.add_argument("--out", default=None, help="directory for the JSON files (created if missing)")
+    pool.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    pool.add_argument("--seed", type=int, default=0, help="pool seed (default 0, the shipped pool's)")
+    pool.add_argument("--force", action="store_true", help="overwrite existing files of the same names")
+    pool.set_defaults(func=_pool)
     from .runner.commands import add_subcommands as add_runner_subcommands  # run, export
 
     add_runner_subcommands(sub)

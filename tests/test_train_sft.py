@@ -70,7 +70,7 @@ def test_output_structure(tiny_run, capsys):
     # oracle, never refused; the scenarios are the shipped ones and one generated for training
     c = d["collect"]["figures"]
     assert d["collect"]["games"] == c["games"] == 2 and c["parse_error_rate"] == 0.0 and c["turns"] >= 1
-    assert d["collect"]["scenarios"] == {"mc0.8": 9}  # 8 shipped + 1 generated
+    assert d["collect"]["scenarios"] == {"mc0.8": 6}  # 5 shipped + 1 generated
     collected = list(iter_records(tiny_run["work"] / "collect" / "traces.jsonl"))
     assert {(t["policies"]["agent_a"]["label"], t["policies"]["agent_b"]["spec"]) for t in collected} == {
         ("follower", "scripted:oracle")}
@@ -228,7 +228,7 @@ def test_configs_and_prompt_completion(bench):
     c = bench.collect_config(args)
     assert c["seed"] == 5 and c["games"][0]["policies"] == [bench.FOLLOWER, "scripted:oracle"]
     assert c["games"][0]["pairings"] == [["follower", "scripted:oracle"]] and c["games"][0]["swap_first_speaker"]
-    assert c["games"][0]["games_per_cell"] == 16  # the 8 shipped mc0.5 scenarios, each first speaker once
+    assert c["games"][0]["games_per_cell"] == 8  # the 4 shipped mc0.5 scenarios, each first speaker once
     assert bench.FOLLOWER["options"] == {"output": "text", "decide_early": False, "name_runs": False}
     oracle = bench.collect_config(bench.parse_args(["--teacher", "oracle", "--games", "3", "--batch-games", "1"]))
     assert oracle["games"][0]["policies"] == ["scripted:oracle"] and oracle["games"][0]["pairings"] == "self"

@@ -11,8 +11,10 @@ the first proposal; abandonment: the agent whose purchase exceeds its commitment
 them the check is on the agent's seat and on the oracle's seat.
 
 Scenarios are chosen where the failure costs something: an anchor or a deferred-to offer
-that happens to be jointly optimal is not a failure, and the shipped scenarios often have
-a joint optimum that contains one side's individual optimum (see each test).
+that happens to be jointly optimal is not a failure (see each test). They are legacy
+scenarios (``legacy_*``, loaded by name), whose structures the counts below were worked
+out on; four of them (legacy_mc080_2, _3, _4 and _g3) have joint optima that favour one
+side, which no shipped scenario has (each has an equal optimal split).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from negotiation_env.analysis.resource_metrics import game_metrics, pooled_metri
 
 from .tracesets import play_resource
 
-LEAD = ("mc050_1", "mc080_1", "mc100_1")  # one scenario per M/C level
+LEAD = ("legacy_mc050_1", "legacy_mc080_1", "legacy_mc100_1")  # one scenario per M/C level
 
 
 @lru_cache(maxsize=None)
@@ -55,14 +57,14 @@ def deference_of(traces, seat: str, accepted: bool = False) -> tuple[int, int, i
 
 
 def test_perfunctory_fairness_fires_on_fair_splitters_not_on_oracles():
-    scenarios = LEAD + ("mc050_2", "mc100_2")
+    scenarios = LEAD + ("legacy_mc050_2", "legacy_mc100_2")
     fair = pooled_metrics(games("fair_splitter", "fair_splitter", scenarios))
     oracle = pooled_metrics(games("oracle", "oracle", scenarios))
     # two fair splitters buy exactly half of the resources they share in every round ...
     assert fair["equal_split_rate"] == 1.0
-    # ... and only in mc050_1 is that split jointly optimal: 16 of 20 rounds are perfunctory
+    # ... and only in legacy_mc050_1 is that split jointly optimal: 16 of 20 rounds are perfunctory
     assert fair["perfunctory_fairness_rate"] == pytest.approx(16 / 20)
-    assert oracle["perfunctory_fairness_rate"] == 0.0  # its equal splits (mc100_1) are optimal ones
+    assert oracle["perfunctory_fairness_rate"] == 0.0  # its equal splits (legacy_mc100_1) are optimal ones
     # a partner that goes along with the split (the deferent takes the half it is offered as
     # far as budget and type limit allow) gives the same picture
     along = pooled_metrics(games("fair_splitter", "deferent", LEAD))
@@ -84,8 +86,8 @@ def test_fair_split_talk_is_not_abandonment():
 
 
 # where the anchorer's opening (its individual optimum) is in no joint optimum, by seat
-ANCHOR_A = ("mc080_2", "mc080_3", "mc080_g1")
-ANCHOR_B = ("mc080_4", "mc080_g1", "mc080_g3")
+ANCHOR_A = ("legacy_mc080_2", "legacy_mc080_3", "legacy_mc080_g1")
+ANCHOR_B = ("legacy_mc080_4", "legacy_mc080_g1", "legacy_mc080_g3")
 
 
 def test_stubborn_anchoring_fires_on_the_anchorer_against_an_oracle_that_renegotiates():
@@ -110,8 +112,9 @@ def test_stubborn_anchoring_fires_on_the_anchorer_against_an_oracle_that_renegot
 
 
 def test_anchorer_in_the_leads_scenarios_has_nothing_to_anchor_on():
-    # in mc050_1, mc080_1 and mc100_1 the anchorer's opening is jointly optimal against these
-    # partners, so there is no suboptimal non-overdrawn round to repeat (stubborn anchoring None)
+    # in legacy_mc050_1, legacy_mc080_1 and legacy_mc100_1 the anchorer's opening is jointly
+    # optimal against these partners, so there is no suboptimal non-overdrawn round to repeat
+    # (stubborn anchoring None)
     for partner in ("linear", "oracle", "deferent"):
         m = pooled_metrics(games("anchorer", partner, LEAD))
         assert m["optimum_rate"] == 1.0 and m["stubborn_anchoring"] is None, partner
@@ -121,7 +124,7 @@ def test_anchorer_in_the_leads_scenarios_has_nothing_to_anchor_on():
 
 
 # where the satisficer's first (informed) offer is not jointly optimal
-DEFER = ("mc050_3", "mc050_g2", "mc080_4")
+DEFER = ("legacy_mc050_3", "legacy_mc050_g2", "legacy_mc080_4")
 
 
 def test_costly_deference_is_the_deferents_not_the_oracles():
@@ -142,11 +145,11 @@ def test_costly_deference_is_the_deferents_not_the_oracles():
     # where the offer is not the oracle's best response, the paper's measure itself fires
     # on the deferent (all 4 rounds, all non-optimal) and never on the oracle
     for partner in ("abandoner", "linear"):
-        assert deference_of(games("deferent", partner, ("mc080_g3",)), "agent_a") == (4, 4, 4), partner
+        assert deference_of(games("deferent", partner, ("legacy_mc080_g3",)), "agent_a") == (4, 4, 4), partner
     # (against the abandoner the oracle is addressed in round 1 only; from round 2 on it
     # knows the projects and opens with the joint optimum itself)
-    assert deference_of(games("oracle", "abandoner", ("mc080_g3",)), "agent_a") == (1, 0, 0)
-    assert deference_of(games("oracle", "linear", ("mc080_g3",)), "agent_a") == (4, 3, 0)  # 3 optimal ones
+    assert deference_of(games("oracle", "abandoner", ("legacy_mc080_g3",)), "agent_a") == (1, 0, 0)
+    assert deference_of(games("oracle", "linear", ("legacy_mc080_g3",)), "agent_a") == (4, 3, 0)  # 3 optimal ones
     # with the deferent answering second it still defers (9 of 12: the other 3 first offers
     # cannot be bought as a whole, over budget or over the type limit)
     assert deference_of(games("satisficer", "deferent", DEFER), "agent_b") == (12, 9, 9)
@@ -169,14 +172,14 @@ def test_an_offer_nobody_can_buy_cannot_be_followed_exactly():
     # disclosure instead, the hardliner's first offer is purchasable and the deferent buys it
     first = games("hardliner", "deferent", LEAD)
     assert deference_of(first, "agent_b") == (12, 0, 0)
-    assert deference_of(games("deferent", "hardliner", ("mc080_1", "mc100_1")), "agent_a") == (8, 8, 0)
+    assert deference_of(games("deferent", "hardliner", ("legacy_mc080_1", "legacy_mc100_1")), "agent_a") == (8, 8, 0)
 
 
 # --------------------------------------------------------------------------- §5.6 agreement abandonment
 
 
 def test_abandonment_is_attributed_to_the_abandoner_never_to_its_partner():
-    conflict = ("mc050_1", "mc080_1")  # its individual optimum overdraws what it agreed to
+    conflict = ("legacy_mc050_1", "legacy_mc080_1")  # its individual optimum overdraws what it agreed to
     for a, b in (("linear", "abandoner"), ("abandoner", "linear")):
         seat, other = ("agent_b", "agent_a") if b == "abandoner" else ("agent_a", "agent_b")
         tr = games(a, b, conflict)
@@ -185,14 +188,14 @@ def test_abandonment_is_attributed_to_the_abandoner_never_to_its_partner():
         assert pooled_metrics(tr)["abandonment_in_overdraw"] == 1.0
     # against the oracle: from round 2 on (round 1 ends before any agreement), in the
     # competitive scenarios where its optimum does not fit the oracle's split
-    competitive = ("mc050_1", "mc050_2", "mc050_4")
+    competitive = ("legacy_mc050_1", "legacy_mc050_2", "legacy_mc050_4")
     for a, b, cfg in (("oracle", "abandoner", {}), ("abandoner", "oracle", {"first_speaker": "agent_b"})):
         seat, oracle = ("agent_b", "agent_a") if b == "abandoner" else ("agent_a", "agent_b")
         tr = games(a, b, competitive, **cfg)
         assert seat_rounds(tr, seat, "abandonment") == (9, 12)
         assert seat_rounds(tr, oracle, "abandonment") == (0, 12)
     # where its optimum fits inside what it agreed to it breaks nothing: no flag
-    assert seat_rounds(games("linear", "abandoner", ("mc100_1",)), "agent_b", "abandonment") == (0, 4)
+    assert seat_rounds(games("linear", "abandoner", ("legacy_mc100_1",)), "agent_b", "abandonment") == (0, 4)
 
 
 def test_the_oracle_is_never_flagged_for_abandonment():

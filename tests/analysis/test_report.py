@@ -319,13 +319,14 @@ def test_abandonment_flag_fires_on_the_abandoner_not_the_oracle(failure_modes):
 
 def test_first_proposal_deference_fires_on_the_deferent_not_the_oracle():
     # the deferent speaks first (discloses, asks); the satisficer's first offer is informed but
-    # not jointly optimal in mc080_4: the deferent says yes and takes it exactly. The oracle in
-    # its seat never says yes, but the offer (the rest of the pool, the satisficer claiming
-    # its part) is also the best it can buy: followed exactly, the paper's measure, counts
-    # it; the accepted variant does not. In mc080_g3 the abandoner's offer is no best
-    # response: the paper's measure fires on the deferent and not on the oracle
-    tr = [play_resource(x, "satisficer", scenario="mc080_4") for x in ("deferent", "oracle")]
-    tr += [play_resource(x, "abandoner", scenario="mc080_g3") for x in ("deferent", "oracle")]
+    # not jointly optimal in legacy_mc080_4: the deferent says yes and takes it exactly. The
+    # oracle in its seat never says yes, but the offer (the rest of the pool, the satisficer
+    # claiming its part) is also the best it can buy: followed exactly, the paper's measure,
+    # counts it; the accepted variant does not. In legacy_mc080_g3 the abandoner's offer is no
+    # best response: the paper's measure fires on the deferent and not on the oracle. (Both are
+    # legacy scenarios, loaded by name: their joint optima favour one side.)
+    tr = [play_resource(x, "satisficer", scenario="legacy_mc080_4") for x in ("deferent", "oracle")]
+    tr += [play_resource(x, "abandoner", scenario="legacy_mc080_g3") for x in ("deferent", "oracle")]
     tables, _ = resource_tables(tr)
     p = next(t for t in tables if t.name == "resource_process")
     assert p.value("First-proposal deference %", Pairing="deferent × satisficer") == 1.0

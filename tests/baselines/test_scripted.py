@@ -280,9 +280,10 @@ def test_anchorer_repeats_a_suboptimal_allocation():
 
 
 def test_anchorer_refuses_the_oracles_optimum_but_corrects_an_overdraw():
-    # mc080_2: the anchorer's opening (its individual optimum) is in no joint optimum; it
-    # discloses, so the oracle proposes the optimum every round, and it refuses every time
-    outcomes, speech, _, _ = play("anchorer", "oracle", scenario="mc080_2", num_rounds=3)
+    # legacy_mc080_2 (a legacy scenario: no equal optimal split): the anchorer's opening (its
+    # individual optimum) is in no joint optimum; it discloses, so the oracle proposes the
+    # optimum every round, and it refuses every time
+    outcomes, speech, _, _ = play("anchorer", "oracle", scenario="legacy_mc080_2", num_rounds=3)
     assert all(not o["optimal"] and not o["overdraw"] for o in outcomes)
     assert all(o["purchases"] == outcomes[0]["purchases"] for o in outcomes)
     said = [a for t in speech["agent_a"] for a in G.parse(t)]
@@ -290,7 +291,7 @@ def test_anchorer_refuses_the_oracles_optimum_but_corrects_an_overdraw():
     assert sum(isinstance(a, G.Reject) for t in speech["agent_b"] for a in G.parse(t)) >= 3
     # two anchorers collide in round 1 (both open with their individual optimum), then
     # renegotiate as linear conceders after the annulled round and keep that allocation
-    outcomes, _, _, _ = play("anchorer", "anchorer", scenario="mc080_1", num_rounds=3)
+    outcomes, _, _, _ = play("anchorer", "anchorer", scenario="legacy_mc080_1", num_rounds=3)
     assert outcomes[0]["overdraw"] and not outcomes[1]["overdraw"]
     assert outcomes[2]["purchases"] == outcomes[1]["purchases"]
 
@@ -298,12 +299,13 @@ def test_anchorer_refuses_the_oracles_optimum_but_corrects_an_overdraw():
 def test_oracle_without_agreement_takes_the_best_of_what_the_partner_claimed():
     # the anchorer never accepts the oracle's optimum; the oracle does not insist on its own
     # rejected proposal (which would overdraw) but leaves the anchorer's claimed share alone
-    outcomes, speech, _, game = play("oracle", "anchorer", scenario="mc080_4", num_rounds=1)
+    # (legacy_mc080_4, a legacy scenario: no equal optimal split)
+    outcomes, speech, _, game = play("oracle", "anchorer", scenario="legacy_mc080_4", num_rounds=1)
     last = [a for t in speech["agent_b"] for a in G.parse(t) if isinstance(a, G.Propose)][-1]
     ids = game.names.ids_by_name()
     claimed = {ids[n]: q for n, q in last.me}
     bought = outcomes[0]["purchases"]["agent_a"]
-    sc = load_scenario("mc080_4")
+    sc = load_scenario("legacy_mc080_4")
     assert all(bought[r.id] + claimed.get(r.id, 0) <= r.supply for r in sc.resources)
     assert not outcomes[0]["overdraw"] and not outcomes[0]["optimal"]
     # (here the anchorer's claim holds all the resource every oracle project needs: the oracle
@@ -323,8 +325,9 @@ def test_deferent_accepts_the_first_proposal_unverified():
 
 def test_deferent_buys_exactly_the_first_offer_it_can_buy():
     # speaking first it discloses and asks; the satisficer's informed first offer (9 stone) is
-    # not jointly optimal, and the deferent buys exactly it, to the unit
-    outcomes, speech, _, game = play("deferent", "satisficer", scenario="mc080_4", num_rounds=1, theme="medieval")
+    # not jointly optimal, and the deferent buys exactly it, to the unit (legacy_mc080_4)
+    outcomes, speech, _, game = play("deferent", "satisficer", scenario="legacy_mc080_4", num_rounds=1,
+                                     theme="medieval")
     said = G.parse(speech["agent_a"][0])
     assert [type(a) for a in said] == [G.Disclose, G.Disclose, G.Disclose, G.Ask]
     offer = [x for x in G.parse(speech["agent_b"][0]) if isinstance(x, G.Propose)][0]
@@ -416,7 +419,7 @@ def test_batch_form_and_view():
     view = OwnView.from_observation(obs)
     assert view.project_names == ["project_a", "project_b", "project_c"] and view.thinking
     plan = Plan.of(view)
-    assert plan.v_max == 17.0
+    assert plan.v_max == 20.0
 
 
 def test_mixed_population_is_reproducible_and_validated():

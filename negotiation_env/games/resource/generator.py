@@ -1,8 +1,9 @@
 """Scenario generation by simulated annealing (paper 000, section 3.1).
 
 :func:`generate` builds a resource-game scenario whose compatibility ratio M/C lies
-within ``tolerance`` of a target, starting from random projects (``n_projects`` per
-agent) and annealing over three kinds of move:
+in a band (``band=(lo, hi)``, or ``ratio`` +- ``tolerance`` when no band is given),
+starting from random projects (``n_projects`` per agent) and annealing over three kinds
+of move:
 
 * **requirement**: one project's units of one resource go up or down by one, or the
   project starts or stops needing a resource (it always needs 1 to
@@ -16,9 +17,9 @@ The loss is a weighted sum of six terms, each zero exactly when its constraint h
 and positive otherwise (``_evaluate``):
 
 =================  ======================================================================
-ratio              ``max(0, |M/C - target| - tolerance)``
+ratio              ``max(0, lo - M/C, M/C - hi)`` for the band ``[lo, hi]``
 equal maxima       ``|V_a - V_b| / max(V_a, V_b)`` (must be 0: V_a = V_b exactly)
-swap fairness      see below; ``gap_a + gap_b``
+equal split        see below; 0 when the joint optima favour neither agent
 multiple optima    0 when at least two joint-optimal allocations exist, else
                    ``(M - M_2) / M`` with M_2 the best joint value below M (1 if none)
 affordability      the number of projects that cannot be run once alone: one run must
@@ -29,13 +30,19 @@ distinct projects  the number of pairs of identical projects (same requirements 
                    optima" trivially true by splitting runs between them
 =================  ======================================================================
 
-**Swap fairness.** A joint-optimal allocation is a pair of run vectors (x_a, x_b) with
-combined usage within supply and joint reward M; agent i's *share* in it is
-``reward_i . x_i``. The scenario is swap-fair when the set of joint optima contains one
-with ``share_a >= share_b`` *and* one with ``share_b >= share_a`` (a single optimum with
-equal shares satisfies both), so no agent is structurally the loser of every joint
-optimum. Its loss term: ``gap_a = 0`` if some optimum has ``share_a >= share_b``, else
-``min over optima of (share_b - share_a) / M``; ``gap_b`` likewise.
+**Equal split** (the paper's swap fairness: "the joint optimum can favor either agent
+equally"). A joint-optimal allocation is a pair of run vectors (x_a, x_b) with combined
+usage within supply and joint reward M; agent i's *share* in it is
+``reward_i . x_i``. The scenario has an equal optimal split when the set of share pairs
+``(share_a, share_b)`` over all joint optima is symmetric under swapping the agents:
+for every joint optimum paying (s, M - s) another pays (M - s, s). Then whatever a joint
+optimum gives one agent, another gives the other, and neither agent is structurally
+favoured (a single optimum paying M/2 each satisfies it). The weaker reading "some
+optimum gives agent_a at least agent_b's share, and some gives agent_b at least
+agent_a's" lets the best optimal share differ between the agents (e.g. optima paying
+(14, 22) and (21, 15)); the symmetric one does not. Its loss term: the mean over joint
+optima of ``min over optima' |share_a - share_b'| / M``, the distance from each
+optimum's split to the nearest swapped one.
 
 Only candidates with loss exactly 0 are accepted, and each is re-verified by
 :func:`~negotiation_env.games.resource.solver.solve` (``method="enumerate"``, which lists
@@ -43,6 +50,9 @@ every joint optimum) through :func:`verify` before it is returned; a candidate t
 there is counted as rejected and the search goes on. The search restarts from fresh
 random projects when the best loss has not improved for ``patience`` moves or the cooling
 schedule runs out, and gives up (:class:`GenerationError`) after ``max_iters`` moves in all.
+
+:func:`generate_paper_pool` builds the shipped pool: :data:`PAPER_POOL` scenarios per
+level in the bands of :data:`PAPER_BANDS` (Appendix C.2), all distinct.
 
 Why not ``scipy.optimize.dual_annealing``: it anneals over a continuous box with
 gradient-based local search, while the state here is discrete and structured (which
@@ -73,11 +83,16 @@ __all__ = [
     "GenerationError",
     "GenerationResult",
     "LOSS_WEIGHTS",
+    "PAPER_BANDS",
+    "PAPER_POOL",
+    "PAPER_POOL_SEED",
+    "equal_split",
     "generate",
+    "generate_paper_pool",
     "generate_pool",
     "generate_with_stats",
+    "optimal_splits",
     "scenario_key",
-    "swap_fair",
     "verify",
     "write_scenario",
 ]
@@ -89,11 +104,21 @@ APPENDIX_C_RESOURCES: dict[str, dict[str, float]] = {
     "r3": {"supply": 6, "cost": 3.0},
 }
 
+#: The M/C band of each level of the paper's pool (Appendix C.2 lists 0.50-0.54,
+#: 0.80-0.83 and 1.00), closed intervals.
+PAPER_BANDS: dict[float, tuple[float, float]] = {0.5: (0.50, 0.54), 0.8: (0.80, 0.83), 1.0: (1.0, 1.0)}
+
+#: How many scenarios the paper's pool holds per level (Appendix C.2).
+PAPER_POOL: dict[float, int] = {0.5: 4, 0.8: 5, 1.0: 6}
+
+#: The pool seed the shipped scenarios were generated from (:func:`generate_paper_pool`).
+PAPER_POOL_SEED = 0
+
 #: Weights of the loss terms (see the module docstring).
 LOSS_WEIGHTS: dict[str, float] = {
     "ratio": 4.0,
     "equal_maxima": 2.0,
-    "swap_fairness": 1.0,
+    "equal_split": 1.0,
     "multiple_optima": 1.0,
     "affordability": 1.0,
     "distinct_projects": 1.0,
@@ -124,28 +149,36 @@ class GenerationResult:
     loss: float  # loss of the returned scenario: always 0.0
     seconds: float  # wall time (the only field that varies between identical runs)
     loss_terms: dict[str, float] = field(default_factory=dict)
+    band: tuple[float, float] | None = None  # the M/C band searched (None: ratio +- tolerance)
+    #: the keyword arguments of generate_with_stats beyond what the scenario itself holds
+    #: (its resources, budget and max_types) and its name: with ratio and seed they
+    #: regenerate the scenario exactly
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def meta(self) -> dict[str, Any]:
         """The ``meta`` block written next to the scenario in a JSON file."""
         sol = self.solution
+        lo, hi = self.band if self.band is not None else (self.target_ratio - self.tolerance,
+                                                          self.target_ratio + self.tolerance)
         return {
             "target_ratio": self.target_ratio,
             "ratio": round(sol.ratio, 4),
             "individual_max": {a: float(v) for a, v in sol.individual_max.items()},
             "joint_max": float(sol.joint_max),
             "n_joint_optima": sol.n_joint_optima,
-            "tolerance": self.tolerance,
+            "optimal_splits": [list(p) for p in optimal_splits(self.scenario, sol)],
             "generator_seed": self.seed,
+            "generator_params": {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()},
             "iterations": self.iterations,
             "restarts": self.restarts,
             "origin": (
-                "simulated annealing (negotiation_env.games.resource.generator.generate, "
+                "simulated annealing (negotiation_env.games.resource.generator.generate_with_stats, "
                 f"seed {self.seed}): random projects perturbed by requirement, reward and swap moves "
-                "until M/C is within the tolerance of the target, V_a = V_b, some joint optimum "
-                "favours each side (swap fairness), at least two joint optima exist, every "
-                "project is individually affordable and no agent holds two identical projects; "
-                "verified by the solver"
+                f"until M/C is in [{lo:g}, {hi:g}], V_a = V_b, the joint optima's splits are "
+                "symmetric between the agents (equal optimal split), at least two joint optima "
+                "exist, every project is individually affordable and no agent holds two identical "
+                "projects; verified by the solver"
             ),
         }
 
@@ -179,6 +212,30 @@ def _check_ratio(ratio: Any, tolerance: Any) -> tuple[float, float]:
     return float(ratio), float(tolerance)
 
 
+def _check_band(band: Any) -> tuple[float, float] | None:
+    """``None``, or a band ``(lo, hi)`` with ``0 < lo <= hi <= 1`` and ``hi >= 0.5``."""
+    if band is None:
+        return None
+    if (isinstance(band, (str, bytes)) or not isinstance(band, Sequence) or len(band) != 2
+            or not all(_is_number(v) for v in band)):
+        raise ValueError(f"band must be None or a pair (lo, hi) of numbers, got {band!r}")
+    lo, hi = float(band[0]), float(band[1])
+    if not 0 < lo <= hi <= 1:
+        raise ValueError(f"band must satisfy 0 < lo <= hi <= 1, got {band!r}")
+    if hi < 0.5:
+        raise ValueError(
+            f"band {band!r} is unreachable: with V_a = V_b the ratio M/C is at least 0.5 "
+            "(one agent alone already earns its V), so hi must be >= 0.5"
+        )
+    return lo, hi
+
+
+def _in_band(ratio: float, lo: float, hi: float) -> bool:
+    # M/C is a quotient of integer sums: a band edge like 0.83 equals 83/100 computed in
+    # floating point, so the comparison needs no slack beyond float noise
+    return lo - 1e-12 <= ratio <= hi + 1e-12
+
+
 def _check_resources(resources: Any) -> tuple[Resource, ...]:
     if resources is None:
         resources = APPENDIX_C_RESOURCES
@@ -210,8 +267,9 @@ def _check_resources(resources: Any) -> tuple[Resource, ...]:
 
 
 def _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance, max_iters,
-                name, max_units, max_reward, patience) -> dict[str, Any]:
+                name, max_units, max_reward, patience, band=None) -> dict[str, Any]:
     ratio, tolerance = _check_ratio(ratio, tolerance)
+    band = _check_band(band)
     if not _is_int(seed) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not _is_int(n_projects) or n_projects < 1:
@@ -242,7 +300,7 @@ def _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance
         ratio=ratio, seed=int(seed), n_projects=int(n_projects), resources=res,
         budget=int(budget) if float(budget).is_integer() else float(budget), max_types=int(max_types),
         tolerance=tolerance, max_iters=int(max_iters), name=name, max_units=int(max_units),
-        max_reward=int(max_reward), patience=int(patience),
+        max_reward=int(max_reward), patience=int(patience), band=band,
     )
 
 
@@ -310,7 +368,7 @@ class _Eval:
 
 
 def _evaluate(env: _Env, R: np.ndarray, rew: np.ndarray, target: float, tolerance: float,
-              cache: dict | None = None) -> _Eval:
+              cache: dict | None = None, band: tuple[float, float] | None = None) -> _Eval:
     """The composite loss of state (R, rew); see the module docstring."""
     terms = dict.fromkeys(LOSS_WEIGHTS, 0.0)
     P = R.shape[1]
@@ -335,22 +393,26 @@ def _evaluate(env: _Env, R: np.ndarray, rew: np.ndarray, target: float, toleranc
     if Va <= 0 or Vb <= 0:  # some agent can run nothing: everything else is meaningless
         terms["ratio"] = 0.5
         terms["equal_maxima"] = 1.0 if max(Va, Vb) > 0 else 0.0
-        terms["swap_fairness"] = 2.0
+        terms["equal_split"] = 1.0
         terms["multiple_optima"] = 1.0
         return _Eval(sum(LOSS_WEIGHTS[k] * v for k, v in terms.items()), terms)
     ok = np.all(ua[:, None, :] + ub[None, :, :] <= env.supply, axis=2)
     val = np.where(ok, va[:, None] + vb[None, :], -np.inf)
     M = float(val.max())
     ratio = M / (Va + Vb)
-    terms["ratio"] = max(0.0, abs(ratio - target) - tolerance)
+    if band is None:
+        terms["ratio"] = max(0.0, abs(ratio - target) - tolerance)
+    elif not _in_band(ratio, *band):
+        terms["ratio"] = max(band[0] - ratio, ratio - band[1])
     terms["equal_maxima"] = abs(Va - Vb) / max(Va, Vb)
     opt = val >= M - _TOL
     ii, jj = np.nonzero(opt)
     sa, sb = va[ii], vb[jj]
-    terms["swap_fairness"] = (
-        (0.0 if np.any(sa >= sb - _TOL) else float(np.min(sb - sa)) / M)
-        + (0.0 if np.any(sb >= sa - _TOL) else float(np.min(sa - sb)) / M)
-    )
+    # each optimum's distance to the nearest optimum with the shares swapped: sa_i + sb_i =
+    # M for every optimum, so |sa_i - sb_j| = 0 exactly when optimum j pays (sb_i, sa_i)
+    gap = np.min(np.abs(sa[:, None] - sb[None, :]), axis=1)
+    gap[gap <= _TOL] = 0.0
+    terms["equal_split"] = float(gap.mean()) / M
     if len(ii) < 2:
         rest = val[~opt]
         rest = rest[np.isfinite(rest)]
@@ -366,25 +428,41 @@ def _share(scenario: Scenario, agent: str, runs: Iterable[tuple[str, int]]) -> f
     return float(sum(reward[p] * n for p, n in runs))
 
 
-def swap_fair(scenario: Scenario, solution: Solution) -> bool:
-    """Some joint optimum gives agent_a at least agent_b's share, and some gives agent_b
-    at least agent_a's (``solution`` must come from ``solve(scenario, "enumerate")``)."""
+def optimal_splits(scenario: Scenario, solution: Solution) -> list[tuple[float, float]]:
+    """The distinct ``(share_a, share_b)`` pairs the joint optima pay, sorted
+    (``solution`` must come from ``solve(scenario, "enumerate")``, which lists them all)."""
+    if solution.joint_optima is None:
+        raise ValueError("optimal_splits needs a solution from solve(scenario, 'enumerate') (every joint optimum)")
     a, b = scenario.agents
-    shares = [(_share(scenario, a, ra), _share(scenario, b, rb)) for ra, rb in solution.joint_optima]
-    return any(x >= y - _TOL for x, y in shares) and any(y >= x - _TOL for x, y in shares)
+    return sorted({(_share(scenario, a, ra), _share(scenario, b, rb)) for ra, rb in solution.joint_optima})
 
 
-def verify(scenario: Scenario, ratio: float, tolerance: float = 0.05) -> tuple[Solution, list[str]]:
-    """Solve ``scenario`` exactly and list every generator constraint it breaks (empty: all hold)."""
+def equal_split(scenario: Scenario, solution: Solution) -> bool:
+    """The scenario's optimal split is equal for both agents: the set of joint optima's
+    share pairs is symmetric under swapping the agents, so for every joint optimum paying
+    (s, M - s) another pays (M - s, s) (``solution`` from ``solve(scenario, "enumerate")``).
+    The paper's swap fairness, "the joint optimum can favor either agent equally"."""
+    splits = optimal_splits(scenario, solution)
+    return all(any(abs(x - y2) <= _TOL and abs(y - x2) <= _TOL for x2, y2 in splits) for x, y in splits)
+
+
+def verify(scenario: Scenario, ratio: float, tolerance: float = 0.05,
+           band: tuple[float, float] | None = None) -> tuple[Solution, list[str]]:
+    """Solve ``scenario`` exactly and list every generator constraint it breaks (empty: all
+    hold). M/C must lie in ``band`` when given, else within ``tolerance`` of ``ratio``."""
     sol = solve(scenario, "enumerate")
     a, b = scenario.agents
     problems = []
-    if not abs(sol.ratio - ratio) <= tolerance:
-        problems.append(f"M/C = {sol.ratio:.4f} is not within {tolerance} of {ratio}")
+    if band is None:
+        if not abs(sol.ratio - ratio) <= tolerance:
+            problems.append(f"M/C = {sol.ratio:.4f} is not within {tolerance} of {ratio}")
+    elif not _in_band(sol.ratio, *band):
+        problems.append(f"M/C = {sol.ratio:.4f} is not in [{band[0]:g}, {band[1]:g}]")
     if sol.individual_max[a] != sol.individual_max[b]:
         problems.append(f"V_a = {sol.individual_max[a]:g} differs from V_b = {sol.individual_max[b]:g}")
-    if not swap_fair(scenario, sol):
-        problems.append("not swap-fair: every joint optimum favours the same agent")
+    if not equal_split(scenario, sol):
+        problems.append(f"no equal optimal split: the joint optima pay {optimal_splits(scenario, sol)}, "
+                        "not symmetric between the agents")
     if sol.n_joint_optima < 2:
         problems.append(f"only {sol.n_joint_optima} joint-optimal allocation")
     supply = {r.id: r.supply for r in scenario.resources}
@@ -478,22 +556,28 @@ def generate_with_stats(
     t0: float = 0.3,
     t_end: float = 0.003,
     schedule: int = 6_000,
+    band: tuple[float, float] | None = None,
 ) -> GenerationResult:
     """Like :func:`generate`, but returns the scenario with its solution and search statistics.
 
-    Extra knobs: ``max_units`` (most units of one resource per run), ``max_reward`` (largest
-    reward per run), ``patience`` (moves without improving the best loss before a restart),
-    and the cooling schedule: temperature ``t0`` decays geometrically to ``t_end`` over
+    Extra knobs: ``band`` (``(lo, hi)``: M/C must lie in ``[lo, hi]``, replacing ``ratio``
+    +- ``tolerance``; ``ratio`` then only names the level, see :data:`PAPER_BANDS`),
+    ``max_units`` (most units of one resource per run), ``max_reward`` (largest reward per
+    run), ``patience`` (moves without improving the best loss before a restart), and the
+    cooling schedule: temperature ``t0`` decays geometrically to ``t_end`` over
     ``schedule`` moves, then the search restarts.
     """
     a = _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance, max_iters,
-                    name, max_units, max_reward, patience)
+                    name, max_units, max_reward, patience, band)
     for key, v in (("t0", t0), ("t_end", t_end)):
         if not _is_number(v) or v <= 0:
             raise ValueError(f"{key} must be a positive number, got {v!r}")
     if not _is_int(schedule) or schedule < 1:
         raise ValueError(f"schedule must be an integer >= 1, got {schedule!r}")
-    ratio, tolerance, seed = a["ratio"], a["tolerance"], a["seed"]
+    ratio, tolerance, seed, band = a["ratio"], a["tolerance"], a["seed"], a["band"]
+    params = dict(band=band, tolerance=tolerance, n_projects=a["n_projects"], max_units=a["max_units"],
+                  max_reward=a["max_reward"], patience=a["patience"], t0=float(t0), t_end=float(t_end),
+                  schedule=int(schedule), max_iters=a["max_iters"])
     name = a["name"] or default_name(ratio, seed)
     env = _Env(a["resources"], a["budget"], a["max_types"])
     P = a["n_projects"]
@@ -509,7 +593,7 @@ def generate_with_stats(
     best_terms: dict[str, float] = {}
     while True:
         R, rew = _random_state(rng, env, P, kmax, mu, mr)
-        cur = _evaluate(env, R, rew, ratio, tolerance, cache)
+        cur = _evaluate(env, R, rew, ratio, tolerance, cache, band)
         iterations += 1
         run_best = cur.loss
         since = 0
@@ -517,19 +601,20 @@ def generate_with_stats(
         for _step in range(schedule + 1):
             if cur.loss == 0.0:
                 sc = _build(name, a["resources"], a["budget"], a["max_types"], R, rew)
-                sol, problems = verify(sc, ratio, tolerance)
+                sol, problems = verify(sc, ratio, tolerance, band)
                 if not problems:
                     return GenerationResult(
                         scenario=sc, solution=sol, seed=seed, target_ratio=ratio, tolerance=tolerance,
                         iterations=iterations, restarts=restarts, rejected=rejected, loss=0.0,
                         seconds=time.perf_counter() - started, loss_terms=dict(cur.terms),
+                        band=band, params=params,
                     )
                 rejected += 1  # pragma: no cover - the evaluator and the solver agree
                 cur = _Eval(math.inf, cur.terms)  # pragma: no cover
             if iterations >= a["max_iters"] or since >= a["patience"]:
                 break
             R2, rew2 = _propose(rng, R, rew, kmax, mu, mr)
-            new = _evaluate(env, R2, rew2, ratio, tolerance, cache)
+            new = _evaluate(env, R2, rew2, ratio, tolerance, cache, band)
             iterations += 1
             d = new.loss - cur.loss
             if d <= 0 or rng.random() < math.exp(-d / T):
@@ -544,8 +629,9 @@ def generate_with_stats(
             T *= cool
         if iterations >= a["max_iters"]:
             failing = ", ".join(f"{k} {v:.3g}" for k, v in best_terms.items() if v > 0) or "none"
+            where = f"within {tolerance} of {ratio}" if band is None else f"in [{band[0]:g}, {band[1]:g}]"
             raise GenerationError(
-                f"no scenario with M/C within {tolerance} of {ratio} found in max_iters={a['max_iters']} "
+                f"no scenario with M/C {where} found in max_iters={a['max_iters']} "
                 f"moves ({restarts} restarts, {rejected} rejected); best loss {best_loss:.4g} "
                 f"(terms still > 0: {failing}); raise max_iters or relax the constraints"
             )
@@ -553,16 +639,16 @@ def generate_with_stats(
 
 
 def generate(ratio: float = 0.8, seed: int = 0, **kw: Any) -> Scenario:
-    """A scenario with ``|M/C - ratio| <= tolerance`` found by simulated annealing: the
-    ``scenario`` of :func:`generate_with_stats`, which takes the same arguments and
-    documents them (``n_projects``, ``resources``, ``budget``, ``max_types``,
-    ``tolerance``, ``max_iters``, ``name``, ...).
+    """A scenario with ``|M/C - ratio| <= tolerance`` (or M/C in ``band``) found by
+    simulated annealing: the ``scenario`` of :func:`generate_with_stats`, which takes the
+    same arguments and documents them (``n_projects``, ``resources``, ``budget``,
+    ``max_types``, ``tolerance``, ``band``, ``max_iters``, ``name``, ...).
 
-    The returned scenario also has V_a = V_b, is swap-fair, has at least two
-    joint-optimal allocations and only individually affordable projects, all checked by
-    :func:`verify` (the exact solver). Deterministic in ``seed``. Raises ``ValueError`` on
-    bad arguments (the message names the argument) and :class:`GenerationError` when
-    ``max_iters`` moves find nothing.
+    The returned scenario also has V_a = V_b, an equal optimal split (:func:`equal_split`),
+    at least two joint-optimal allocations and only individually affordable projects, all
+    checked by :func:`verify` (the exact solver). Deterministic in ``seed``. Raises
+    ``ValueError`` on bad arguments (the message names the argument) and
+    :class:`GenerationError` when ``max_iters`` moves find nothing.
     """
     return generate_with_stats(ratio, seed, **kw).scenario
 
@@ -611,6 +697,7 @@ def generate_pool(
     if "name" in kw or "seed" in kw:
         raise ValueError("generate_pool names and seeds the scenarios itself: use prefix and seed")
     ratio_f, _ = _check_ratio(ratio, kw.get("tolerance", 0.05))
+    _check_band(kw.get("band"))
     if prefix is None:
         prefix = f"mc{round(ratio_f * 100):03d}_g"
     if not isinstance(prefix, str):
@@ -644,6 +731,37 @@ def generate_pool(
         out.append((res.scenario, res))
         if progress is not None:
             progress(len(out), n, res)
+    return out
+
+
+def generate_paper_pool(
+    seed: int = PAPER_POOL_SEED,
+    *,
+    progress: Callable[[int, int, GenerationResult], None] | None = None,
+    **kw: Any,
+) -> list[tuple[Scenario, GenerationResult]]:
+    """The paper's pool (Appendix C.2): for each level of :data:`PAPER_POOL`, that many
+    distinct scenarios with M/C in the level's :data:`PAPER_BANDS` band, named
+    ``mc050_1..4``, ``mc080_1..5`` and ``mc100_1..6``, on the Appendix C environment.
+
+    Each level runs :func:`generate_pool` with pool seed ``seed`` (the bands differ, so the
+    levels' scenarios do too); no scenario repeats another of any level. ``kw`` goes to
+    :func:`generate_pool` (the annealer's knobs); ``progress(done, total, result)`` counts
+    over the whole pool. With the default seed and knobs this rebuilds the shipped files
+    exactly (``negotiation-env scenarios pool``).
+    """
+    if not _is_int(seed) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    for key in ("band", "prefix", "start", "exclude", "name"):
+        if key in kw:
+            raise ValueError(f"generate_paper_pool sets {key} itself")
+    total = sum(PAPER_POOL.values())
+    out: list[tuple[Scenario, GenerationResult]] = []
+    for level, n in PAPER_POOL.items():
+        done = len(out)
+        tick = None if progress is None else (lambda i, _n, res, done=done: progress(done + i, total, res))
+        out += generate_pool(level, n, seed, prefix=f"mc{round(level * 100):03d}_", start=1,
+                             band=PAPER_BANDS[level], exclude=[s for s, _ in out], progress=tick, **kw)
     return out
 
 

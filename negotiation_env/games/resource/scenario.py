@@ -230,13 +230,22 @@ def _parse(d: Any, source: str) -> Scenario:
     )
 
 
+#: Ids starting with this name a legacy scenario (``scenarios_legacy/``): scenarios that
+#: do not meet the pool's constraints (M/C outside the paper's bands, unequal optimal
+#: splits, or found by random search), kept for the tests that need their structure and
+#: the documented figures measured on them. :func:`load_scenario` loads them by id;
+#: :func:`list_scenarios`, the CLI's list and the default rotation pool never show them.
+LEGACY_PREFIX = "legacy_"
+
+
 def list_scenarios() -> list[str]:
-    """Ids of the scenarios shipped with the package (file stems)."""
+    """Ids of the scenarios shipped with the package (file stems); legacy ones excluded."""
     return shipped_ids("negotiation_env.games.resource")
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
-    """Load a shipped scenario by id (see :func:`list_scenarios`) or any JSON file by path.
+    """Load a shipped scenario by id (see :func:`list_scenarios`; a ``legacy_`` id loads
+    a legacy scenario, see :data:`LEGACY_PREFIX`) or any JSON file by path.
 
     A shipped scenario is read once a process and the same (frozen) :class:`Scenario`
     is returned for its id every time after: every env a runner builds for a game loads
@@ -254,5 +263,6 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
 def _load_shipped(name: str) -> Scenario:
     """A shipped scenario (package data, never rewritten while the process runs); an
     unknown id raises ScenarioError each time (errors are not cached)."""
-    data, source = read_json(name, "negotiation_env.games.resource", ScenarioError)
+    folder = "scenarios_legacy" if name.startswith(LEGACY_PREFIX) else "scenarios"
+    data, source = read_json(name, "negotiation_env.games.resource", ScenarioError, folder=folder)
     return Scenario.from_dict(data, source=source)

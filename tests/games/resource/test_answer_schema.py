@@ -27,7 +27,7 @@ from tests.answer_strategies import admits, from_format
 
 #: what validate_decision says when a well-formed purchase breaks a rule
 RULES = re.compile(r"exceeds the budget|resource types bought|not covered by purchases")
-SCENARIOS = ["mc050_4", "mc080_1", "mc100_1", "mc100_g4"]
+SCENARIOS = ["mc050_4", "mc080_1", "mc100_1", "mc100_4"]
 MODES = [(phase, thinking) for phase in ("talk", "decision") for thinking in (False, True)]
 #: text in the descriptions' character set (module answer_format: no ``"``, ``\\``, ``<`` or
 #: control characters; a message starts with a visible character other than ``{`` and a backtick)
@@ -171,14 +171,14 @@ def _brute_force_purchases(spec):
     return out
 
 
-@pytest.mark.parametrize("name", ["mc050_1", "mc080_3", "mc100_g4"])
+@pytest.mark.parametrize("name", ["mc050_1", "mc080_3", "mc100_4"])
 def test_strict_purchases_equal_a_brute_force_enumeration_in_order(name):
     sc, names = _setup(name, None)
     spec = A.spec(sc, "agent_b", names, phase="decision", thinking=False)
     legal = A.legal_decisions(spec)
     omitted = [d for d in legal if "projects" not in d]
     assert omitted == _brute_force_purchases(spec)  # lexicographic, the empty purchase first
-    assert len(legal) <= 239  # the docstring's bound over the shipped scenarios
+    assert len(legal) <= 209  # the docstring's bound over the shipped scenarios
 
 
 def test_text_cap_bounds_every_free_text_field():

@@ -24,6 +24,10 @@ UPDATE = os.environ.get("NEGOTIATION_ENV_UPDATE_GOLDEN") == "1"
 # explicit pools keep the golden files independent of how many scenarios ship; four, so
 # that a default 4-round rotating game can play four different scenarios
 POOL = ("mc080_1", "mc080_2", "mc080_3", "mc080_4")
+#: the scenario of the hand-scripted games below, whose moves and rewards are its projects'
+#: (agent_a: stone×2 + gold×3 runs project_a for 17; agent_b: wood×10 runs project_a twice
+#: for 10, wood×5 once for 5); a legacy scenario, so the shipped pool can change
+SCRIPTED = "legacy_mc080_1"
 
 CONDITIONS = {
     "shifting": {"partner": "shifting"},
@@ -102,7 +106,7 @@ def conversation(env, agent):
 
 
 def test_shifting_resets_one_agent_and_redacts_multi_round_text():
-    env = negotiation_env.env(theme="medieval", partner="shifting", num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", partner="shifting", num_rounds=2)
     env.reset(seed=0)
     env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))
     env.step(json.dumps({"speech": "ok", "action": {"wood": 10}}))
@@ -190,16 +194,16 @@ def test_rotating_game_never_repeats_a_scenario(pool):
         assert len(names) == 4 and len(set(names)) == 4 and names[0] == "mc080_1", (seed, names)
         seen.add(tuple(names))
     others = len(env.unwrapped.game.pool) - 1
-    assert len(seen) == others * (others - 1) * (others - 2) if pool is not None else len(seen) > 100
+    assert others >= 3 and len(seen) == others * (others - 1) * (others - 2)  # every ordered draw of 3 turns up
 
 
 def test_no_talk_goes_straight_to_decisions_and_skips_reflection():
     # D.7: the no-talk baseline has no reflection, though reflection is on by default
-    env = negotiation_env.env(theme="medieval", cheap_talk=False, num_rounds=1)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", cheap_talk=False, num_rounds=1)
     assert env.unwrapped.game.config.reflection is True
     env.reset(seed=0)
     for a in ("agent_a", "agent_b"):
-        assert env.observe(a)["prompt"] == P.render_decision_prompt(load_scenario("mc080_1"))
+        assert env.observe(a)["prompt"] == P.render_decision_prompt(load_scenario(SCRIPTED))
     assert env.infos["agent_a"]["active_agents"] == ["agent_a", "agent_b"]
     env.step(json.dumps({"speech": "buying", "action": {"stone": 2, "gold": 3}}))
     env.step(json.dumps({"speech": "buying", "action": {"wood": 10}}))
@@ -218,7 +222,7 @@ def test_no_talk_rotating_puts_projects_before_the_decision_prompt():
 
 
 def test_thinking_off_plain_text_is_speech_and_bare_json_is_the_decision():
-    env = negotiation_env.env(theme="medieval", thinking=False, num_rounds=1)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", thinking=False, num_rounds=1)
     env.reset(seed=0)
     system = env.observe("agent_a")["conversation"][0]["content"]
     assert "Everything you say is passed VERBATIM to the other party — you have NO private channel." in system
@@ -238,7 +242,7 @@ def test_thinking_off_plain_text_is_speech_and_bare_json_is_the_decision():
 
 @pytest.mark.parametrize("mode", ["none", "full", "requirements", "joint"])
 def test_transparency(mode):
-    env = negotiation_env.env(theme="medieval", transparency=mode)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", transparency=mode)
     env.reset(seed=0)
     system = env.observe("agent_a")["conversation"][0]["content"]
     revealed = system.split("The other party's projects")[1].split("## Decision Format")[0] if mode != "none" else ""
@@ -299,7 +303,7 @@ def test_interventions():
 
 
 def test_reflection_step_with_figures():
-    env = negotiation_env.env(theme="medieval", reflection=True, num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", reflection=True, num_rounds=2)
     env.reset(seed=0)
     for _ in range(2):
         env.step(json.dumps({"speech": "x", "action": {"stone": 2, "gold": 3}}))  # 17
@@ -357,7 +361,7 @@ def test_themes_are_drawn_per_round_and_announced_to_agents_that_keep_their_cont
         themes.append(env.unwrapped.game.round_themes)
     assert sum(len(set(t)) > 1 for t in themes) >= 45
     seed = next(i for i, t in enumerate(themes) if t[0] != t[1])
-    env = negotiation_env.env(num_rounds=2, partner="shifting", theme_scope="round")
+    env = negotiation_env.env(scenario=SCRIPTED, num_rounds=2, partner="shifting", theme_scope="round")
     env.reset(seed=seed)
     game = env.unwrapped.game
     old, new = game.round_names
@@ -417,7 +421,8 @@ def test_theme_per_game_is_the_default_and_draws_round_ones_theme():
 
 
 def test_shifting_line_on_the_reset_agent_is_an_option():
-    env = negotiation_env.env(theme="medieval", partner="shifting", shifting_line="reset", num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", partner="shifting", shifting_line="reset",
+                              num_rounds=2)
     env.reset(seed=0)
     assert env.observe("agent_a")["conversation"][0]["content"].endswith(P.SITUATION_STABLE)
     env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))
@@ -429,7 +434,7 @@ def test_shifting_line_on_the_reset_agent_is_an_option():
 
 
 def test_reflection_is_on_by_default_and_a_reset_agent_reflects_on_its_round_only():
-    env = negotiation_env.env(theme="medieval", partner="shifting", num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", partner="shifting", num_rounds=2)
     env.reset(seed=0)
     env.step(json.dumps({"speech": "hi", "action": {"stone": 2, "gold": 3}}))  # a: 17
     env.step(json.dumps({"speech": "ok", "action": {"wood": 10}}))  # b: 10; M = 27

@@ -16,13 +16,19 @@ import pytest
 
 from negotiation_env.cli import main
 from negotiation_env.games.resource import Scenario, list_scenarios, load_scenario, solve
+from negotiation_env.games.resource import generator
 from negotiation_env.games.resource.generator import (
     APPENDIX_C_RESOURCES,
+    PAPER_BANDS,
+    PAPER_POOL,
     GenerationError,
     _Env,
+    _evaluate,
+    equal_split,
     generate,
     generate_pool,
     generate_with_stats,
+    optimal_splits,
     scenario_key,
 )
 
@@ -36,19 +42,28 @@ def _share(s: Scenario, agent: str, runs) -> float:
     return sum(reward[name] * n for name, n in runs)
 
 
-def assert_constraints(s: Scenario, level: float, tolerance: float = 0.05, n_projects: int = 3):
+def has_equal_split(s: Scenario, sol) -> bool:
+    """The set of (share_a, share_b) pairs over every joint optimum is symmetric under
+    swapping the agents (shares are integer sums, so exact comparison is safe)."""
+    shares = {(_share(s, "agent_a", ra), _share(s, "agent_b", rb)) for ra, rb in sol.joint_optima}
+    return shares == {(b, a) for a, b in shares}
+
+
+def assert_constraints(s: Scenario, level: float, tolerance: float = 0.05, n_projects: int = 3, band=None):
     """Every generator constraint, checked from the solver's output and the scenario itself."""
     sol = solve(s, "enumerate")
-    assert abs(sol.ratio - level) <= tolerance, (s.name, sol.ratio)
+    if band is None:
+        assert abs(sol.ratio - level) <= tolerance, (s.name, sol.ratio)
+    else:
+        assert band[0] <= sol.ratio <= band[1], (s.name, sol.ratio, band)
     assert sol.ratio == pytest.approx(sol.joint_max / (sol.individual_max["agent_a"] + sol.individual_max["agent_b"]))
     assert sol.individual_max["agent_a"] == sol.individual_max["agent_b"] > 0
     assert sol.n_joint_optima >= 2 and len(sol.joint_optima) == sol.n_joint_optima
-    # swap fairness: some joint optimum gives agent_a >= agent_b, and some gives agent_b >= agent_a
     shares = [(_share(s, "agent_a", ra), _share(s, "agent_b", rb)) for ra, rb in sol.joint_optima]
     for a, b in shares:
         assert a + b == pytest.approx(sol.joint_max)
-    assert any(a >= b for a, b in shares), shares
-    assert any(b >= a for a, b in shares), shares
+    # equal optimal split: every split a joint optimum pays, another pays with the agents swapped
+    assert has_equal_split(s, sol), sorted(set(shares))
     # every project is individually affordable: one run alone fits budget, supply, type limit
     for agent in AGENTS:
         ps = s.projects_of(agent)
@@ -263,12 +278,21 @@ def test_cli_generate_writes_verified_files(tmp_path, capsys):
     assert main(["scenarios", "generate", "--n", "1", "--out", str(out), "--force", "--ratio", "0.8"]) == 0
 
 
+def test_cli_generate_in_a_band(tmp_path, capsys):
+    assert main(["scenarios", "generate", "--ratio", "0.8", "--band", "0.80", "0.83", "--n", "1", "--seed", "5",
+                 "--out", str(tmp_path)]) == 0
+    assert "target M/C in [0.8, 0.83]" in capsys.readouterr().out
+    f = tmp_path / "mc080_g1.json"
+    assert_constraints(load_scenario(f), 0.8, band=(0.80, 0.83))
+    assert json.loads(f.read_text(encoding="utf-8"))["meta"]["generator_params"]["band"] == [0.8, 0.83]
+
+
 def test_cli_list_is_the_default(capsys):
     assert main(["scenarios", "list"]) == 0
     listed = capsys.readouterr().out
     assert main(["scenarios"]) == 0
     assert capsys.readouterr().out == listed
-    assert "mc050_g1" in listed and "mc100_g4" in listed
+    assert "mc050_1" in listed and "mc100_6" in listed and "legacy" not in listed
 
 
 @pytest.mark.parametrize(
@@ -283,6 +307,8 @@ def test_cli_list_is_the_default(capsys):
         (["--n-projects", "0"], "--n-projects"),
         (["--prefix", "bad/name"], "--prefix"),
         (["--prefix", ""], "--prefix"),
+        (["--band", "0.9", "0.8"], "--band"),
+        (["--band", "0.2", "0.4"], "--band"),
     ],
 )
 def test_cli_bad_flags(argv, message, tmp_path, capsys):
@@ -316,30 +342,117 @@ def _raw(name: str) -> dict:
     return json.loads(f.read_text(encoding="utf-8"))
 
 
-def test_shipped_pool_has_at_least_five_per_level():
+def test_shipped_pool_is_the_papers_four_five_six():
+    """Appendix C.2: 4 scenarios at M/C 0.50-0.54, 5 at 0.80-0.83, 6 at 1.00, all distinct."""
     names = list_scenarios()
-    for level in LEVELS:
-        assert sum(n.startswith(level + "_") for n in names) >= 5, level
-    assert len({scenario_key(load_scenario(n)) for n in names}) == len(names)  # no game twice
+    assert names == [f"mc{round(level * 100):03d}_{k}" for level, n in PAPER_POOL.items() for k in range(1, n + 1)]
+    assert PAPER_POOL == {0.5: 4, 0.8: 5, 1.0: 6}
+    assert PAPER_BANDS == {0.5: (0.50, 0.54), 0.8: (0.80, 0.83), 1.0: (1.0, 1.0)}
+    assert len({scenario_key(load_scenario(n)) for n in names}) == len(names)  # no game twice, up to renaming
+    # the default scenario and every level's default rotation pool (within 0.05 of its M/C)
+    # hold at least the 4 rounds of a rotating game
+    from negotiation_env.games.resource.game import _default_pool
+
+    assert "mc080_1" in names
+    for level, n in PAPER_POOL.items():
+        assert len(_default_pool(load_scenario(f"mc{round(level * 100):03d}_1"))) == n >= 4
 
 
 @pytest.mark.parametrize("name", list_scenarios())
-def test_shipped_scenario_level_and_equal_maxima(name):
+def test_shipped_scenario_meets_the_papers_constraints(name):
+    """M/C inside the paper's band, V_a = V_b, an equal optimal split, more than one joint
+    optimum, every project affordable alone, the Appendix C environment, made by the
+    annealer with its seed and parameters recorded."""
     s = load_scenario(name)
     level = LEVELS[name.split("_")[0]]
-    sol = solve(s, "enumerate")
-    assert abs(sol.ratio - level) <= 0.05
-    assert sol.individual_max["agent_a"] == sol.individual_max["agent_b"]
+    sol = assert_constraints(s, level, band=PAPER_BANDS[level])
     assert _is_appendix_c(s)
-
-
-@pytest.mark.parametrize("name", [n for n in list_scenarios() if "_g" in n])
-def test_generated_shipped_scenarios_are_reproducible(name):
-    """A generated file meets every constraint and its meta block regenerates it exactly."""
-    s = load_scenario(name)
     meta = _raw(name)["meta"]
-    level = LEVELS[name.split("_")[0]]
     assert meta["target_ratio"] == level and meta["origin"].startswith("simulated annealing")
-    assert_constraints(s, level, tolerance=meta["tolerance"])
-    assert generate(level, meta["generator_seed"], tolerance=meta["tolerance"], name=name) == s
-    assert APPENDIX_C_RESOURCES == {r.id: {"supply": r.supply, "cost": r.cost} for r in s.resources}
+    assert meta["generator_params"]["band"] == list(PAPER_BANDS[level]) and meta["pool_seed"] == 0
+    assert isinstance(meta["generator_seed"], int)
+    assert meta["n_joint_optima"] == sol.n_joint_optima and meta["joint_max"] == sol.joint_max
+    assert meta["optimal_splits"] == [list(p) for p in optimal_splits(s, sol)]
+
+
+def test_the_cheapest_shipped_scenario_regenerates_from_its_meta():
+    """The annealer rebuilds a shipped file exactly from the seed and parameters in its meta
+    block (the one that took the fewest moves; `negotiation-env scenarios pool --check`
+    rebuilds them all)."""
+    name = min(list_scenarios(), key=lambda n: _raw(n)["meta"]["iterations"])
+    raw = _raw(name)
+    meta = raw["meta"]
+    params = dict(meta["generator_params"], band=tuple(meta["generator_params"]["band"]))
+    res = generate_with_stats(meta["target_ratio"], meta["generator_seed"], name=name, resources=raw["resources"],
+                              budget=raw["budget"], max_types=raw["max_types"], **params)
+    assert res.scenario == load_scenario(name)
+    assert dict(res.to_json_dict(), meta=dict(res.meta, pool_seed=0)) == raw
+
+
+def test_equal_split_is_the_symmetric_set_of_optimal_splits():
+    """The definition, on legacy scenarios: legacy_mc080_2's joint optima pay (14, 22) and
+    (21, 15), so each agent is favoured by some optimum (the weaker reading holds) but the
+    best optimal share is 22 for agent_b and 21 for agent_a: no equal split. Of the eight
+    legacy scenarios at 0.8, four fail it; the loss term is 0 exactly when it holds."""
+    s = load_scenario("legacy_mc080_2")
+    sol = solve(s, "enumerate")
+    assert optimal_splits(s, sol) == [(14.0, 22.0), (21.0, 15.0)]
+    assert not equal_split(s, sol) and not has_equal_split(s, sol)
+    legacy_08 = [f"legacy_mc080_{k}" for k in (1, 2, 3, 4, "g1", "g2", "g3", "g4")]
+    failing = [n for n in legacy_08 if not equal_split(load_scenario(n), solve(load_scenario(n), "enumerate"))]
+    assert failing == ["legacy_mc080_2", "legacy_mc080_3", "legacy_mc080_4", "legacy_mc080_g3"]
+    for n in legacy_08 + list_scenarios():
+        sc = load_scenario(n)
+        sol = solve(sc, "enumerate")
+        assert equal_split(sc, sol) == has_equal_split(sc, sol), n
+        env = _Env(sc.resources, sc.budget, sc.max_types)
+        R = np.array([sc.requirement_matrix(a) for a in AGENTS], dtype=np.int64)
+        rew = np.array([[p.reward for p in sc.projects_of(a)] for a in AGENTS], dtype=np.int64)
+        term = _evaluate(env, R, rew, 0.8, 0.05).terms["equal_split"]
+        assert (term == 0.0) == equal_split(sc, sol), (n, term)
+
+
+def test_legacy_scenarios_load_by_name_only():
+    s = load_scenario("legacy_mc080_1")
+    assert s.name == "legacy_mc080_1"
+    assert not any(n.startswith("legacy_") for n in list_scenarios())
+    raw = json.loads((importlib_resources.files("negotiation_env.games.resource") / "scenarios_legacy"
+                      / "legacy_mc080_1.json").read_text(encoding="utf-8"))
+    assert "M/C = 0.7941 is not in [0.8, 0.83]" in raw["meta"]["pool_constraints_failed"]
+
+
+# --------------------------------------------------------------------------- bands and the paper's pool
+
+
+@pytest.mark.parametrize("level", [0.5, 0.8, 1.0])
+def test_band_bounds_the_ratio(level):
+    band = PAPER_BANDS[level]
+    res = generate_with_stats(level, 3, band=band)
+    assert_constraints(res.scenario, level, band=band)
+    assert res.band == band and res.meta["generator_params"]["band"] == list(band)
+    assert res.meta["origin"].startswith("simulated annealing")
+
+
+@pytest.mark.parametrize("band", [(0.9, 0.8), (0, 0.5), (0.2, 0.4), (0.5, 1.2), "0.5", (0.5,), (0.5, math.nan)])
+def test_bad_band_is_a_value_error(band):
+    with pytest.raises(ValueError, match="band"):
+        generate(0.8, 0, band=band)
+
+
+def test_cli_pool_writes_and_checks(tmp_path, capsys, monkeypatch):
+    """`scenarios pool` on a cut-down pool (two scenarios at 1.0): the files it writes are
+    the shipped mc100_1 and mc100_2, and --check reports the shipped files it did not
+    rebuild (exit 1)."""
+    monkeypatch.setattr(generator, "PAPER_POOL", {1.0: 2})
+    out = tmp_path / "pool"
+    assert main(["scenarios", "pool", "--out", str(out)]) == 0
+    assert "written 2 scenario files" in capsys.readouterr().out
+    for name in ("mc100_1", "mc100_2"):
+        assert json.loads((out / f"{name}.json").read_text(encoding="utf-8")) == _raw(name)
+    assert main(["scenarios", "pool", "--out", str(out)]) == 2  # refuses to overwrite without --force
+    assert "--force" in capsys.readouterr().err.replace("\n", " ")
+    assert main(["scenarios", "pool", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "mc050_1: shipped, but not in the regenerated pool" in err.replace("\n", " ") and "mc100_1" not in err
+    assert main(["scenarios", "pool"]) == 2  # neither --out nor --check
+    assert main(["scenarios", "pool", "--check", "--out", str(out)]) == 2

@@ -55,9 +55,9 @@ def test_scripted_oracle_passes_joint_on_every_shipped_scenario(output, lead):
 
 
 def test_selfish_policy_fails_joint_and_passes_individual():
-    """Each seat buying its individual optimum (solver.individual_best) overdraws mc080_1:
+    """Each seat buying its individual optimum (solver.individual_best) overdraws legacy_mc080_1:
     agent_a's project_a takes 3 gold (r3), agent_b's project_a + project_b 4, of 6."""
-    sc = load_scenario("mc080_1")
+    sc = load_scenario("legacy_mc080_1")
     best = {a: individual_best(sc, a) for a in ("agent_a", "agent_b")}
     assert best["agent_a"] == ({"r1": 0, "r2": 2, "r3": 3}, {"project_a": 1, "project_b": 0, "project_c": 0})
     assert best["agent_b"] == ({"r1": 5, "r2": 0, "r3": 4}, {"project_a": 1, "project_b": 1, "project_c": 0})
@@ -91,7 +91,7 @@ def test_joint_prompt_names_the_plan_for_each_seat():
     """Full information (both parties' projects with rewards) and a Situation that says
     the two parties carry out one joint plan, the lead's reward breaking ties."""
     rec = Recorder(_answer(stone=2, gold=3, projects={"project_a": 1}))
-    rep = oracle_check("mc080_1", rec)
+    rep = oracle_check("legacy_mc080_1", rec)
     assert len(rec.systems) == 2 and all(p.startswith("--- DECISION PHASE ---") for p in rec.prompts)
     lead, other = rec.systems
     assert ("The other party's projects (revealed to both parties):\n- project_a: requires [wood×5], reward = 5/run\n"
@@ -111,7 +111,7 @@ def test_joint_prompt_names_the_plan_for_each_seat():
 
 def test_joint_invalid_answers_fall_back_in_one_attempt():
     bad = Fixed("I cannot decide")
-    rep = oracle_check("mc080_1", bad, thinking=False)
+    rep = oracle_check("legacy_mc080_1", bad, thinking=False)
     assert not rep.passed and len(bad.prompts) == 2  # one attempt per seat, no retry
     assert rep.fallback_agents == ("agent_a", "agent_b") and rep.seat_passed == {"agent_a": False, "agent_b": False}
     assert [e["type"] for e in rep.events["agent_b"]] == ["validation_error", "heuristic_fallback",
@@ -119,7 +119,7 @@ def test_joint_invalid_answers_fall_back_in_one_attempt():
 
 
 def test_scripted_view_reads_the_revealed_projects_and_the_role():
-    sc = load_scenario("mc080_1")
+    sc = load_scenario("legacy_mc080_1")
     env = negotiation_env.env(game="resource", scenario=sc, num_rounds=1, cheap_talk=False, transparency="full",
                               joint_plan=True, first_speaker="agent_b", theme="kitchen")
     env.reset(seed=0)
@@ -132,7 +132,7 @@ def test_scripted_view_reads_the_revealed_projects_and_the_role():
         views[agent] = OwnView.from_observation(obs)
         env.step({"message": "My part.", "decide": 1})
     assert views["agent_b"].joint_plan == "lead" and views["agent_a"].joint_plan == "other"
-    # agent_b's projects of mc080_1 in the view's ids (the listed resources from r0)
+    # agent_b's projects of legacy_mc080_1 in the view's ids (the listed resources from r0)
     assert [(p.name, p.requires, p.reward) for p in sc.projects_of("agent_b")] == [
         ("project_a", (("r1", 5),), 5), ("project_b", (("r3", 4),), 12), ("project_c", (("r1", 3), ("r3", 4)), 12)]
     assert views["agent_a"].revealed == (("project_a", (("r0", 5),), 5.0), ("project_b", (("r2", 4),), 12.0),
@@ -155,7 +155,7 @@ def test_solver_backed_greedy_passes_every_shipped_scenario_individually(output)
 
 
 def test_individual_suboptimal_and_invalid_answers_fail_in_one_attempt():
-    sc = load_scenario("mc080_1")  # agent_a: project_a stone2+gold3 -> 17 = V_a; gold4 -> 11
+    sc = load_scenario("legacy_mc080_1")  # agent_a: project_a stone2+gold3 -> 17 = V_a; gold4 -> 11
     rep = oracle_check(sc, Fixed(_answer(gold=4)), mode="individual")
     assert rep.passed == {"agent_a": False, "agent_b": False} and rep.value["agent_a"] == 11
     bad = Fixed("I cannot decide")
@@ -170,8 +170,8 @@ def test_individual_runs_under_full_information_and_alone():
     """Each agent solves its allocation in isolation with full information: both parties'
     projects with rewards, and the word that the other party buys nothing."""
     rec = Recorder(_answer(stone=2, gold=3))
-    rep = oracle_check("mc080_1", rec, mode="individual")  # a scenario name is accepted
-    assert rep.scenario == "mc080_1" and rep.passed["agent_a"] and rep.value["agent_a"] == 17
+    rep = oracle_check("legacy_mc080_1", rec, mode="individual")  # a scenario name is accepted
+    assert rep.scenario == "legacy_mc080_1" and rep.passed["agent_a"] and rep.value["agent_a"] == 17
     system_a = rec.systems[0]
     assert ("The other party's projects (revealed to both parties):\n- project_a: requires [wood×5], reward = 5/run\n"
             "- project_b: requires [gold×4], reward = 12/run\n- project_c: requires [wood×3, gold×4], reward = 12/run"
@@ -179,19 +179,19 @@ def test_individual_runs_under_full_information_and_alone():
     assert system_a.endswith("## Your Situation\n- Your goal: maximize your reward this round\n- You decide alone: "
                              "the other party buys nothing this round, so the whole supply is available to you.")
     plain = Recorder('{"stone": 2, "gold": 3}')
-    oracle_check("mc080_1", plain, mode="individual", transparency="none")
+    oracle_check("legacy_mc080_1", plain, mode="individual", transparency="none")
     assert "The other party's projects" not in plain.systems[0]
 
 
 # ---------------------------------------------------------------- pool and bad input
 
 def test_filter_pool_uses_the_joint_check_by_default():
-    pool = [load_scenario(n) for n in ("mc080_1", "mc100_1")]
+    pool = [load_scenario(n) for n in ("legacy_mc080_1", "mc100_1")]
     assert filter_pool(pool, [OracleNegotiator()]) == pool
-    assert filter_pool(["mc080_1", "mc100_1"], [OracleNegotiator()]) == pool  # names too
+    assert filter_pool(["legacy_mc080_1", "mc100_1"], [OracleNegotiator()]) == pool  # names too
     assert filter_pool(pool, [GreedyPolicy()]) == [pool[1]]  # M/C 1.0: the individual optima fit together
     assert filter_pool(pool, [GreedyPolicy()], mode="individual") == pool
-    # stone2+gold3 is optimal for mc080_1's agent_a only; nothing passes for both agents
+    # stone2+gold3 is optimal for legacy_mc080_1's agent_a only; nothing passes for both agents
     assert filter_pool(pool, [GreedyPolicy(), Fixed('{"stone": 2, "gold": 3}')], mode="individual") == []
 
 

@@ -14,7 +14,7 @@ from negotiation_env.games.resource.parser import parse_structured, parse_text
 from negotiation_env.games.resource.prompts import Names
 from negotiation_env.games.resource.themes import theme_names
 
-SC = load_scenario("mc080_1")  # agent_a: a {r2:2,r3:3}->17, b {r2:3,r3:1}->5, c {r3:4}->11
+SC = load_scenario("legacy_mc080_1")  # agent_a: a {r2:2,r3:3}->17, b {r2:3,r3:1}->5, c {r3:4}->11
 NAMES = Names(theme_names("medieval", SC.resource_ids))  # r1 wood, r2 stone, r3 gold
 
 

@@ -27,6 +27,10 @@ def T(speech, action=None, thinking="private"):
     return json.dumps({"thinking": thinking, "speech": speech, "action": action})
 
 
+#: the scenario the script below is written for (agent_a: stone×2 + gold×3 runs project_a;
+#: agent_b: wood runs project_a); a legacy scenario, so the shipped pool can change
+SCRIPTED = "legacy_mc080_1"
+
 # round 1: early decision by agent_b after one invalid response; round 2: all turns used
 SCRIPT = [
     T("Hi, I need stone and gold."),
@@ -48,7 +52,7 @@ def transcript(conv) -> str:
 
 
 def play_script():
-    env = negotiation_env.env(theme="medieval", num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", num_rounds=2)
     env.reset(seed=0)
     script = iter(SCRIPT)
     for agent in env.agent_iter():
@@ -58,7 +62,7 @@ def play_script():
 
 
 def test_golden_whole_game_conversations():
-    env = negotiation_env.env(theme="medieval", num_rounds=2)
+    env = negotiation_env.env(scenario=SCRIPTED, theme="medieval", num_rounds=2)
     env.reset(seed=0)
     script = iter(SCRIPT)
     final = {}
@@ -84,7 +88,7 @@ def flat(s: str) -> str:
 
 
 def test_system_prompt_matches_appendix_d_examples():
-    sc = load_scenario("mc080_1")
+    sc = load_scenario(SCRIPTED)
     text = render_system_prompt(sc, "agent_a", Names(theme_names("medieval", sc.resource_ids)))
     # D.1.1 example instantiation, verbatim
     assert flat(
