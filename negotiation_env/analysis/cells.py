@@ -120,8 +120,11 @@ def _scenario_level(name: str) -> tuple[float | None, float | None]:
     from ..games.resource.scenario import Scenario, ScenarioError
     from ..games.resource.solver import solve
 
+    from ..games.resource.scenario import LEGACY_PREFIX
+
+    folder = "scenarios_legacy" if name.startswith(LEGACY_PREFIX) else "scenarios"
     try:
-        data, source = read_json(name, "negotiation_env.games.resource", ScenarioError)
+        data, source = read_json(name, "negotiation_env.games.resource", ScenarioError, folder=folder)
         scenario = Scenario.from_dict(data, source=source)
     except (ScenarioError, OSError, TypeError, ValueError):
         return None, None
@@ -155,11 +158,26 @@ def scenario_ratio(scenario: str | None) -> float | None:
     return _scenario_level(scenario)[1]
 
 
+#: env ids of the resource game whose shipped scenario ids now load with the legacy prefix
+#: (``resource_v0`` played the pool kept in ``scenarios_legacy/``, under the bare names)
+_LEGACY_POOL_IDS = ("resource_v0",)
+
+
 def _scenario_name(trace: Mapping[str, Any]) -> str | None:
+    """The id that loads the scenario a trace played: a shipped id recorded under an env id
+    of the earlier pool names that pool's scenario (``legacy_`` + id), never today's
+    scenario of the same name."""
     name = trace.get("scenario")
     if not isinstance(name, str):
         name = (trace.get("config") or {}).get("scenario")
-    return name if isinstance(name, str) else None
+    if not isinstance(name, str):
+        return None
+    from ..games.resource.scenario import LEGACY_PREFIX
+
+    if (trace.get("env_name") in _LEGACY_POOL_IDS and not name.startswith(LEGACY_PREFIX)
+            and not name.endswith(".json") and "/" not in name):
+        return LEGACY_PREFIX + name
+    return name
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,14 @@ def select(traces, *, pair=None, scenario=None, talk=True, partner=None):
 def test_cell_definitions_read_config_policies_and_scenario_meta(traces):
     assert mc_level("mc050_1") == 0.5 and mc_level("mc080_1") == 0.8 and mc_level("mc100_1") == 1.0
     assert mc_level("no_such_scenario") is None
+    # a legacy scenario has its level; a resource_v0 trace names the pool of its version,
+    # kept as legacy_*, never today's scenario of the same name
+    assert mc_level("legacy_mc050_g1") == 0.5 and mc_level("legacy_mc100_4") == 1.0
+    old = {"game": "resource", "env_name": "resource_v0", "scenario": "mc050_g1", "agents": ["agent_a", "agent_b"]}
+    assert resource_cell(old).mc == 0.5  # mc050_g1 is shipped no longer
+    from negotiation_env.analysis.cells import _scenario_name
+    assert _scenario_name({**old, "scenario": "mc080_1"}) == "legacy_mc080_1"
+    assert _scenario_name({**old, "env_name": "resource_v1", "scenario": "mc080_1"}) == "mc080_1"
     t = select(traces, pair=("oracle", "fair_splitter"), scenario="mc100_1", partner="shifting")[0]
     c = resource_cell(t)
     assert (c.pairing, c.self_play, c.mc, c.talk, c.partner, c.rotation, c.variant) == \
