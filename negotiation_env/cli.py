@@ -412,6 +412,21 @@ def _scenarios(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _out_problem(out: Path, paths: list[Path], force: bool, other_names: str = "") -> str | None:
+    """Why scenario files cannot be written to ``paths`` in ``out`` (made if missing), or
+    None: not a writable directory, or files there already (unless ``force``)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        return f"--out {str(out)!r} is not a writable directory: {e.strerror or e}"
+    clash = [p.name for p in paths if p.exists()]
+    if clash and not force:
+        return f"--out {str(out)!r} already has {', '.join(clash)}; pass --force to overwrite{other_names}"
+    return None
+
+
 def _generate(args: argparse.Namespace, console: Console) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -449,17 +464,10 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
         return bad(f"--prefix must start with a letter and use letters, digits, '_' or '-' "
                    f"(it names files and scenarios), got {prefix!r}")
     out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as e:
-        return bad(f"--out {str(out)!r} is not a writable directory: {e.strerror or e}")
     paths = [out / f"{prefix}{args.start + k}.json" for k in range(args.n)]
-    clash = [p.name for p in paths if p.exists()]
-    if clash and not args.force:
-        return bad(f"--out {str(out)!r} already has {', '.join(clash)}; pass --force to overwrite "
-                   "or --start/--prefix to pick other names")
+    problem = _out_problem(out, paths, args.force, " or --start/--prefix to pick other names")
+    if problem:
+        return bad(problem)
     # never hand out a game that is already in the shipped pool or in the out dir
     clashing = {p.resolve() for p in paths}
     pool_dir = Path(str(importlib_resources.files("negotiation_env.games.resource") / "scenarios"))
@@ -570,16 +578,10 @@ def _pool(args: argparse.Namespace, console: Console) -> int:
                       highlight=False, markup=False)
         return 0
     out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as e:
-        return print_error(f"--out {str(out)!r} is not a writable directory: {e.strerror or e}", 2)
     paths = [out / f"{s.name}.json" for s, _ in pool]
-    clash = [p.name for p in paths if p.exists()]
-    if clash and not args.force:
-        return print_error(f"--out {str(out)!r} already has {', '.join(clash)}; pass --force to overwrite", 2)
+    problem = _out_problem(out, paths, args.force)
+    if problem:
+        return print_error(problem, 2)
     failed = []
     for path, (scenario, res) in zip(paths, pool):
         write_scenario(res, path, pool_seed=args.seed)

@@ -206,3 +206,17 @@ def test_an_env_whose_game_raised_is_not_reused():
     ok = make_plan(parse_config(small_config())).specs[0]
     play_game(ok)
     assert list(engine._FREE_ENVS.values()) == [[engine._FREE_ENVS[engine._env_kind(ok)][0]]]
+
+
+def test_a_default_resource_trace_holds_the_reflection_of_both_agents(tmp_path):
+    """D.5: after all rounds both agents reflect (reflection on by default); the trace
+    keeps each answer as a step of its own after the last round's decisions."""
+    cfg = small_config(games_per_cell=1)
+    cfg["games"][0]["scenario_sets"] = {"lo": ["mc050_1"]}
+    cfg["games"][0]["factors"] = {}
+    run(cfg, tmp_path / "r", preflight=False)
+    for rec in records(tmp_path / "r").values():
+        reflections = [st for st in rec["steps"] if st["phase"] == "reflection"]
+        assert sorted(st["agent"] for st in reflections) == ["agent_a", "agent_b"]
+        assert all(st["parsed"]["speech"] for st in reflections)
+        assert rec["steps"][-2:] == reflections[-2:]  # the game's last steps
