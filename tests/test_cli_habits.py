@@ -37,8 +37,9 @@ def test_version_prints_the_package_version(capsys):
 def test_games_lists_every_game_its_id_seats_conditions_and_fields(capsys):
     assert main(["games"]) == 0
     out = capsys.readouterr().out
-    for game, (cfg_cls, _) in negotiation_env.GAMES.items():
-        assert f"{game}  (env id {game}_v0: negotiation_env.make('{game}_v0'))" in out
+    for game, (cfg_cls, game_cls) in negotiation_env.GAMES.items():
+        env_id = game_cls.metadata["name"]
+        assert f"{game}  (env id {env_id}: negotiation_env.make('{env_id}'))" in out
         for f in config_fields(cfg_cls):
             assert f"    {f.name}: " in out and f" = {f.default}" in out
     assert "seats: authority, continental_bank, apex_financial, industry_council, public_interest" in out
@@ -49,7 +50,7 @@ def test_games_json_is_the_config_dataclasses(capsys):
     assert main(["games", "matrix", "--json"]) == 0
     (d,) = json.loads(capsys.readouterr().out)
     cfg_cls = negotiation_env.GAMES["matrix"][0]
-    assert d["env_id"] == "matrix_v0" and d["seats"] == ["agent_0", "agent_1"]
+    assert d["env_id"] == negotiation_env.GAMES["matrix"][1].metadata["name"] and d["seats"] == ["agent_0", "agent_1"]
     assert [(f["name"], f["default"]) for f in d["fields"]] == [(f.name, f.default) for f in config_fields(cfg_cls)]
     assert "tit_for_tat" in d["scripted_policies"]
 
