@@ -46,7 +46,7 @@ from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
                          horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
 from .features import CONDITIONS, LAYOUT
-from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
+from .parser import MAX_FIELD_CHARS, NOTES_MAX_CHARS, Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES, PROVENANCES, SOFTENING, RunState, Turn
 from .scenario import RulemakingScenario, ScenarioError, load_scenario
@@ -112,8 +112,11 @@ class RulemakingConfig:
         observation and info and is recorded in the outcome: a model policy should cap
         its answer there; the game cannot count a scripted policy's tokens and never
         cuts an answer by it (the field name avoids "token", which traces redact).
-    notes_max_chars: the cap of the ``notes`` condition's free-form notes (a non-default
-        value in another condition is warned about, ``UserWarning``: it cannot count).
+    notes_max_chars: the cap of the ``notes`` condition's free-form notes, in characters;
+        by default the Ledger's budget, the most the Ledger may hold (five fields of
+        ``max_field_chars``: 5,000), since §7 runs the notes "at the same budget" as the
+        Ledger (a non-default value in another condition is warned about,
+        ``UserWarning``: it cannot count).
     max_sentences, max_field_chars: the caps of each field of a five-field notebook
         (``ledger``, ``notebook_*``); a non-default value in a condition without one is
         warned about.
@@ -133,8 +136,8 @@ class RulemakingConfig:
     output_budgets: Mapping[str, int] = field(default_factory=lambda: dict(TOKEN_BUDGETS))
     max_rationale_chars: int = 1000
     max_sentences: int = 5
-    notes_max_chars: int = 600
-    max_field_chars: int = 1000
+    notes_max_chars: int = NOTES_MAX_CHARS
+    max_field_chars: int = MAX_FIELD_CHARS
 
     def __post_init__(self):
         object.__setattr__(self, "environment", _as_scenario(self.environment))
@@ -214,7 +217,8 @@ class RulemakingGame(Game):
         self.authority = self.scenario.authority
         self._classifier = config.classifier  # (a new ClassifierConfig on every read of the property)
         self._max_tokens = config.max_tokens
-        self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
+        self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns,
+                                                 notes_max_chars=config.notes_max_chars)
                         for p in self.possible_agents}
         self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2),
                                                  answer_format=obs_text(OBS_TEXT_MAX),

@@ -163,6 +163,22 @@ def test_ledger_is_private_overwritten_and_shown_only_to_its_owner():
     assert env.infos["authority"]["private"] == ledger_of("SECRET-A2.")
 
 
+def test_long_notes_are_accepted_at_the_ledgers_budget():
+    env = aec(condition="notes")
+    system = env.observe("authority")["conversation"][0]["content"]
+    assert "free-form, at most 5,000 characters;" in system
+    long_notes = "n" * 5000
+    env.step(move("Counter", notes=long_notes))
+    assert env.infos["authority"]["private"] == long_notes
+    assert env.infos["authority"]["last_turn"]["provenance"] == "genuine"
+    assert not any(e["type"] == "validation_error" for e in game_of(env).events)
+    # the earlier cap stays available, and the prompt states whichever cap is set
+    env = aec(condition="notes", notes_max_chars=600)
+    assert "free-form, at most 600 characters;" in env.observe("authority")["conversation"][0]["content"]
+    env.step(move("Counter", notes="n" * 601))
+    assert game_of(env).events[-1]["type"] == "validation_error"
+
+
 def test_notes_and_digest_and_native():
     env = aec(condition="notes")
     env.step(move("Counter", notes="my note"))
