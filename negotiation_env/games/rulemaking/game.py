@@ -49,7 +49,7 @@ from .features import CONDITIONS, LAYOUT
 from .parser import MAX_FIELD_CHARS, NOTES_MAX_CHARS, Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES, PROVENANCES, SOFTENING, RunState, Turn
-from .scenario import RulemakingScenario, ScenarioError, load_scenario
+from .scenario import ATTENTION_MODES, RulemakingScenario, ScenarioError, load_scenario
 
 __all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
 
@@ -120,6 +120,12 @@ class RulemakingConfig:
     max_sentences, max_field_chars: the caps of each field of a five-field notebook
         (``ledger``, ``notebook_*``); a non-default value in a condition without one is
         warned about.
+    attention: how a run's external attention is sampled and shown: ``"scale"`` (the
+        default: a value on [0, 1] in two decimals within the band of the level drawn by
+        the scenario's weights, shown with the level's word, "high (0.62)"; §6.2's 15
+        runs "received 12 distinct sampled attention levels") or ``"levels"`` (the
+        level's word only, one of four in the shipped scenarios). Both draw the same
+        random numbers, so a seed gives the same level in both.
     """
 
     environment: Any = "E1"
@@ -138,6 +144,7 @@ class RulemakingConfig:
     max_sentences: int = 5
     notes_max_chars: int = NOTES_MAX_CHARS
     max_field_chars: int = MAX_FIELD_CHARS
+    attention: str = "scale"
 
     def __post_init__(self):
         object.__setattr__(self, "environment", _as_scenario(self.environment))
@@ -158,6 +165,7 @@ class RulemakingConfig:
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
         check_int("max_field_chars", self.max_field_chars, 1, 1_000_000)
+        check_choice("attention", self.attention, ATTENTION_MODES)
         # the private-state limits count only in the conditions that have that state
         # (issue 16); warned, not refused, since one run crosses the conditions as a factor
         check_no_effect(self, "notes_max_chars", active=self.condition == "notes", other="condition",
@@ -273,7 +281,7 @@ class RulemakingGame(Game):
 
     def reset(self, rng: np.random.Generator) -> None:
         self.run = RunState(self.possible_agents, self.config.max_turns)
-        self.params = self.scenario.draw_parameters(rng)
+        self.params = self.scenario.draw_parameters(rng, attention=self.config.attention)
         self.events = []
         self.outcome = None
         self._private = {p: None for p in self.possible_agents}
@@ -288,7 +296,7 @@ class RulemakingGame(Game):
         self.transcript = [
             f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
             f"(condition {self.config.condition}; budget {self.config.max_tokens} tokens; "
-            f"attention {pr['external_attention']}; "
+            f"attention {prompts.attention_text(pr)}; "
             f"opposition {'coordinated' if pr['opposition_coordinated'] else 'separate'}) ==="
         ]
 
@@ -539,8 +547,11 @@ class RulemakingGame(Game):
         v[i["max_turns"]] = cfg.max_turns
         v[i["is_authority"]] = float(agent == self.authority)
         v[i["salience"]] = self.params["salience"][agent]
-        levels = self.scenario.parameters.attention_levels
-        v[i["attention"]] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
+        if "attention_value" in self.params:
+            v[i["attention"]] = self.params["attention_value"]
+        else:
+            levels = self.scenario.parameters.attention_levels
+            v[i["attention"]] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
         v[i["coordinated"]] = float(self.params["opposition_coordinated"])
         v[i["condition"] + CONDITIONS.index(cfg.condition)] = 1
         return v

@@ -176,7 +176,7 @@ def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: d
             turn=turn + 1,
             max_turns=max_turns,
             turns_left=max_turns - turn - 1,
-            attention=params["external_attention"],
+            attention=attention_text(params),
             coordination="coordinate their positions" if params["opposition_coordinated"] else "act separately",
             salience=_salience_word(params["salience"][party_id]),
             window=window,
@@ -203,6 +203,14 @@ def render_notebook(condition: str, value) -> str:
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, indent=1)
     return str(value)
+
+
+def attention_text(params: dict) -> str:
+    """The run's external attention in words: the level's name, with its sampled value
+    where the run has one ("high (0.62)", as salience is shown)."""
+    value = params.get("attention_value")
+    level = params["external_attention"]
+    return level if value is None else f"{level} ({value:.2f})"
 
 
 @functools.lru_cache(maxsize=1024)
