@@ -109,9 +109,10 @@ class RulemakingConfig:
         over :data:`TOKEN_BUDGETS` (seed 001 Table 1: None 384, Ledger 1024, Native 1024;
         the §7 controls at the budget of the condition they control). The run's budget,
         ``output_budgets[condition]``, reaches the acting party as ``max_tokens`` in its
-        observation and info and is recorded in the outcome: a model policy should cap
-        its answer there; the game cannot count a scripted policy's tokens and never
-        cuts an answer by it (the field name avoids "token", which traces redact).
+        observation and info and is recorded in the outcome: the LLM policies
+        (``baselines.llm``) cap each answer there unless they set a budget of their own;
+        the game cannot count a scripted policy's tokens and never cuts an answer by it
+        (the field name avoids "token", which traces redact).
     notes_max_chars: the cap of the ``notes`` condition's free-form notes, in characters;
         by default the Ledger's budget, the most the Ledger may hold (five fields of
         ``max_field_chars``: 5,000), since §7 runs the notes "at the same budget" as the
