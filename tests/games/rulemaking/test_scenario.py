@@ -370,7 +370,8 @@ def test_attention_frequencies_match_weights(name, scenarios):
     for level, w in zip(s.parameters.attention_levels, s.parameters.attention_weights):
         assert abs(counts[level] / n - w) < 0.03, (level, counts[level] / n, w)
     # within a level the value is uniform over its band: the mean is the band's middle
-    values = [d["attention_value"] for d in (s.draw_parameters(rng) for _ in range(n)) if d["external_attention"] == "high"]
+    draws = [s.draw_parameters(rng) for _ in range(n)]
+    values = [d["attention_value"] for d in draws if d["external_attention"] == "high"]
     assert abs(np.mean(values) - 0.62) < 0.02
     coordinated = sum(s.draw_parameters(rng)["opposition_coordinated"] for _ in range(n)) / n
     assert abs(coordinated - s.parameters.coordination_p) < 0.03
