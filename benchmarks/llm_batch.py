@@ -60,9 +60,9 @@ def measure(specs: list, batch: int) -> tuple[dict[str, Any], dict[str, Any]]:
     sizes: list[int] = []
     real = HFPolicy._generate
 
-    def counting(self, prompts, seeds, observations):
+    def counting(self, prompts, *rest):
         sizes.append(len(prompts))
-        return real(self, prompts, seeds, observations)
+        return real(self, prompts, *rest)
 
     HFPolicy._generate = counting
     try:

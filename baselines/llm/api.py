@@ -77,7 +77,7 @@ from typing import Any, Callable, Mapping, Sequence
 from negotiation_env.core.jsontext import JSONTextError, loads_document
 from negotiation_env.core.visible import shown
 
-from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested
+from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested, token_budget
 from .prompting import ActionProbs, Completion, Usage, conversation_of, call_seed, renormalise, split_reasoning
 
 try:
@@ -658,6 +658,13 @@ class APIClient:
         self._client.close()
 
 
+def _with_budgets(completions: list[Completion], budgets: list[tuple[int | None, str]]) -> list[Completion]:
+    """Each completion with the output-token cap its request was sent with (the trace keeps it)."""
+    for comp, (cap, source) in zip(completions, budgets):
+        comp.max_tokens, comp.budget_from = cap, source
+    return completions
+
+
 class APIPolicy(LLMPolicy):
     """A chat model behind an OpenAI-compatible server, as a policy: ``act`` sends the
     conversation the env holds for the agent and returns the raw answer text; faults are
@@ -666,6 +673,11 @@ class APIPolicy(LLMPolicy):
 
     Options are :class:`APIClient`'s plus ``seed`` and ``reasoning`` (see
     :mod:`.policy`) and ``top_logprobs`` (for :meth:`action_probs`, default 20).
+
+    Output budget: ``max_tokens`` set on the policy caps every request; left at None
+    (the default), a request is capped at its observation's ``"max_tokens"`` (the
+    rulemaking game's per-condition budget), and without one none is sent (the server's
+    default). The cap sent and its source reach the trace step's ``tokens``.
 
     Constrained decoding (:mod:`.structured`): ``constrained`` (True: each request
     carries the observation's answer format, the strict legal-actions-only one where
@@ -743,10 +755,18 @@ class APIPolicy(LLMPolicy):
     def __repr__(self) -> str:
         return f"APIPolicy(model={self.client.model!r}, base_url={self.client.base_url!r}, seed={self.seed})"
 
+    def output_budget(self, observation: Any) -> tuple[int | None, str]:
+        """``(cap, source)`` of the request for ``observation``: the client's ``max_tokens``
+        when set, else the observation's ``"max_tokens"``, else None (none sent: the
+        server's default); :func:`~.policy.token_budget`."""
+        return token_budget(observation, self.client.max_tokens, None)
+
     def _complete(self, observations, conversations, think, seeds):
+        budgets = [self.output_budget(o) for o in observations]
         if not self.constrained:
-            return self.client.complete_many([{"messages": c, "think": t, "seed": s}
-                                              for c, t, s in zip(conversations, think, seeds)])
+            out = self.client.complete_many([{"messages": c, "think": t, "seed": s, "max_tokens": b[0]}
+                                             for c, t, s, b in zip(conversations, think, seeds, budgets)])
+            return _with_budgets(out, budgets)
         # --- constrained decoding (issue 20): each request carries its observation's format
         from negotiation_env.core.answer_format import answer_format
 
@@ -755,12 +775,12 @@ class APIPolicy(LLMPolicy):
         formats = [answer_format(o, text_chars=self.constrained_text_chars) for o in observations]
         formats = [None if f is None else f.best(self.constrained == "strict") for f in formats]
         fields = [None if f is None else request_fields(f, self.constrained_via) for f in formats]
-        out = self.client.complete_many([{"messages": c, "think": t, "seed": s, "structured": x}
-                                         for c, t, s, x in zip(conversations, think, seeds, fields)])
+        out = self.client.complete_many([{"messages": c, "think": t, "seed": s, "structured": x, "max_tokens": b[0]}
+                                         for c, t, s, x, b in zip(conversations, think, seeds, fields, budgets)])
         for comp, f, x in zip(out, formats, fields):
             if f is not None:
                 comp.constrained = record(f, self.constrained_via, comp.text, x is not None)
-        return out
+        return _with_budgets(out, budgets)
 
     # ------------------------------------------------------------------ log-probabilities
 

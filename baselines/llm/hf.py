@@ -1,6 +1,6 @@
 """A local model through Hugging Face ``transformers`` (the ``llm`` extra).
 
-    policy = HFPolicy("Qwen/Qwen2.5-7B-Instruct", temperature=0.8, max_new_tokens=64, seed=1)
+    policy = HFPolicy("Qwen/Qwen2.5-7B-Instruct", temperature=0.8, seed=1)
     text = policy.act(observation)              # the model's raw answer; the env parses it
     texts = policy.act_batch(observations)      # one left-padded generate call
 
@@ -16,6 +16,12 @@ of a batch is sampled from its own ``torch.Generator`` seeded with the call's se
 answers do not depend on which other games shared its batch; no global RNG is touched.
 Temperature and top-p are applied by that sampler; the model's own generation defaults
 (repetition penalty and the like) are not used.
+
+Output budget: ``max_new_tokens`` set on the policy caps every answer; left at None (the
+default), each answer is capped at its observation's ``"max_tokens"`` (the rulemaking
+game's per-condition budget), else at :data:`DEFAULT_MAX_NEW_TOKENS`
+(:func:`~.policy.token_budget`). A batch mixing budgets is generated in one ``generate``
+call per budget. The cap and its source reach the trace step's ``tokens``.
 
 Native reasoning: ``reasoning`` (see :mod:`.policy`) becomes the chat template's
 ``enable_thinking`` (Qwen3-style templates); ``<think>`` spans are split from the answer
@@ -38,7 +44,7 @@ import secrets
 import time
 from typing import Any, Callable, Iterator, Sequence
 
-from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested
+from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested, token_budget
 from .prompting import ActionProbs, Completion, Usage, conversation_of, renormalise, split_reasoning
 
 try:
@@ -48,9 +54,11 @@ except ImportError as _e:  # pragma: no cover - depends on the install
     raise ImportError(f"baselines.llm.hf needs torch and transformers ({_e}); "
                       "install the extra: pip install 'negotiation_env[llm]'") from None
 
-__all__ = ["HFPolicy", "DTYPES", "compact_conversation"]
+__all__ = ["HFPolicy", "DTYPES", "DEFAULT_MAX_NEW_TOKENS", "compact_conversation"]
 
 DTYPES = ("auto", "float32", "bfloat16", "float16")
+#: the cap of an answer when neither the policy nor the observation sets a budget
+DEFAULT_MAX_NEW_TOKENS = 512
 
 
 def _check_number(name: str, value: Any, lo: float, hi: float | None = None, *, lo_open: bool = False) -> float:
@@ -128,8 +136,10 @@ class HFPolicy(LLMPolicy):
     """A ``transformers`` causal LM answering the env's conversation (module docstring).
 
     model: a local folder or hub id. device: ``auto``, ``cpu``, ``cuda``, ``cuda:N``,
-    ``mps``. dtype: one of :data:`DTYPES`. temperature (0 = greedy), top_p,
-    max_new_tokens, seed: generation settings. reasoning: see :mod:`.policy`.
+    ``mps``. dtype: one of :data:`DTYPES`. temperature (0 = greedy), top_p, seed:
+    generation settings. max_new_tokens: the cap of every answer; None (default): the
+    observation's ``"max_tokens"``, else :data:`DEFAULT_MAX_NEW_TOKENS` (module
+    docstring). reasoning: see :mod:`.policy`.
     max_batch_size: the most prompts in one ``generate`` call (``act_batch`` splits
     larger batches, grouping prompts of similar length). chat_template_kwargs: extra
     keyword arguments for ``apply_chat_template``. attn_implementation,
@@ -142,8 +152,8 @@ class HFPolicy(LLMPolicy):
     without a format (a bare prompt) is answered freely. Native reasoning is not
     generated under a constraint (the answer starts at the first token; the chat
     template is rendered with reasoning off). constrained_text_chars: cap on each
-    free-text field of a constrained answer; None (default): half of
-    ``max_new_tokens`` shared among the format's text fields, so that the whole answer
+    free-text field of a constrained answer; None (default): half of the answer's
+    token cap shared among the format's text fields, so that the whole answer
     fits the token budget (a token holds at least one character). Each constrained
     answer's usage has ``constrained``: ``{"format", "via": "llguidance", "complete"}``.
 
@@ -157,7 +167,8 @@ class HFPolicy(LLMPolicy):
     name = "hf"
 
     def __init__(self, model: str, *, device: str = "auto", dtype: str = "auto", temperature: float = 0.7,
-                 top_p: float = 1.0, max_new_tokens: int = 512, seed: int | None = None, reasoning: Any = "auto",
+                 top_p: float = 1.0, max_new_tokens: int | None = None, seed: int | None = None,
+                 reasoning: Any = "auto",
                  max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
                  attn_implementation: str | None = None, trust_remote_code: bool = False,
                  revision: str | None = None, constrained: Any = False,
@@ -175,7 +186,7 @@ class HFPolicy(LLMPolicy):
         self.model_name = model
         self.temperature = _check_number("temperature", temperature, 0.0)
         self.top_p = _check_number("top_p", top_p, 0.0, 1.0, lo_open=True)
-        self.max_new_tokens = _check_int("max_new_tokens", max_new_tokens, 1)
+        self.max_new_tokens = None if max_new_tokens is None else _check_int("max_new_tokens", max_new_tokens, 1)
         self.max_batch_size = _check_int("max_batch_size", max_batch_size, 1)
         if dtype not in DTYPES:
             raise ValueError(f"HFPolicy option 'dtype' must be one of {', '.join(DTYPES)}; got {dtype!r}")
@@ -283,6 +294,12 @@ class HFPolicy(LLMPolicy):
 
     # ------------------------------------------------------------------ generation
 
+    def output_budget(self, observation: Any) -> tuple[int, str]:
+        """``(cap, source)`` of the answer to ``observation`` (:func:`~.policy.token_budget`)."""
+        cap, source = token_budget(observation, self.max_new_tokens, DEFAULT_MAX_NEW_TOKENS)
+        assert cap is not None
+        return cap, source
+
     def _format(self, observation: Any) -> Any:
         """The answer format this policy decodes ``observation`` under (None: free)."""
         if not self.constrained:
@@ -292,19 +309,20 @@ class HFPolicy(LLMPolicy):
         key = observation.get(OBS_KEY) if isinstance(observation, dict) else None
         if not key:
             return None
+        cap = self.output_budget(observation)[0]
         cache = self._formats
-        if key in cache:
-            return cache[key]
+        if (key, cap) in cache:
+            return cache[(key, cap)]
         strict = self.constrained == "strict"
         fmt = answer_format(observation).best(strict)
         chars = self.constrained_text_chars
         if chars is None and fmt.text_fields:
-            chars = max(1, self.max_new_tokens // (2 * fmt.text_fields))
+            chars = max(1, cap // (2 * fmt.text_fields))
         if chars is not None and fmt.text_fields:
             fmt = answer_format(observation, text_chars=chars).best(strict)
         if len(cache) > 512:
             cache.clear()
-        cache[key] = fmt
+        cache[(key, cap)] = fmt
         return fmt
 
     def _complete(self, observations, conversations, think, seeds):
@@ -312,31 +330,39 @@ class HFPolicy(LLMPolicy):
             think = [False if t and self._format(o) is not None else t for o, t in zip(observations, think)]
         prompts = [self.render(compact_conversation(c, self.context_messages), t) for c, t in zip(conversations, think)]
         lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+        budgets = [self.output_budget(o) for o in observations]
         out: list[Completion | None] = [None] * len(prompts)
         limit = self._limit()
         ok = []
         for i, n in enumerate(lengths):
-            if limit is not None and n + self.max_new_tokens > limit:
+            cap, source = budgets[i]
+            if limit is not None and n + cap > limit:
                 out[i] = Completion(text="", failed=True, usage=Usage(prompt_tokens=n), faults=[{
                     "kind": "prompt_too_long", "attempt": 1,
-                    "message": f"prompt of {n} tokens + max_new_tokens={self.max_new_tokens} exceeds the model's "
-                               f"{limit} positions"}])
+                    "message": f"prompt of {n} tokens + max_new_tokens={cap} exceeds the model's "
+                               f"{limit} positions"}], max_tokens=cap, budget_from=source)
             else:
                 ok.append(i)
-        # similar lengths share a generate call (less padding); results go back in order
-        ok.sort(key=lambda i: lengths[i])
-        for start in range(0, len(ok), self.max_batch_size):
-            chunk = ok[start:start + self.max_batch_size]
+        # one generate call per budget (max_new_tokens is one setting per call); within it,
+        # similar lengths share a call (less padding); results go back in order
+        ok.sort(key=lambda i: (budgets[i][0], lengths[i]))
+        start = 0
+        while start < len(ok):
+            cap = budgets[ok[start]][0]
+            chunk = [i for i in ok[start:start + self.max_batch_size] if budgets[i][0] == cap]
             for i, c in zip(chunk, self._generate([prompts[i] for i in chunk], [seeds[i] for i in chunk],
-                                                  [observations[i] for i in chunk])):
+                                                  [observations[i] for i in chunk], cap)):
+                c.max_tokens, c.budget_from = budgets[i]
                 out[i] = c
+            start += len(chunk)
         return [c for c in out if c is not None]
 
     @torch.no_grad()
-    def _generate(self, prompts: list[str], seeds: list[int | None], observations: list[Any]) -> list[Completion]:
+    def _generate(self, prompts: list[str], seeds: list[int | None], observations: list[Any],
+                  max_new_tokens: int) -> list[Completion]:
         t0 = time.perf_counter()
         ids, mask = self._encode(prompts)
-        cfg = GenerationConfig(max_new_tokens=self.max_new_tokens, do_sample=False, num_beams=1,
+        cfg = GenerationConfig(max_new_tokens=max_new_tokens, do_sample=False, num_beams=1,
                                pad_token_id=self.tokenizer.pad_token_id, eos_token_id=sorted(self._eos))
         procs = LogitsProcessorList()
         if self.temperature > 0:
@@ -375,7 +401,7 @@ class HFPolicy(LLMPolicy):
             faults = []
             if finish == "length":
                 faults.append({"kind": "length", "attempt": 1,
-                               "message": f"the answer was cut at max_new_tokens={self.max_new_tokens}"})
+                               "message": f"the answer was cut at max_new_tokens={max_new_tokens}"})
             constrained = None
             if formats[k] is not None:
                 constrained = {"format": formats[k].name, "via": "llguidance", "complete": bool(grammar.complete[k])}

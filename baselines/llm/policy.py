@@ -17,6 +17,13 @@ Back ends implement :meth:`LLMPolicy._complete`: answer a list of conversations 
 ``think``: per item, True/False to switch native reasoning on/off, None for the model's
 default; ``seeds``: per item, the call's seed). ``act(obs)`` is ``act_batch([obs])``.
 
+Output budget (:func:`token_budget`): a budget set on the policy (``max_new_tokens`` for
+``hf:``, ``max_tokens`` for ``openai:``) caps every call; without one, a call is capped at
+the observation's ``"max_tokens"`` (the rulemaking game's per-condition budget, seed 001
+Table 1); without either, at the back end's default. Each :class:`~.prompting.Completion`
+keeps the cap it was generated under and where it came from, which the trace step's
+``tokens`` records (``max_tokens``, ``budget_from``).
+
 Seeds: call ``i`` after ``reset(seed=s)`` uses ``call_seed(s, i)``. ``act_batch``
 takes explicit per-item ``seeds`` too; the lock-step runner passes each game's own
 sequence, so a game gets the same seeds whether it is played alone or in a batch.
@@ -24,13 +31,16 @@ sequence, so a game gets the same seeds whether it is played alone or in a batch
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
+
+import numpy as np
 
 from negotiation_env.core.policy import BasePolicy
 
 from .prompting import Completion, conversation_of, call_seed
 
-__all__ = ["LLMPolicy", "REASONING_MODES", "reasoning_requested", "ProbeFailed", "PROBE_CONVERSATION"]
+__all__ = ["LLMPolicy", "REASONING_MODES", "reasoning_requested", "ProbeFailed", "PROBE_CONVERSATION",
+           "BUDGET_SOURCES", "observation_budget", "token_budget"]
 
 #: what :meth:`probe` sends: one short user turn (the answer is not read, only that one comes)
 PROBE_CONVERSATION = ({"role": "user", "content": "Reply with OK."},)
@@ -60,6 +70,37 @@ def reasoning_requested(observation: Any, mode: str = "auto") -> bool | None:
     if flag is None:
         return None
     return bool(int(flag))
+
+
+#: where a call's output-token cap came from: set on the policy, the observation's
+#: ``"max_tokens"``, or the back end's default (for ``openai:``: none sent, the server's)
+BUDGET_SOURCES = ("policy", "observation", "default")
+
+
+def observation_budget(observation: Any) -> int | None:
+    """The output-token budget ``observation`` carries (its ``"max_tokens"``), or None
+    when it has none. Raises ``ValueError`` for a budget that is not a positive integer."""
+    if not isinstance(observation, Mapping):
+        return None
+    value = observation.get("max_tokens")
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"observation['max_tokens'] must be a positive integer (an output-token budget); "
+                         f"got {value!r}")
+    return int(value)
+
+
+def token_budget(observation: Any, explicit: int | None, default: int | None) -> tuple[int | None, str]:
+    """``(cap, source)`` of one call: ``explicit`` (the policy's own setting) when given,
+    else the observation's budget, else ``default``; ``source`` is one of
+    :data:`BUDGET_SOURCES`."""
+    if explicit is not None:
+        return int(explicit), "policy"
+    budget = observation_budget(observation)
+    if budget is not None:
+        return budget, "observation"
+    return default, "default"
 
 
 def check_reasoning_mode(value: Any) -> str:

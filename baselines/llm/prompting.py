@@ -124,6 +124,10 @@ class Completion:
         name of the answer format, "via": the engine or request field, "complete": the
         answer is a whole match}``; None when it was not. Stored in the trace step's
         ``tokens`` as ``constrained``.
+    max_tokens, budget_from: the output-token cap the call was made under (None: none
+        was sent, the server's default) and where it came from (``"policy"``,
+        ``"observation"``, ``"default"``: :func:`.policy.token_budget`); None when the
+        back end does not say. Stored in the trace step's ``tokens``.
     """
 
     text: str
@@ -136,6 +140,8 @@ class Completion:
     finish_reason: str | None = None
     seconds: float = 0.0
     constrained: dict[str, Any] | None = None
+    max_tokens: int | None = None
+    budget_from: str | None = None
 
     def trace_usage(self) -> dict[str, Any]:
         """The dict the trace recorder stores as the step's ``tokens`` (via the policy's
@@ -146,6 +152,9 @@ class Completion:
             d["constrained"] = dict(self.constrained)
         if self.finish_reason is not None:
             d["finish_reason"] = self.finish_reason
+        if self.budget_from is not None:
+            d["max_tokens"] = self.max_tokens
+            d["budget_from"] = self.budget_from
         return d
 
 

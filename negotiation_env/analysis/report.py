@@ -71,6 +71,13 @@ Rulemaking game (seed 001):
   two-sided permutation p on run-level means (10,000 shuffles) Holm-adjusted within the
   contrast, Cliff's delta and the bootstrap 95% CI of the difference
   (:func:`~.rulemaking_metrics.condition_contrasts`).
+* ``rulemaking_relabelling``: Appendix B, the agreements of every cell under each of the
+  3 x 3 compromise x consensus threshold pairs (the runs' stored sensitivity labels), with
+  the plausibility screen's verdicts over the nine
+  (:func:`~.rulemaking_metrics.threshold_relabelling`).
+* ``rulemaking_provenance``: Table 3's audit, genuine, retried and fallback turns per cell
+  and their shares of the cell's turns, counted turn by turn
+  (:func:`~.rulemaking_metrics.provenance_audit`).
 
 Matrix game (seed 002; metrics of :mod:`.matrix_metrics`), rows are policy pairings x
 stage games:
@@ -104,7 +111,8 @@ from .cells import usable as _usable
 from .cells import mc_text as _mc_text
 from .resource_metrics import (game_metrics, intervention_of, match_key, model_metrics, pool, protocol_of,
                                token_usage)
-from .rulemaking_metrics import PERMUTATIONS, cell_summary, condition_contrasts
+from .rulemaking_metrics import (PERMUTATIONS, cell_summary, condition_contrasts, provenance_audit,
+                                 threshold_key, threshold_relabelling)
 from .stats import OUTCOMES, plausibility_screen
 from ..traces.reader import check_env_versions
 
@@ -966,7 +974,8 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000,
                    "certified: a no-agreement verdict survives the worst-case recode. Entropy: mean normalised "
                    "action entropy per run with a percentile bootstrap CI (seed 0)."])
     contrasts = _rulemaking_contrasts(by_cell, n_resamples=n_resamples, n_permutations=n_permutations)
-    return [t2, cells] + ([contrasts] if contrasts is not None else []), points
+    audits = [_rulemaking_relabelling(by_cell), _rulemaking_provenance(by_cell)]
+    return [t2, cells] + ([contrasts] if contrasts is not None else []) + audits, points
 
 
 def _p_text(p: float) -> str:
@@ -1007,6 +1016,56 @@ def _rulemaking_contrasts(by_cell: Mapping[Any, list[dict[str, Any]]], *, n_resa
                   "Ledger over the other condition; the CI is the percentile bootstrap of the difference of "
                   "means (Ledger minus other)."],
                  data=Table("rulemaking_contrasts", "", cols, data, data_fmts))
+
+
+def _cell_order(by_cell: Mapping[Any, Any]) -> list[Any]:
+    return sorted(by_cell, key=lambda c: (c.environment, c.family, _cond_key(c.condition)))
+
+
+def _rulemaking_relabelling(by_cell: Mapping[Any, list[dict[str, Any]]]) -> Table:
+    grids = {c: threshold_relabelling(by_cell[c]) for c in _cell_order(by_cell)}
+    keys = sorted({k for g in grids.values() for k in g}, key=threshold_key)
+    cols = ["Environment", "Family", "Condition", "Runs", "Agreements as run"] + keys + [
+        "Agreements range", "Screen verdicts"]
+    fmts = ["text", "text", "text", "int", "int"] + ["int"] * len(keys) + ["text", "text"]
+    rows = []
+    for c, grid in grids.items():
+        outs = by_cell[c]
+        agree = {k: grid[k]["compromise"] + grid[k]["consensus"] for k in keys if k in grid}
+        verdicts = sorted({plausibility_screen(grid[k])["verdict"] for k in grid})
+        low, high = (min(agree.values()), max(agree.values())) if agree else (None, None)
+        rows.append([c.environment, c.family, c.condition, len(outs),
+                     sum(o["label"] in ("compromise", "consensus") for o in outs)]
+                    + [agree.get(k) for k in keys]
+                    + [None if low is None else f"{low}–{high}", ", ".join(verdicts) or None])
+    return Table("rulemaking_relabelling", "Threshold relabelling: agreements under each compromise x consensus "
+                 "threshold pair (seed 001 Appendix B)", cols, rows, fmts,
+                 ["Each run's record relabelled by the outcome classifier under every pair KxS of the 3 x 3 grid "
+                  "(K = compromise_parties in {1, 2, 3}, S = consensus_share in {0.6, 0.8, 1.0}; the runs' stored "
+                  "outcome.sensitivity labels); an entry counts the cell's runs labelled compromise or consensus "
+                  "under that pair. 'Agreements as run' counts the labels at the run's own thresholds (2x0.8 by "
+                  "default). Screen verdicts: the plausibility screen's verdicts over the nine relabelled "
+                  "outcome distributions (one verdict: no pair changes the cell's conclusion). A run ended early "
+                  "by agreement is relabelled on the record as played, which stopped at its own thresholds."])
+
+
+def _rulemaking_provenance(by_cell: Mapping[Any, list[dict[str, Any]]]) -> Table:
+    cols = ["Environment", "Family", "Condition", "Runs", "Turns", "Genuine", "Retried", "Fallback", "Genuine %",
+            "Non-genuine %", "Fallback %", "Runs with a fallback"]
+    fmts = ["text", "text", "text"] + ["int"] * 5 + ["pct"] * 3 + ["int"]
+    rows = []
+    for c in _cell_order(by_cell):
+        a = provenance_audit(by_cell[c])
+        rows.append([c.environment, c.family, c.condition, a["runs"], a["turns"], a["genuine"], a["retried"],
+                     a["fallback"], a["genuine_share"], a["non_genuine_share"], a["fallback_share"],
+                     a["runs_with_fallback"]])
+    return Table("rulemaking_provenance", "Provenance audit: genuine, retried and fallback turns per cell "
+                 "(seed 001 §6.3, Table 3)", cols, rows, fmts,
+                 ["Counted turn by turn: each share is of all the cell's recorded turns (pooled over its runs), "
+                  "not a mean of per-run shares, so long runs weigh more (the 'Genuine share' of rulemaking_cells "
+                  "is the mean of per-run shares). Genuine: a valid answer at the first attempt; retried: valid "
+                  "after a re-prompt; fallback: no valid answer after every retry, Oppose recorded by the harness. "
+                  "Non-genuine = retried + fallback."])
 
 
 # --------------------------------------------------------------------------- matrix

@@ -18,6 +18,12 @@ final turn (and as traces store them): ``label``, ``worst_case_label``, ``entrop
 * :func:`condition_contrasts`: seed 001 §5 "Statistics" for one family and environment:
   the Ledger against each other condition (Native first: the primary contrast), the
   entropy and exhaustion permutation p-values Holm-adjusted within each contrast.
+* :func:`threshold_relabelling`: Appendix B's 3 x 3 relabelling of a cell: the label
+  counts under each (compromise_parties, consensus_share) pair, from each run's stored
+  ``sensitivity`` labels.
+* :func:`provenance_audit`: Table 3's per-cell provenance: genuine, retried and fallback
+  turns, and their shares of the cell's turns (pooled over runs, so a long run weighs
+  more than a short one, unlike the mean of per-run shares in :func:`cell_summary`).
 """
 
 from __future__ import annotations
@@ -27,11 +33,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..games.rulemaking.rules import PROVENANCES
 from .stats import (OUTCOMES, bootstrap_ci, bootstrap_diff_ci, cliffs_delta, fisher_one_sided, holm,
                     permutation_test, plausibility_screen, wilson_interval)
 
 __all__ = ["cell_summary", "compare_cells", "compare_to_baseline", "condition_contrasts", "AGREEMENT",
-           "PERMUTATIONS"]
+           "PERMUTATIONS", "threshold_relabelling", "threshold_key", "provenance_audit", "PROVENANCES"]
 
 #: seed 001 §5: "two-sided permutation tests on run-level means (10,000 shuffles)"
 PERMUTATIONS = 10_000
@@ -152,3 +159,64 @@ def condition_contrasts(cells: Mapping[str, Sequence[Mapping[str, Any]]], refere
         r["entropy_p_holm"], r["exhaustion_p_holm"] = float(adj[0]), float(adj[1])
         out[c] = r
     return out
+
+
+# --------------------------------------------------------------------------- Appendix B, Table 3
+
+def threshold_key(key: str) -> tuple[int, float]:
+    """``(compromise_parties, consensus_share)`` of a stored sensitivity key (``"2x0.8"``)."""
+    k, _, share = str(key).partition("x")
+    try:
+        return int(k), float(share)
+    except ValueError:
+        raise ValueError(f"sensitivity key {key!r} is not 'KxS' (compromise parties x consensus share)") from None
+
+
+def threshold_relabelling(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """Appendix B's relabelling of one cell: for each threshold pair of the runs' stored
+    ``sensitivity`` labels (keys ``"KxS"``, in (K, S) order), the number of runs per
+    label (every label of :data:`~.stats.OUTCOMES`, zeros included). A pair missing
+    from some run is left out (the pairs every run has)."""
+    if not outcomes:
+        raise ValueError("outcomes is empty; a cell needs at least one run")
+    grids = []
+    for i, o in enumerate(outcomes):
+        grid = o.get("sensitivity")
+        if not isinstance(grid, Mapping) or not grid:
+            raise ValueError(f"outcomes[{i}] lacks sensitivity (expected a rulemaking run outcome)")
+        for key, label in grid.items():
+            if label not in OUTCOMES:
+                raise ValueError(f"outcomes[{i}].sensitivity[{key!r}] is {label!r}; expected one of "
+                                 f"{', '.join(OUTCOMES)}")
+        grids.append(grid)
+    keys = set(grids[0]).intersection(*grids[1:])
+    out = {}
+    for key in sorted(keys, key=threshold_key):
+        counts = Counter(g[key] for g in grids)
+        out[key] = {k: counts.get(k, 0) for k in OUTCOMES}
+    return out
+
+
+def provenance_audit(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Table 3's provenance of one cell, counted turn by turn: ``turns`` (all recorded
+    turns of its runs), the turns of each provenance, ``genuine_share``,
+    ``non_genuine_share`` (retried or fallback) and ``fallback_share`` as shares of those
+    turns, and ``runs_with_fallback``. A run's turns are its ``provenance`` counts."""
+    if not outcomes:
+        raise ValueError("outcomes is empty; a cell needs at least one run")
+    totals = dict.fromkeys(PROVENANCES, 0)
+    with_fallback = 0
+    for i, o in enumerate(outcomes):
+        prov = o.get("provenance")
+        if not isinstance(prov, Mapping) or any(not isinstance(prov.get(k), int) or prov[k] < 0 for k in PROVENANCES):
+            raise ValueError(f"outcomes[{i}] lacks provenance counts of {', '.join(PROVENANCES)} "
+                             f"(expected a rulemaking run outcome)")
+        for k in PROVENANCES:
+            totals[k] += prov[k]
+        with_fallback += prov["fallback"] > 0
+    turns = sum(totals.values())
+    share = (lambda n: n / turns) if turns else (lambda n: 0.0)
+    return {"runs": len(outcomes), "turns": turns, **totals,
+            "genuine_share": share(totals["genuine"]) if turns else 1.0,
+            "non_genuine_share": share(totals["retried"] + totals["fallback"]),
+            "fallback_share": share(totals["fallback"]), "runs_with_fallback": with_fallback}

@@ -3,6 +3,7 @@ checked against the metrics computed directly on the same traces."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 from collections import Counter
@@ -233,7 +234,52 @@ def test_rulemaking_contrasts_ledger_vs_native_by_hand():
     assert d.value("Ledger mean entropy", row) == pytest.approx(direct["entropy_mean_a"])
     assert "Exhaustion p (Holm),Exhaustion Cliff's delta" in t.csv_text().splitlines()[0]
     # no Ledger cell, no contrast table
-    assert [t.name for t in rulemaking_tables(traces[3:])[0]] == ["rulemaking_table2", "rulemaking_cells"]
+    assert [t.name for t in rulemaking_tables(traces[3:])[0]] == ["rulemaking_table2", "rulemaking_cells",
+                                                                  "rulemaking_relabelling", "rulemaking_provenance"]
+
+
+def test_rulemaking_relabelling_and_provenance_tables_on_a_hand_made_cohort():
+    # a cell of three runs counted by hand (tests/analysis/test_rulemaking_metrics.py) and
+    # a Native cell of 15 runs that fail to agree under every threshold pair, one of which
+    # has a retried and two fallback turns
+    from .test_rulemaking_metrics import GRID, grid, hand_cohort
+
+    def with_outcome(trace, outcome, n):
+        t = copy.deepcopy(trace)
+        t["game_id"] = f"{t['game_id']}:{n}"
+        t["rounds"][0]["outcome"].update(outcome)
+        return t
+
+    base = play_rulemaking("hardliner", seed=0, max_turns=5)
+    native = play_rulemaking("hardliner", seed=0, max_turns=5, condition="native")
+    traces = [with_outcome(base, o, n) for n, o in enumerate(hand_cohort())]
+    for n in range(15):
+        prov = {"genuine": 12, "retried": 1, "fallback": 2} if n == 4 else {"genuine": 15, "retried": 0, "fallback": 0}
+        traces.append(with_outcome(native, {"label": "authority", "sensitivity": grid("authority"),
+                                            "provenance": prov}, n))
+    tables, _ = rulemaking_tables(traces, n_resamples=200)
+    t = next(t for t in tables if t.name == "rulemaking_relabelling")
+    assert t.columns[5:14] == GRID
+    none = {"Environment": "E1 Fragmented", "Family": "hardliner", "Condition": "none"}
+    nat = {**none, "Condition": "native"}
+    assert [t.value(c, none) for c in ["Runs", "Agreements as run"] + GRID] == [3, 1, 3, 2, 2, 1, 1, 1, 0, 0, 0]
+    assert (t.value("Agreements range", none), t.value("Screen verdicts", none)) == ("0–3", "pass")
+    assert [t.value(c, nat) for c in ["Runs", "Agreements as run"] + GRID] == [15] + [0] * 10
+    assert (t.value("Agreements range", nat), t.value("Screen verdicts", nat)) == ("0–0", "fail_no_agreement")
+    assert t.column("Condition") == ["none", "native"]
+    assert t.csv_text().splitlines()[0].startswith("Environment,Family,Condition,Runs,Agreements as run,1x0.6,")
+
+    a = next(t for t in tables if t.name == "rulemaking_provenance")
+    counts = ["Runs", "Turns", "Genuine", "Retried", "Fallback", "Runs with a fallback"]
+    assert [a.value(c, none) for c in counts] == [3, 37, 30, 4, 3, 2]
+    assert [a.value(c, none) for c in ("Genuine %", "Non-genuine %", "Fallback %")] == \
+        pytest.approx([30 / 37, 7 / 37, 3 / 37])
+    assert [a.value(c, nat) for c in counts] == [15, 225, 222, 1, 2, 1]
+    assert [a.value(c, nat) for c in ("Genuine %", "Non-genuine %", "Fallback %")] == \
+        pytest.approx([222 / 225, 3 / 225, 2 / 225])
+    md = a.markdown()
+    assert "| E1 Fragmented | hardliner | none | 3 | 37 | 30 | 4 | 3 | 81.1 | 18.9 | 8.1 | 2 |" in md
+    assert "not a mean of per-run shares" in md
 
 
 # --------------------------------------------------------------------------- files

@@ -6,7 +6,8 @@ import pytest
 import scipy.stats
 
 from negotiation_env.analysis.rulemaking_metrics import (cell_summary, compare_cells, compare_to_baseline,
-                                                         condition_contrasts)
+                                                         condition_contrasts, provenance_audit, threshold_key,
+                                                         threshold_relabelling)
 
 
 def outcome(label, entropy=0.5, worst=None, traj=("Counter",) * 15, arc=False, horizon=True, genuine=1.0):
@@ -112,3 +113,62 @@ def test_paper_primary_contrast_figures():
     assert r["exhaustion_mean_a"] == pytest.approx(7 / 15) and r["exhaustion_mean_b"] == 1.0
     assert r["exhaustion_cliffs_delta"] == pytest.approx(-8 / 15)  # 8 of 15 Ledger runs below all Native
     assert r["entropy_cliffs_delta"] == 1.0
+
+
+# --------------------------------------------------------------------------- Appendix B, Table 3
+
+GRID = [f"{k}x{s:g}" for k in (1, 2, 3) for s in (0.6, 0.8, 1.0)]
+
+
+def grid(default, **pairs):
+    """A run's stored sensitivity labels: ``default`` everywhere but ``pairs`` (the
+    pairs K=1, K=3 or one pair, by name)."""
+    g = dict.fromkeys(GRID, default)
+    named = {"k1": ["1x0.6", "1x0.8", "1x1"], "k3": ["3x0.6", "3x0.8", "3x1"], "k1s06": ["1x0.6"]}
+    for name, label in pairs.items():
+        g.update(dict.fromkeys(named[name], label))
+    return g
+
+
+def hand_cohort():
+    """Three runs of one cell, small enough to count by hand."""
+    return [
+        {"label": "authority", "provenance": {"genuine": 13, "retried": 1, "fallback": 1},
+         "sensitivity": grid("authority", k1="compromise")},
+        {"label": "compromise", "provenance": {"genuine": 7, "retried": 0, "fallback": 0},
+         "sensitivity": grid("compromise", k3="authority")},
+        {"label": "authority", "provenance": {"genuine": 10, "retried": 3, "fallback": 2},
+         "sensitivity": grid("authority", k1s06="consensus")},
+    ]
+
+
+def test_threshold_relabelling_counts_each_pair_by_hand():
+    runs = hand_cohort()
+    assert runs[0]["sensitivity"]["1x1"] == "compromise" and runs[2]["sensitivity"]["1x0.6"] == "consensus"
+    out = threshold_relabelling(runs)
+    assert list(out) == GRID  # in (compromise parties, consensus share) order
+    assert out["1x0.6"] == {"compromise": 2, "consensus": 1, "authority": 0, "deadlock": 0}
+    assert out["1x0.8"] == out["1x1"] == {"compromise": 2, "consensus": 0, "authority": 1, "deadlock": 0}
+    for key in ("2x0.6", "2x0.8", "2x1"):
+        assert out[key] == {"compromise": 1, "consensus": 0, "authority": 2, "deadlock": 0}
+    for key in ("3x0.6", "3x0.8", "3x1"):
+        assert out[key] == {"compromise": 0, "consensus": 0, "authority": 3, "deadlock": 0}
+    assert threshold_key("3x0.6") == (3, 0.6) and threshold_key("1x1") == (1, 1.0)
+    with pytest.raises(ValueError, match="lacks sensitivity"):
+        threshold_relabelling([{"label": "authority"}])
+    with pytest.raises(ValueError, match="expected one of"):
+        threshold_relabelling([{"sensitivity": {"2x0.8": "agreed"}}])
+
+
+def test_provenance_audit_pools_turns_not_run_shares():
+    a = provenance_audit(hand_cohort())
+    assert (a["runs"], a["turns"], a["genuine"], a["retried"], a["fallback"]) == (3, 37, 30, 4, 3)
+    assert a["genuine_share"] == pytest.approx(30 / 37)
+    assert a["non_genuine_share"] == pytest.approx(7 / 37)
+    assert a["fallback_share"] == pytest.approx(3 / 37)
+    assert a["runs_with_fallback"] == 2
+    # the mean of per-run shares would weigh the short run as much as the long ones
+    assert a["genuine_share"] != pytest.approx((13 / 15 + 7 / 7 + 10 / 15) / 3)
+    with pytest.raises(ValueError, match="lacks provenance"):
+        provenance_audit([{"label": "authority"}])
+

@@ -118,7 +118,7 @@ def test_defaults_given_explicitly_are_silent():
         _build("resource", {"cheap_talk": False, "cheap_talk_turns": 5, "max_talk_turns": None, "reflection": True,
                             "shifting_agent": "agent_b", "shifting_line": "partner", "theme_scope": "game",
                             "json_suffix": False})
-        _build("rulemaking", {"condition": "none", "notes_max_chars": 600, "max_sentences": 5,
+        _build("rulemaking", {"condition": "none", "notes_max_chars": 5000, "max_sentences": 5,
                               "max_field_chars": 1000})
 
 

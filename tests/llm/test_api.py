@@ -350,3 +350,43 @@ def test_missing_extra_names_the_install_command(monkeypatch):
         importlib.import_module("baselines.llm.api")
     with pytest.raises(PolicyUnavailable, match=r"pip install 'negotiation_env\[api\]'"):
         resolve_factory(PolicyEntry(spec="openai:m@http://127.0.0.1:1/v1"), "resource")
+
+
+# --------------------------------------------------------------------------- output budget
+
+
+@pytest.mark.parametrize("model,param", [("test-model", "max_tokens"), ("gpt-5-mini", "max_completion_tokens")])
+def test_the_observations_budget_is_sent_unless_the_policy_sets_one(server, key_env, model, param):
+    server.reply = lambda req: "A"
+    pol = APIPolicy(model, server.url, api_key_env=key_env)  # no max_tokens: the observation's
+    pol.act_batch([{**CONV, "max_tokens": 384}, {**CONV, "max_tokens": 1024}])
+    assert sorted(r[param] for r in server.requests) == [384, 1024]
+    assert [(u["max_tokens"], u["budget_from"]) for u in pol.last_batch_usage] == [(384, "observation"),
+                                                                                    (1024, "observation")]
+    # a budget set on the policy wins
+    pol = APIPolicy(model, server.url, api_key_env=key_env, max_tokens=64)
+    pol.act({**CONV, "max_tokens": 384})
+    assert server.requests[-1][param] == 64
+    assert (pol.last_usage["max_tokens"], pol.last_usage["budget_from"]) == (64, "policy")
+    # neither: nothing is sent, the server's default
+    pol = APIPolicy(model, server.url, api_key_env=key_env)
+    pol.act(CONV)
+    assert {"max_tokens", "max_completion_tokens"}.isdisjoint(server.requests[-1])
+    assert (pol.last_usage["max_tokens"], pol.last_usage["budget_from"]) == (None, "default")
+
+
+def test_a_rulemaking_run_sends_each_conditions_budget_and_the_trace_keeps_it(server, key_env, tmp_path):
+    server.reply = lambda req: '{"move": "Counter", "issue": null, "rationale": "We hold."}'
+    cfg = {"name": "api", "seed": 2, "games": [{
+        "game": "rulemaking",
+        "policies": [{"spec": f"openai:test-model@{server.url}", "label": "fake",
+                      "options": {"api_key_env": key_env, "timeout": 5, "max_retries": 0}}],
+        "pairings": "self", "games_per_cell": 1,
+        "config": {"max_turns": 3, "condition": "native"}}]}
+    summary = run(cfg, tmp_path / "run", batch_games=1)
+    assert summary.complete and summary.errors == 0
+    game_requests = server.requests[1:]  # after the preflight probe
+    assert len(game_requests) == 3 and {r["max_tokens"] for r in game_requests} == {1024}  # Table 1's Native
+    trace = json.loads((tmp_path / "run" / "traces.jsonl").read_text())
+    assert [(s["tokens"]["max_tokens"], s["tokens"]["budget_from"]) for s in trace["steps"]] == \
+        [(1024, "observation")] * 3

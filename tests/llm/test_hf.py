@@ -168,6 +168,8 @@ def test_a_complete_game_with_gibberish_goes_through_retries_and_fallbacks(greed
     assert any(e.endswith(("_forfeited", "_fallback", "_auto_filled")) for e in events)  # ... and fallen back on
     for s in t.steps:
         assert s.tokens["prompt_tokens"] > 0 and s.tokens["completion_tokens"] >= 1
+        # the policy's own max_new_tokens wins over the rulemaking observation's budget
+        assert (s.tokens["max_tokens"], s.tokens["budget_from"]) == (greedy.max_new_tokens, "policy")
 
 
 def test_missing_extra_names_the_install_command(monkeypatch):
@@ -216,3 +218,57 @@ def test_action_probs_at_a_temperature_are_softmax_of_logits_over_t(tiny_model):
     for bad in (0, -1.0, "hot"):
         with pytest.raises(ValueError, match="'temperature'"):
             pol.action_probs(obs[0], temperature=bad)
+
+
+# --------------------------------------------------------------------------- output budget
+
+
+def test_the_observations_budget_caps_generation_unless_the_policy_sets_one(tiny_model, monkeypatch):
+    pol = HFPolicy(tiny_model, temperature=0.0, device="cpu")  # no max_new_tokens: the observation's
+    calls = []
+    generate = pol.model.generate
+
+    def spy(*args, **kw):
+        calls.append((kw["input_ids"].shape[0], kw["generation_config"].max_new_tokens))
+        return generate(*args, **kw)
+
+    monkeypatch.setattr(pol.model, "generate", spy)
+    small, large = {**OBS[0], "max_tokens": 3}, {**OBS[1], "max_tokens": 5}
+    out = pol.complete([small, large, small])
+    assert sorted(calls) == [(1, 5), (2, 3)]  # one generate call per budget
+    assert [c.max_tokens for c in out] == [3, 5, 3] and {c.budget_from for c in out} == {"observation"}
+    assert all(1 <= c.usage.completion_tokens <= c.max_tokens for c in out)
+    assert [u["max_tokens"] for u in pol.last_batch_usage] == [3, 5, 3]
+    assert pol.last_usage["budget_from"] == "observation"
+    # the batch gives each item what it gets alone
+    assert [c.raw for c in out] == [pol.complete([o])[0].raw for o in (small, large, small)]
+    # a budget set on the policy wins over the observation's
+    calls.clear()
+    pol.max_new_tokens = 4
+    c = pol.complete([small])[0]
+    assert calls == [(1, 4)] and (c.max_tokens, c.budget_from) == (4, "policy")
+    assert pol.last_usage["max_tokens"] == 4 and pol.last_usage["budget_from"] == "policy"
+    # neither: the back end's default
+    pol.max_new_tokens = None
+    assert pol.output_budget(OBS[0]) == (512, "default")
+    with pytest.raises(ValueError, match="max_tokens"):
+        pol.output_budget({**OBS[0], "max_tokens": 0})
+
+
+def test_a_rulemaking_game_is_played_at_its_conditions_budget(tiny_model):
+    # the game's per-condition budget reaches generate through the observation and the trace
+    pol = HFPolicy(tiny_model, temperature=0.0, device="cpu")
+    plain = negotiation_env.env(game="rulemaking", condition="none")
+    plain.reset(seed=0)
+    assert pol.output_budget(plain.observe("authority")) == (384, "observation")  # Table 1's None
+    env = negotiation_env.env(game="rulemaking", max_turns=3, condition="ledger", output_budgets={"ledger": 6})
+    env = record(env, policies=None, keep=True)
+    env.set_policies({a: pol for a in env.possible_agents})
+    pol.reset(seed=0)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else pol.act(obs))
+    steps = env.last_trace.steps
+    assert steps and all((s.tokens["max_tokens"], s.tokens["budget_from"]) == (6, "observation") for s in steps)
+    assert all(s.tokens["completion_tokens"] <= 6 for s in steps)

@@ -69,9 +69,9 @@ def test_hf_calls_are_batched_across_games(tiny_model, monkeypatch):
     sizes = []
     real = HFPolicy._generate
 
-    def spy(self, prompts, seeds, observations):
+    def spy(self, prompts, *rest):
         sizes.append(len(prompts))
-        return real(self, prompts, seeds, observations)
+        return real(self, prompts, *rest)
 
     monkeypatch.setattr(HFPolicy, "_generate", spy)
     specs = make_plan(parse_config(hf_config(tiny_model, games=4))).specs

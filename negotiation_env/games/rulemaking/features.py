@@ -16,7 +16,7 @@ learner or a scripted policy never hard-codes an offset.
 | exited | 1 | 1 once this party has played Exit |
 | active_parties | 1 | parties still at the table |
 | salience | 1 | this party's salience this run (in [0, 1]) |
-| attention | 1 | external-attention level index / (levels - 1), in [0, 1] |
+| attention | 1 | the run's external attention in [0, 1]: its sampled value (``attention="scale"``), or level index / (levels - 1) (``"levels"``) |
 | coordinated | 1 | 1 when the opposing stakeholders coordinate this run |
 | moves | 5 | counts of each move so far, all parties |
 | recent_moves | 5 | counts of each move in the last ``history_window`` turns |

@@ -46,10 +46,10 @@ from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
                          horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
 from .features import CONDITIONS, LAYOUT
-from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
+from .parser import MAX_FIELD_CHARS, NOTES_MAX_CHARS, Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
 from .rules import MOVES, PROVENANCES, SOFTENING, RunState, Turn
-from .scenario import RulemakingScenario, ScenarioError, load_scenario
+from .scenario import ATTENTION_MODES, RulemakingScenario, ScenarioError, load_scenario
 
 __all__ = ["RulemakingConfig", "RulemakingGame", "CONDITIONS", "REWARDS"]
 
@@ -109,14 +109,24 @@ class RulemakingConfig:
         over :data:`TOKEN_BUDGETS` (seed 001 Table 1: None 384, Ledger 1024, Native 1024;
         the §7 controls at the budget of the condition they control). The run's budget,
         ``output_budgets[condition]``, reaches the acting party as ``max_tokens`` in its
-        observation and info and is recorded in the outcome: a model policy should cap
-        its answer there; the game cannot count a scripted policy's tokens and never
-        cuts an answer by it (the field name avoids "token", which traces redact).
-    notes_max_chars: the cap of the ``notes`` condition's free-form notes (a non-default
-        value in another condition is warned about, ``UserWarning``: it cannot count).
+        observation and info and is recorded in the outcome: the LLM policies
+        (``baselines.llm``) cap each answer there unless they set a budget of their own;
+        the game cannot count a scripted policy's tokens and never cuts an answer by it
+        (the field name avoids "token", which traces redact).
+    notes_max_chars: the cap of the ``notes`` condition's free-form notes, in characters;
+        by default the Ledger's budget, the most the Ledger may hold (five fields of
+        ``max_field_chars``: 5,000), since §7 runs the notes "at the same budget" as the
+        Ledger (a non-default value in another condition is warned about,
+        ``UserWarning``: it cannot count).
     max_sentences, max_field_chars: the caps of each field of a five-field notebook
         (``ledger``, ``notebook_*``); a non-default value in a condition without one is
         warned about.
+    attention: how a run's external attention is sampled and shown: ``"scale"`` (the
+        default: a value on [0, 1] in two decimals within the band of the level drawn by
+        the scenario's weights, shown with the level's word, "high (0.62)"; §6.2's 15
+        runs "received 12 distinct sampled attention levels") or ``"levels"`` (the
+        level's word only, one of four in the shipped scenarios). Both draw the same
+        random numbers, so a seed gives the same level in both.
     """
 
     environment: Any = "E1"
@@ -133,8 +143,9 @@ class RulemakingConfig:
     output_budgets: Mapping[str, int] = field(default_factory=lambda: dict(TOKEN_BUDGETS))
     max_rationale_chars: int = 1000
     max_sentences: int = 5
-    notes_max_chars: int = 600
-    max_field_chars: int = 1000
+    notes_max_chars: int = NOTES_MAX_CHARS
+    max_field_chars: int = MAX_FIELD_CHARS
+    attention: str = "scale"
 
     def __post_init__(self):
         object.__setattr__(self, "environment", _as_scenario(self.environment))
@@ -155,6 +166,7 @@ class RulemakingConfig:
         check_int("max_sentences", self.max_sentences, 1, 100)
         check_int("notes_max_chars", self.notes_max_chars, 1, 1_000_000)
         check_int("max_field_chars", self.max_field_chars, 1, 1_000_000)
+        check_choice("attention", self.attention, ATTENTION_MODES)
         # the private-state limits count only in the conditions that have that state
         # (issue 16); warned, not refused, since one run crosses the conditions as a factor
         check_no_effect(self, "notes_max_chars", active=self.condition == "notes", other="condition",
@@ -214,7 +226,8 @@ class RulemakingGame(Game):
         self.authority = self.scenario.authority
         self._classifier = config.classifier  # (a new ClassifierConfig on every read of the property)
         self._max_tokens = config.max_tokens
-        self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns)
+        self._system = {p: prompts.render_system(self.scenario, p, config.condition, config.max_turns,
+                                                 notes_max_chars=config.notes_max_chars)
                         for p in self.possible_agents}
         self._obs_space = chat_observation_space(LAYOUT.space(), reasoning=spaces.Discrete(2),
                                                  answer_format=obs_text(OBS_TEXT_MAX),
@@ -269,7 +282,7 @@ class RulemakingGame(Game):
 
     def reset(self, rng: np.random.Generator) -> None:
         self.run = RunState(self.possible_agents, self.config.max_turns)
-        self.params = self.scenario.draw_parameters(rng)
+        self.params = self.scenario.draw_parameters(rng, attention=self.config.attention)
         self.events = []
         self.outcome = None
         self._private = {p: None for p in self.possible_agents}
@@ -284,7 +297,7 @@ class RulemakingGame(Game):
         self.transcript = [
             f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
             f"(condition {self.config.condition}; budget {self.config.max_tokens} tokens; "
-            f"attention {pr['external_attention']}; "
+            f"attention {prompts.attention_text(pr)}; "
             f"opposition {'coordinated' if pr['opposition_coordinated'] else 'separate'}) ==="
         ]
 
@@ -535,8 +548,11 @@ class RulemakingGame(Game):
         v[i["max_turns"]] = cfg.max_turns
         v[i["is_authority"]] = float(agent == self.authority)
         v[i["salience"]] = self.params["salience"][agent]
-        levels = self.scenario.parameters.attention_levels
-        v[i["attention"]] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
+        if "attention_value" in self.params:
+            v[i["attention"]] = self.params["attention_value"]
+        else:
+            levels = self.scenario.parameters.attention_levels
+            v[i["attention"]] = levels.index(self.params["external_attention"]) / max(1, len(levels) - 1)
         v[i["coordinated"]] = float(self.params["opposition_coordinated"])
         v[i["condition"] + CONDITIONS.index(cfg.condition)] = 1
         return v

@@ -19,8 +19,9 @@ Rules (ours; the paper's Appendix with the exact format is not in the seed text)
   notebook object with exactly its five fields, each a string of at most
   ``max_sentences`` sentences and ``max_field_chars`` characters (``ledger``, its
   relabelled control ``ledger_relabelled`` and the three generic notebooks), or a
-  free-form ``notes`` string of at most ``notes_max_chars`` characters (``notes``). In
-  conditions without private state a private field is ignored.
+  free-form ``notes`` string of at most ``notes_max_chars`` characters (``notes``; by
+  default the Ledger's capacity, :data:`NOTES_MAX_CHARS`). In conditions without private
+  state a private field is ignored.
 """
 
 from __future__ import annotations
@@ -34,11 +35,11 @@ import numpy as np
 from ...core.jsontext import MAX_JSON_DEPTH, JSONTextError, ParseError, extract_json_object, loads_document
 from ...core.thinking import split_think
 from ...core.visible import is_blank, shown
-from .prompts import LEDGERS, NOTEBOOK_FIELDS
+from .prompts import LEDGERS, MAX_FIELD_CHARS, NOTEBOOK_FIELDS, NOTES_MAX_CHARS
 from .rules import MOVES
 
 __all__ = ["Move", "ParseLimits", "parse_text", "parse_structured", "validate", "count_sentences",
-           "private_key", "ParseError"]
+           "private_key", "ParseError", "MAX_FIELD_CHARS", "NOTES_MAX_CHARS"]
 
 _MOVE_BY_LOWER = {m.lower(): m for m in MOVES}
 # a sentence ends at ., ! or ? (runs of them count once) followed by a space or the end
@@ -49,8 +50,8 @@ _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
 class ParseLimits:
     max_rationale_chars: int = 1000
     max_sentences: int = 5
-    notes_max_chars: int = 600
-    max_field_chars: int = 1000
+    notes_max_chars: int = NOTES_MAX_CHARS
+    max_field_chars: int = MAX_FIELD_CHARS
 
 
 @dataclass(frozen=True)

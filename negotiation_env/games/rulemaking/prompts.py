@@ -33,6 +33,16 @@ NOTEBOOK_FIELDS: dict[str, tuple[str, ...]] = {
 #: the conditions whose notebook is the ledger (JSON key "ledger"); the others' is "notebook"
 LEDGERS = ("ledger", "ledger_relabelled")
 
+#: the most characters one field of a five-field notebook may hold (``max_field_chars``)
+MAX_FIELD_CHARS = 1000
+#: the free-form notes' cap (``notes_max_chars``): the Ledger's budget, the most characters
+#: the Ledger may hold (its five fields at ``MAX_FIELD_CHARS`` each). Seed 001 §7 runs the
+#: notes arm "with no required fields, at the same budget and framing" as the Ledger; a
+#: free text has no fields, so the like-for-like measure is the whole notebook's capacity.
+#: With it the notes never run out of room before a Ledger would, and the output-token
+#: budget both conditions share (1024) is what binds either.
+NOTES_MAX_CHARS = len(NOTEBOOK_FIELDS["ledger"]) * MAX_FIELD_CHARS
+
 MOVE_GLOSS = {
     "Support": "endorse the direction the negotiation is taking",
     "Oppose": "reject it",
@@ -82,7 +92,7 @@ FORMAT_PLAIN = """Respond with ONLY a JSON object:
 FORMAT_NOTEBOOK = """Respond with ONLY a JSON object. First rewrite your private notebook completely (it replaces the previous one; at most five sentences per field; no other party ever sees it), then give your move:
 {{"{notebook_key}": {{{fields}}}, {move_example}}}"""
 
-FORMAT_NOTES = """Respond with ONLY a JSON object. First write any private notes you want (free-form, at most 600 characters; they replace your previous notes; no other party ever sees them), then give your move:
+FORMAT_NOTES = """Respond with ONLY a JSON object. First write any private notes you want (free-form, at most {max_chars} characters; they replace your previous notes; no other party ever sees them), then give your move:
 {{"notes": "...", {move_example}}}"""
 
 TURN = """--- TURN {turn}/{max_turns} --- ({turns_left} turns left after this one)
@@ -103,7 +113,9 @@ INVALID = """Your previous response was invalid: {error}
 Respond again with ONLY the JSON object described above."""
 
 
-def render_system(scenario, party_id: str, condition: str, max_turns: int) -> str:
+def render_system(scenario, party_id: str, condition: str, max_turns: int, *,
+                  notes_max_chars: int = NOTES_MAX_CHARS) -> str:
+    """The system prompt; ``notes_max_chars`` is the cap the ``notes`` format states."""
     party = scenario.party(party_id)
     authority = scenario.party(scenario.authority)
     issues = "\n".join(f"- {i.id}: {i.title} — {i.description}" for i in scenario.issues)
@@ -115,7 +127,7 @@ def render_system(scenario, party_id: str, condition: str, max_turns: int) -> st
         fields = ", ".join(f'"{f}": "..."' for f in NOTEBOOK_FIELDS[condition])
         fmt = FORMAT_NOTEBOOK.format(notebook_key=key, fields=fields, move_example=MOVE_EXAMPLE)
     elif condition == "notes":
-        fmt = FORMAT_NOTES.format(move_example=MOVE_EXAMPLE)
+        fmt = FORMAT_NOTES.format(max_chars=f"{notes_max_chars:,}", move_example=MOVE_EXAMPLE)
     else:
         fmt = FORMAT_PLAIN.format(move_example=MOVE_EXAMPLE)
     return SYSTEM.format(
@@ -164,7 +176,7 @@ def render_turn(scenario, party_id: str, *, turn: int, max_turns: int, params: d
             turn=turn + 1,
             max_turns=max_turns,
             turns_left=max_turns - turn - 1,
-            attention=params["external_attention"],
+            attention=attention_text(params),
             coordination="coordinate their positions" if params["opposition_coordinated"] else "act separately",
             salience=_salience_word(params["salience"][party_id]),
             window=window,
@@ -191,6 +203,14 @@ def render_notebook(condition: str, value) -> str:
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, indent=1)
     return str(value)
+
+
+def attention_text(params: dict) -> str:
+    """The run's external attention in words: the level's name, with its sampled value
+    where the run has one ("high (0.62)", as salience is shown)."""
+    value = params.get("attention_value")
+    level = params["external_attention"]
+    return level if value is None else f"{level} ({value:.2f})"
 
 
 @functools.lru_cache(maxsize=1024)

@@ -32,6 +32,9 @@ __all__ = [
     "ROLES",
     "load_scenario",
     "list_scenarios",
+    "ATTENTION_MODES",
+    "attention_bands",
+    "attention_value",
 ]
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")  # issue and party ids; used with fullmatch
@@ -43,6 +46,33 @@ N_OBJECTIVES = (3, 5)
 N_RED_LINES = (1, 3)
 WEIGHT_TOL = 1e-9
 MAX_ATTENTION_LEVELS = 32
+
+
+#: how a run's external attention is drawn and shown: ``"scale"`` (a value on [0, 1] in
+#: two decimals, within the band of the drawn level, shown as "high (0.62)") or
+#: ``"levels"`` (the level's name only)
+ATTENTION_MODES = ("scale", "levels")
+
+
+def attention_bands(n_levels: int) -> list[tuple[int, int]]:
+    """The band of each of ``n_levels`` attention levels, in hundredths: the levels split
+    [0, 1] into equal parts in order, each band the two-decimal values inside its part
+    (4 levels: 0.00-0.24, 0.25-0.49, 0.50-0.74, 0.75-1.00)."""
+    bands = []
+    for i in range(n_levels):
+        lo = -(-100 * i // n_levels)  # ceil(100 i / n)
+        hi = 100 if i == n_levels - 1 else -(-100 * (i + 1) // n_levels) - 1
+        bands.append((lo, hi))
+    return bands
+
+
+def attention_value(index: int, n_levels: int, frac: float) -> float:
+    """The attention value of level ``index`` (of ``n_levels``) at relative position
+    ``frac`` in [0, 1] of its band: each two-decimal value of the band equally likely
+    when ``frac`` is uniform."""
+    lo, hi = attention_bands(n_levels)[index]
+    n = hi - lo + 1
+    return (lo + min(int(frac * n), n - 1)) / 100
 
 
 class ScenarioError(ValueError):
@@ -124,31 +154,44 @@ class RulemakingScenario:
         raise KeyError(iid)
 
     # -- per-run parameters ----------------------------------------------------
-    def draw_parameters(self, rng) -> dict[str, Any]:
+    def draw_parameters(self, rng, *, attention: str = "scale") -> dict[str, Any]:
         """Draw one run's parameters using only ``rng`` (a ``numpy.random.Generator``).
 
-        Draw order: the external-attention level (one ``rng.random()``), then each
-        party's salience in party order (one ``rng.uniform(low, high)`` each, rounded to
-        two decimals and kept inside [low, high]), then opposition coordination (one
+        Draw order: the external attention (one ``rng.random()``), then each party's
+        salience in party order (one ``rng.uniform(low, high)`` each, rounded to two
+        decimals and kept inside [low, high]), then opposition coordination (one
         ``rng.random() < p``).
+
+        Attention: the one number ``u`` picks a level by the scenario's weights
+        (``external_attention``, the level's name) and, with ``attention="scale"``, also
+        where in that level's band it falls (``attention_value``, see
+        :func:`attention_value`); ``"levels"`` leaves the value out. Both modes draw the
+        same numbers, so a seed gives the same level, salience and coordination in both.
         """
+        if attention not in ATTENTION_MODES:
+            raise ValueError(f"attention must be one of {', '.join(ATTENTION_MODES)}; got {attention!r}")
         pr = self.parameters
         u = float(rng.random())
-        level = None
+        index = frac = None
         acc = 0.0
-        for name, w in zip(pr.attention_levels, pr.attention_weights):
-            acc += w
+        for k, w in enumerate(pr.attention_weights):
+            start, acc = acc, acc + w
             if w > 0 and u < acc:
-                level = name
+                index, frac = k, (u - start) / w
                 break
-        if level is None:  # u beyond the float-rounded cumulative sum: the last level with weight
-            level = next(n for n, w in zip(reversed(pr.attention_levels), reversed(pr.attention_weights)) if w > 0)
+        if index is None:  # u beyond the float-rounded cumulative sum: the top of the last level with weight
+            index = max(k for k, w in enumerate(pr.attention_weights) if w > 0)
+            frac = 1.0
+        out: dict[str, Any] = {"external_attention": pr.attention_levels[index]}
+        if attention == "scale":
+            out["attention_value"] = attention_value(index, len(pr.attention_levels), frac)
         salience = {}
         for pid in self.party_ids:
             s = round(float(rng.uniform(pr.salience_low, pr.salience_high)), 2)
             salience[pid] = min(max(s, pr.salience_low), pr.salience_high)
-        coordinated = bool(float(rng.random()) < pr.coordination_p)
-        return {"external_attention": level, "salience": salience, "opposition_coordinated": coordinated}
+        out["salience"] = salience
+        out["opposition_coordinated"] = bool(float(rng.random()) < pr.coordination_p)
+        return out
 
     # -- (de)serialisation -----------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -163,6 +163,22 @@ def test_ledger_is_private_overwritten_and_shown_only_to_its_owner():
     assert env.infos["authority"]["private"] == ledger_of("SECRET-A2.")
 
 
+def test_long_notes_are_accepted_at_the_ledgers_budget():
+    env = aec(condition="notes")
+    system = env.observe("authority")["conversation"][0]["content"]
+    assert "free-form, at most 5,000 characters;" in system
+    long_notes = "n" * 5000
+    env.step(move("Counter", notes=long_notes))
+    assert env.infos["authority"]["private"] == long_notes
+    assert env.infos["authority"]["last_turn"]["provenance"] == "genuine"
+    assert not any(e["type"] == "validation_error" for e in game_of(env).events)
+    # the earlier cap stays available, and the prompt states whichever cap is set
+    env = aec(condition="notes", notes_max_chars=600)
+    assert "free-form, at most 600 characters;" in env.observe("authority")["conversation"][0]["content"]
+    env.step(move("Counter", notes="n" * 601))
+    assert game_of(env).events[-1]["type"] == "validation_error"
+
+
 def test_notes_and_digest_and_native():
     env = aec(condition="notes")
     env.step(move("Counter", notes="my note"))
@@ -241,8 +257,36 @@ def test_run_parameters_come_from_the_seed_and_reach_the_prompt():
     (p1, t1), (p2, _) = params(1), params(1)
     assert p1 == p2
     assert any(params(s)[0] != p1 for s in range(2, 8))
-    assert f"external attention is {p1['external_attention']}" in t1
+    assert f"external attention is {p1['external_attention']} ({p1['attention_value']:.2f});" in t1
     assert f"({p1['salience']['authority']:.2f})" in t1
+
+
+def test_attention_takes_many_sampled_levels_over_15_runs():
+    # §6.2: "those 15 runs received 12 distinct sampled attention levels"
+    import re
+
+    def attention(seed, **cfg):
+        env = negotiation_env.env(game="rulemaking", **cfg)
+        env.reset(seed=seed)
+        prompt = env.observe("authority")["prompt"]
+        shown = re.search(r"external attention is ([^;]+);", prompt).group(1)
+        return shown, env.infos["authority"]["params"], env.observe("authority")["features"][LAYOUT.slice("attention")]
+
+    runs = [attention(seed) for seed in range(15)]
+    assert len({shown for shown, _, _ in runs}) > 10
+    for shown, params, feature in runs:
+        assert shown == f"{params['external_attention']} ({params['attention_value']:.2f})"
+        assert feature[0] == pytest.approx(params["attention_value"])
+    assert attention(3) == attention(3)  # reproducible from the env seed
+    # the four-level form stays available; each seed draws the same level in both forms
+    levels = [attention(seed, attention="levels") for seed in range(15)]
+    assert {shown for shown, _, _ in levels} <= {"low", "moderate", "high", "intense"}
+    assert [shown for shown, _, _ in levels] == [p["external_attention"] for _, p, _ in runs]
+    assert all("attention_value" not in p for _, p, _ in levels)
+    assert [f[0] for _, _, f in levels] == [
+        ("low", "moderate", "high", "intense").index(p["external_attention"]) / 3 for _, p, _ in runs]
+    with pytest.raises(ConfigError, match="attention"):
+        negotiation_env.env(game="rulemaking", attention="words")
 
 
 def test_agreement_reward_and_outcome_info():

@@ -96,8 +96,22 @@ def test_generic_notebooks_use_the_notebook_key(condition):
 
 def test_notes_are_bounded_free_text():
     assert parse_text('{"notes": " hold firm ", "move": "Counter", "rationale": "r"}', SC, "notes").private == "hold firm"
-    with pytest.raises(ParseError, match="601 characters long; at most 600"):
-        parse_text(json.dumps({"notes": "x" * 601, "move": "Counter", "rationale": "r"}), SC, "notes")
+    with pytest.raises(ParseError, match="5001 characters long; at most 5000"):
+        parse_text(json.dumps({"notes": "x" * 5001, "move": "Counter", "rationale": "r"}), SC, "notes")
+    with pytest.raises(ParseError, match="601 characters long; at most 600"):  # the cap is configurable
+        parse_text(json.dumps({"notes": "x" * 601, "move": "Counter", "rationale": "r"}), SC, "notes",
+                   ParseLimits(notes_max_chars=600))
+
+
+def test_notes_get_the_ledgers_budget():
+    # §7: the notes arm runs "at the same budget" as the Ledger; the budget is the most the
+    # Ledger may hold, five fields of max_field_chars characters
+    limits = ParseLimits()
+    assert limits.notes_max_chars == len(NOTEBOOK_FIELDS["ledger"]) * limits.max_field_chars == 5000
+    full = {f: "y" * limits.max_field_chars for f in NOTEBOOK_FIELDS["ledger"]}
+    assert parse_text(json.dumps({"ledger": full, "move": "Counter", "rationale": "r"}), SC, "ledger").private == full
+    notes = "x" * sum(map(len, full.values()))
+    assert parse_text(json.dumps({"notes": notes, "move": "Counter", "rationale": "r"}), SC, "notes").private == notes
 
 
 @pytest.mark.parametrize("condition", ["none", "native", "digest"])

@@ -46,3 +46,26 @@ def test_every_condition_shows_the_same_valid_format_example(environment):
             tails.add(line[line.index('"move"'):])
     assert all(p == PUBLIC for p in publics.values())
     assert len(tails) == 1
+
+
+# --------------------------------------------------------------------------- E2: the united front
+
+
+def test_no_e2_prompt_contradicts_the_united_front():
+    # §3: in E2 the industry "presents a united front". Every E2 prompt says so, and no run
+    # may also tell a party that the opposing stakeholders act separately.
+    import negotiation_env
+
+    sc = load_scenario("E2")
+    for seed in range(200):
+        env = negotiation_env.env(game="rulemaking", environment="E2")
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        assert game.params["opposition_coordinated"] is True, seed
+        for party in sc.party_ids:
+            system = game.conversation(party, acting=False)[0]["content"]
+            turn = game._turn_prompt(party)
+            assert "united front" in system
+            assert "act separately" not in turn, (seed, party)
+            assert "the opposing stakeholders coordinate their positions" in turn, (seed, party)
+    assert sc.parameters.coordination_p == 1.0  # the variant's distribution, not luck of the seeds

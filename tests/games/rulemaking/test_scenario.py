@@ -14,6 +14,8 @@ from negotiation_env.games.rulemaking.scenario import (
     Objective,
     RulemakingScenario,
     ScenarioError,
+    attention_bands,
+    attention_value,
     list_scenarios,
     load_scenario,
 )
@@ -295,8 +297,10 @@ def test_draw_parameters_shape_and_ranges(name, scenarios):
     pr = s.parameters
     for seed in range(200):
         d = s.draw_parameters(np.random.default_rng(seed))
-        assert set(d) == {"external_attention", "salience", "opposition_coordinated"}
+        assert list(d) == ["external_attention", "attention_value", "salience", "opposition_coordinated"]
         assert d["external_attention"] in pr.attention_levels
+        lo, hi = attention_bands(len(pr.attention_levels))[pr.attention_levels.index(d["external_attention"])]
+        assert lo / 100 <= d["attention_value"] <= hi / 100 and d["attention_value"] == round(d["attention_value"], 2)
         assert list(d["salience"]) == list(s.party_ids)
         for v in d["salience"].values():
             assert isinstance(v, float) and pr.salience_low <= v <= pr.salience_high
@@ -330,6 +334,33 @@ def test_draw_order_attention_salience_coordination(scenarios):
     assert d["opposition_coordinated"] == c
 
 
+def test_attention_bands_split_the_unit_interval_in_order():
+    assert attention_bands(4) == [(0, 24), (25, 49), (50, 74), (75, 100)]
+    assert attention_bands(1) == [(0, 100)]
+    for n in range(1, 33):
+        bands = attention_bands(n)
+        assert bands[0][0] == 0 and bands[-1][1] == 100
+        assert all(lo <= hi for lo, hi in bands) and all(b[0] == a[1] + 1 for a, b in zip(bands, bands[1:]))
+    # the position in the band maps onto its two-decimal values evenly, both ends included
+    assert [attention_value(1, 4, f) for f in (0.0, 0.039, 0.04, 0.999, 1.0)] == [0.25, 0.25, 0.26, 0.49, 0.49]
+
+
+@pytest.mark.parametrize("name", ["E1", "E3"])
+def test_attention_is_sampled_on_a_scale_within_the_levels_weights(name, scenarios):
+    # §6.2: 15 runs "received 12 distinct sampled attention levels": the value has many
+    # distinct values, while the level (its word) keeps the scenario's weights
+    s = scenarios[name]
+    draws = [s.draw_parameters(np.random.default_rng(seed)) for seed in range(15)]
+    assert len({d["attention_value"] for d in draws}) > 10
+    levels = [s.draw_parameters(np.random.default_rng(seed), attention="levels") for seed in range(15)]
+    assert all("attention_value" not in d for d in levels)
+    # the same numbers are drawn in both modes: the same level, salience and coordination
+    for a, b in zip(draws, levels):
+        assert {k: v for k, v in a.items() if k != "attention_value"} == b
+    with pytest.raises(ValueError, match="attention must be one of scale, levels"):
+        s.draw_parameters(np.random.default_rng(0), attention="words")
+
+
 @pytest.mark.parametrize("name", ["E1", "E3"])
 def test_attention_frequencies_match_weights(name, scenarios):
     s = scenarios[name]
@@ -338,6 +369,10 @@ def test_attention_frequencies_match_weights(name, scenarios):
     counts = Counter(s.draw_parameters(rng)["external_attention"] for _ in range(n))
     for level, w in zip(s.parameters.attention_levels, s.parameters.attention_weights):
         assert abs(counts[level] / n - w) < 0.03, (level, counts[level] / n, w)
+    # within a level the value is uniform over its band: the mean is the band's middle
+    draws = [s.draw_parameters(rng) for _ in range(n)]
+    values = [d["attention_value"] for d in draws if d["external_attention"] == "high"]
+    assert abs(np.mean(values) - 0.62) < 0.02
     coordinated = sum(s.draw_parameters(rng)["opposition_coordinated"] for _ in range(n)) / n
     assert abs(coordinated - s.parameters.coordination_p) < 0.03
 
