@@ -73,7 +73,7 @@ from .report import Table
 
 __all__ = ["ExperimentsConfig", "ExperimentsResult", "ExperimentsError", "ScorerUnavailable", "select_dyads",
            "replay_count", "model_label", "load_scorer", "score_replays", "analyse_replays", "write_experiments",
-           "run_experiments", "CONDITION_LABELS", "GAME_LABELS", "DEFAULT_OUT"]
+           "run_experiments", "CONDITION_LABELS", "GAME_LABELS", "DEFAULT_OUT", "STRATA_FIELDS"]
 
 DEFAULT_OUT = "experiments"
 #: Table 2's row names (Table S6)
@@ -96,6 +96,8 @@ GAME_LABELS = {"prisoners_dilemma": "Prisoner's Dilemma", "snowdrift": "Snowdrif
 _EXPERIMENTS = (1, 2)
 #: dyads per model x game x context cell in the paper's replays (A.4)
 PAPER_DYADS = 20
+#: the fields of a scored row that can form strata (besides any a caller adds to rows)
+STRATA_FIELDS = ("stage_game", "framing", "pairing", "policy", "agent", "treatment")
 
 
 class ExperimentsError(ValueError):
@@ -125,8 +127,9 @@ class ExperimentsConfig:
     include_fallbacks: also replay complete dyads with a fallback or error mark (the
         paper replays only complete, error-free dyads).
     natural: also score the ``pre_action`` reference pass (rows only; no table uses it).
-    strata: the row fields whose combinations are the equally weighted strata, inside
-        which the bootstrap resamples dyads (the paper: game x context).
+    strata: the row fields (:data:`STRATA_FIELDS`) whose combinations are the equally
+        weighted strata, inside which the bootstrap resamples dyads (the paper: game x
+        context).
     contrasts: Table S7's contrasts ``(first, second)``, one testing family.
     joint: one Experiment 1 testing family of conditions and contrasts together, not two.
     n_resamples: paired stratified bootstrap resamples (the paper: 10,000).
@@ -556,6 +559,10 @@ def analyse_replays(rows: Iterable[Mapping[str, Any]], config: ExperimentsConfig
     for i, r in enumerate(rows):
         if "model" not in r:
             raise ExperimentsError(f"replay row {i} has no 'model' field (the scoring model's label)")
+    missing = [k for k in config.strata if any(k not in r for r in rows)]
+    if missing:
+        raise ExperimentsError(f"strata field(s) {', '.join(map(repr, missing))} missing from the replay rows; "
+                               f"scored rows have {', '.join(STRATA_FIELDS)}")
     res = ExperimentsResult(rows=rows, notes=list(notes))
     res.models = list(dict.fromkeys(str(r["model"]) for r in rows))
     for r in rows:
@@ -729,6 +736,10 @@ def run_experiments(source: str | Path | Iterable[Any], models: Mapping[str, Any
     when a model starts (``done`` 0) and after each scored row."""
     if not models:
         raise ExperimentsError("no scoring model given")
+    unknown = [k for k in config.strata if k not in STRATA_FIELDS]
+    if unknown:  # checked before any model is loaded
+        raise ExperimentsError(f"unknown strata field(s) {', '.join(map(repr, unknown))}; one of "
+                               f"{', '.join(STRATA_FIELDS)}")
     notes: list[str] = []
     base: Path | None = None
     if isinstance(source, (str, Path)):

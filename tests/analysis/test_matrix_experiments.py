@@ -269,6 +269,7 @@ def test_command_errors(run_dir, tmp_path, capsys):
     fails([str(run_dir), "--model", SCORER, "--pairing", "nobody × nobody"], 2, "the selection is empty")
     fails([str(run_dir), "--model", SCORER, "--dyads-per-cell", "0"], 2, "dyads_per_cell must be an integer >= 1")
     fails([str(run_dir), "--model", SCORER, "--model", SCORER], 2, "two models are labelled")
+    fails([str(run_dir), "--model", SCORER, "--strata", "stage_game,colour"], 2, "unknown strata field(s) 'colour'")
     fails([str(run_dir), "--model", "scripted:tit_for_tat"], 3, "a scripted policy has no action probabilities")
     fails([str(run_dir), "--model", "python:tests.analysis.tracesets:Garbage"], 3, "has no action_probs_batch")
     fails([str(run_dir), "--model", "python:tests.analysis.fake_scorer:Scorer", "--temperature", "0.5"], 3,
