@@ -6,6 +6,8 @@ part of the analysis that draws on the terminal, with rich).
     negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE] [--labels FILE]
                           [--max-attempts 3] [--timeout 120] [--workers 1] [--limit N] [--force] [--tables-only]
     negotiation-env judge DIR --merge NAME=FILE --merge NAME=FILE [--pick LABEL=NAME ...] [--human FILE]
+    negotiation-env experiments DIR --model [LABEL=]hf:PATH [--model ...] [--out OUT] [--temperature T]
+                                [--device auto] [--dyads-per-cell N] [--limit N] [--resamples 10000] ...
 """
 
 from __future__ import annotations
@@ -166,8 +168,70 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _experiments(args: argparse.Namespace, console: Console) -> int:
+    from .matrix_experiments import (ExperimentsConfig, ExperimentsError, ScorerUnavailable, model_label,
+                                     run_experiments)
+
+    src = _source(args.source)
+    if src is None:
+        return _err(f"no run folder or trace file at {args.source}")
+    models: dict[str, str] = {}
+    for spec in args.model:
+        label = model_label(spec)
+        if not label:
+            return _err(f"--model {spec}: empty label")
+        if label in models:
+            return _err(f"--model: two models are labelled {label!r}; name them with LABEL=SPEC")
+        models[label] = spec
+    strata = tuple(s.strip() for s in args.strata.split(",") if s.strip())
+    try:
+        config = ExperimentsConfig(
+            experiments=tuple(sorted(set(args.experiment))) if args.experiment else (1, 2),
+            temperature=args.temperature, dyads_per_cell=args.dyads_per_cell, limit=args.limit,
+            agents=tuple(args.agent) if args.agent else None, pairings=tuple(args.pairing) if args.pairing else None,
+            include_fallbacks=args.include_fallbacks, natural=args.natural, strata=strata, joint=args.joint,
+            n_resamples=args.resamples, alpha=args.alpha, seed=args.seed, batch_size=args.batch_size,
+            s7_bold=args.s7_bold, primary=args.primary, s2_excludes_primary=args.s2_excludes_primary)
+    except ExperimentsError as e:
+        return _err(str(e))
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    with Progress(TextColumn("replaying"), TextColumn("{task.fields[model]}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
+        tasks: dict[str, int] = {}
+
+        def tick(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = progress.add_task("replay", total=total, model=escape(label))
+            progress.update(tasks[label], completed=done)
+
+        try:
+            res = run_experiments(src, models, args.out, config, plots=not args.no_plots,
+                                  runs="all" if args.all_runs else None, device=args.device, dtype=args.dtype,
+                                  progress=tick)
+        except ScorerUnavailable as e:
+            progress.stop()
+            return print_error(str(e), 3)
+        except (ExperimentsError, MixedEnvVersions) as e:
+            progress.stop()
+            return _err(str(e))
+    table = RichTable(title=escape(f"Experiments 1 and 2 on {src}"))
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for t in res.tables:
+        table.add_row(t.name, str(len(t.rows)))
+    console.print(table)
+    for n in res.notes:
+        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
+    out = res.files[-1].parent if res.files else args.out
+    console.print(f"wrote {len(res.files)} files ({len(res.figures)} figures, {len(res.rows)} scored decisions) to "
+                  f"{out}", highlight=False, markup=False)
+    return 0
+
+
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
-    """Register ``report``, ``view`` and ``judge`` on the ``negotiation-env`` parser."""
+    """Register ``report``, ``view``, ``judge`` and ``experiments`` on the ``negotiation-env`` parser."""
     r = sub.add_parser("report", help="tables (Markdown, CSV) and figures (PNG) of the papers from traces",
                        description="Write the papers' tables and figures for whatever games DIR's traces "
                                    "hold: resource (Yao et al.: headline, Tables 3, 4, 9, 10, 12, process metrics, "
@@ -230,3 +294,55 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     j.add_argument("--include-fallbacks", action="store_true",
                    help="count rounds with a fallback decision in the prevalence and enrichment tables")
     j.set_defaults(func=_judge)
+    x = sub.add_parser(
+        "experiments", help="the matrix paper's Experiments 1 and 2: replay decisions under a model, Table 2, S7, S9, "
+                            "Figures 2, 3, S2, S3",
+        description="Replay every action decision of DIR's complete, error-free communication-treatment matrix dyads "
+                    "under the Table S6 (Experiment 1) and Table S8 (Experiment 2) conditions, score P(A) with each "
+                    "--model, split expected switching into probability drift and action uncertainty, and write "
+                    "Table 2, Tables S7 and S9 (Markdown and CSV), Figures 2, 3, S2 and S3 (PNG), replays.jsonl, "
+                    "experiments.json and experiments.md. Exit 3 when a model cannot be loaded.")
+    x.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
+    x.add_argument("--model", action="append", required=True, metavar="[LABEL=]SPEC",
+                   help="scoring model: hf:PATH (a local folder or hub id), openai:MODEL@URL (a server returning "
+                        "log-probabilities) or python:MODULE:FACTORY; repeat for one table column per model; the "
+                        "label defaults to the folder name or model name")
+    x.add_argument("--out", default=None, help="output folder (default DIR/experiments)")
+    x.add_argument("--temperature", type=float, default=None,
+                   help="temperature T of the scored log-probabilities, softmax(logits / T) (default 1: the model's "
+                        "own distribution, what the paper's replay returned)")
+    x.add_argument("--device", default="auto", help="hf models: auto (CUDA when available), cpu, cuda, cuda:N, mps")
+    x.add_argument("--dtype", default="auto", help="hf models: auto, float32, bfloat16, float16")
+    x.add_argument("--batch-size", type=int, default=16, help="decisions per forward pass (default 16)")
+    x.add_argument("--dyads-per-cell", type=int, default=None,
+                   help="at most N dyads per pairing x game x framing cell, the first by game id (the paper: 20; "
+                        "default all)")
+    x.add_argument("--limit", type=int, default=None,
+                   help="at most N dyads in all, taken round-robin over the cells (a quick check)")
+    x.add_argument("--agent", action="append", default=None, choices=["agent_0", "agent_1"],
+                   help="replay this seat's decisions only (repeatable; default both)")
+    x.add_argument("--pairing", action="append", default=None, metavar="TEXT",
+                   help="only dyads of this pairing, as the report names it (e.g. 'm × m'; repeatable)")
+    x.add_argument("--experiment", action="append", type=int, choices=[1, 2], default=None,
+                   help="run only this experiment (repeatable; default both)")
+    x.add_argument("--strata", default="stage_game,framing",
+                   help="comma-separated row fields forming the equally weighted strata (default stage_game,framing; "
+                        "add pairing to weight pairings equally)")
+    x.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000, the paper's)")
+    x.add_argument("--seed", type=int, default=42, help="bootstrap seed (default 42)")
+    x.add_argument("--alpha", type=float, default=0.05, help="Benjamini-Hochberg level of the bold marks (default .05)")
+    x.add_argument("--joint", action="store_true",
+                   help="one Experiment 1 testing family of conditions and contrasts (default: two families)")
+    x.add_argument("--natural", action="store_true",
+                   help="also score the unmodified action prompt (pre_action; replays.jsonl only)")
+    x.add_argument("--include-fallbacks", action="store_true",
+                   help="also replay complete dyads with a fallback or error mark (the paper leaves them out)")
+    x.add_argument("--s7-bold", choices=["q", "ci"], default="q",
+                   help="Table S7's bold entries: q (Benjamini-Hochberg in the contrasts' family, default) or ci "
+                        "(the interval excludes zero, as the table's caption says)")
+    x.add_argument("--primary", default=None, metavar="LABEL", help="the model of Figure 2 (default the first)")
+    x.add_argument("--s2-excludes-primary", action="store_true",
+                   help="Figure S2 without the primary model, as the paper's (default: every model)")
+    x.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
+    x.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
+    x.set_defaults(func=_experiments)
