@@ -205,9 +205,10 @@ def test_rulemaking_table2_counts_and_wilson_bounds(report, traces):
 
 
 def test_rulemaking_contrasts_ledger_vs_native_by_hand():
-    # conceders under the Ledger end on agreement (turns 7, 10, 9 at seeds 0-2); the Native
-    # runs are played with early_end="never", so they exhaust the horizon by construction
-    traces = [play_rulemaking("conceder", seed=s, condition="ledger") for s in range(3)] + \
+    # conceders under the Ledger end on agreement, read within one closing window (turns 7,
+    # 10, 9 at seeds 0-2); the Native runs are played with early_end="never", so they
+    # exhaust the horizon by construction
+    traces = [play_rulemaking("conceder", seed=s, condition="ledger", early_end="window") for s in range(3)] + \
              [play_rulemaking("conceder", seed=s, condition="native", early_end="never") for s in range(3)]
     outs = {c: [t["rounds"][0]["outcome"] for t in traces if t["config"]["condition"] == c] for c in ("ledger", "native")}
     assert [o["turns"] for o in outs["ledger"]] == [7, 10, 9] and {o["turns"] for o in outs["native"]} == {15}

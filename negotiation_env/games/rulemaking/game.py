@@ -5,8 +5,8 @@ the scenario's order) and at most ``max_turns`` turns. Parties move one at a tim
 that order, cycling; a party that plays Exit leaves and is skipped from then on, and
 the run ends after the last turn, when fewer than two parties remain, or, with
 ``early_end`` (default ``"agreement"``), as soon as the classifier labels the record so
-far an agreement after a full closing stretch
-(:func:`~negotiation_env.games.rulemaking.classifier.agreement_reached`).
+far an agreement (two parties sustaining a concession, or a consensus) after a full
+closing stretch (:func:`~negotiation_env.games.rulemaking.classifier.agreement_reached`).
 
 Each turn the acting party gets a fresh two-message conversation: the system prompt
 (its brief, the scenario, the rules, the deadline sentence, the response format of the
@@ -94,6 +94,11 @@ class RulemakingConfig:
     closing_turns: the length of the closing stretch the outcome classifier reads (5).
     compromise_parties: how many distinct parties must sustain a concession through the
         closing stretch for a compromise (2).
+    sustain_turns: for how many of its own turns a party must hold a concession (a
+        Concede, then only Concede or Support up to its latest turn) before it counts
+        while the run goes on (2): with five parties, a Concede still held one full cycle
+        later. Once the run is over, a held Concede in the closing stretch counts too.
+        Not used with ``early_end="window"``.
     consensus_share: the share of Support moves in the closing stretch, with no Oppose or
         Exit, that makes a consensus (0.8).
     min_turns: the shortest run the authority can decide; a shorter one is a deadlock (5).
@@ -104,7 +109,10 @@ class RulemakingConfig:
         default: the classifier's compromise or consensus on the record so far, once a
         full closing stretch of ``max(closing_turns, min_turns)`` turns is played; seed
         001 §3, §5, §6.1: runs last "at most 15 turns" and only agreeing runs end short),
-        ``"consensus"`` (only consensus) or ``"never"`` (every run to the horizon).
+        ``"window"`` (the same, with compromise read within one closing stretch: any
+        ``compromise_parties`` Concedes in one five-turn cycle end and label the run,
+        held or not), ``"consensus"`` (only consensus) or ``"never"`` (every run to the
+        horizon).
     output_budgets: the per-turn output-token budget of each condition, a mapping merged
         over :data:`TOKEN_BUDGETS` (seed 001 Table 1: None 384, Ledger 1024, Native 1024;
         the §7 controls at the budget of the condition they control). The run's budget,
@@ -129,6 +137,7 @@ class RulemakingConfig:
     compromise_parties: int = 2
     consensus_share: float = 0.8
     min_turns: int = 5
+    sustain_turns: int = 2
     early_end: str = "agreement"
     output_budgets: Mapping[str, int] = field(default_factory=lambda: dict(TOKEN_BUDGETS))
     max_rationale_chars: int = 1000
@@ -149,6 +158,7 @@ class RulemakingConfig:
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
             raise ConfigError(f"config field 'consensus_share' must be a number in (0, 1]; got {share!r}")
         check_int("min_turns", self.min_turns, 0, 1000)
+        check_int("sustain_turns", self.sustain_turns, 1, 1000)
         check_choice("early_end", self.early_end, tuple(EARLY_ENDS))
         object.__setattr__(self, "output_budgets", _budgets(self.output_budgets))
         check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
@@ -163,10 +173,13 @@ class RulemakingConfig:
         for name in ("max_sentences", "max_field_chars"):
             check_no_effect(self, name, active=self.condition in NOTEBOOK_FIELDS, other="condition",
                             counts_with=f"condition={notebooks}")
+        check_no_effect(self, "sustain_turns", active=self.early_end != "window", other="early_end",
+                        counts_with="an early_end other than 'window'")
 
     @property
     def classifier(self) -> ClassifierConfig:
-        return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns)
+        return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns,
+                                self.sustain_turns, "window" if self.early_end == "window" else "sustained")
 
     @property
     def max_tokens(self) -> int:
