@@ -52,8 +52,8 @@ it an agreement (``early_end="agreement"``: compromise or consensus under the su
 reading, the default), an agreement under the window reading (``"window"``: the labels
 are then read that way too), only consensus (``"consensus"``), or never (``"never"``:
 every run to the horizon or the last exit). The label the run then gets is the one that
-ended it. :func:`classify_as_played` applies the same rule to a finished record: where
-the run it records would have ended, and with which label.
+ended it. :func:`classify_as_played` applies the same rule to any record, such as the
+worst-case recode (§6.3), so a recoded record ends where the game would have ended it.
 """
 
 from __future__ import annotations
@@ -226,8 +226,8 @@ def _grid(base: ClassifierConfig) -> tuple[tuple[tuple[int, float], ClassifierCo
 
 def recode_worst_case(turns: Iterable[Turn]) -> list[Turn]:
     """Every non-genuine turn recoded to Concede, the most agreement-favourable move (the
-    certification rule of §6.3: a no-agreement label counts as behavioural only if it
-    survives this)."""
+    certification rule of §6.3). Label the result with :func:`classify_as_played`, so the
+    recoded record ends where the ending rule would have ended it."""
     return [t if t.provenance == "genuine" else replace(t, move="Concede") for t in turns]
 
 

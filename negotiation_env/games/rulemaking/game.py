@@ -21,7 +21,8 @@ recorded turn keeps its provenance: ``genuine`` (valid at the first attempt),
 
 After the final turn the deterministic classifier labels the run (compromise,
 consensus, authority decision, deadlock); ``info["outcome"]`` carries the label, why the
-run ended (``end_reason``: agreement, horizon, exits), the worst-case recode, the 3 x 3
+run ended (``end_reason``: agreement, horizon, exits), the worst-case recode (labelled
+and ended by the same ending rule: ``worst_case_label``, ``worst_case_turns``), the 3 x 3
 sensitivity relabelling and the process measures.
 """
 
@@ -43,8 +44,9 @@ from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
-from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
-                         horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
+from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, classify_as_played,
+                         concession_arc, horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity,
+                         trajectory)
 from .features import CONDITIONS, LAYOUT
 from .parser import Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
@@ -442,14 +444,20 @@ class RulemakingGame(Game):
     def _finish(self) -> dict[str, float]:
         turns, cfg = self.run.turns, self.config
         label = classify(turns, self.authority, cfg.classifier)
-        recoded = recode_worst_case(turns)
-        worst = classify(recoded, self.authority, cfg.classifier)
         prov = {p: sum(t.provenance == p for t in turns) for p in PROVENANCES}
+        worst, worst_turns = label, len(turns)
+        if prov["genuine"] < len(turns):
+            # the recoded record is played by the game's ending rule: it may have reached
+            # agreement, and ended, before the record as played did
+            worst, worst_turns = classify_as_played(recode_worst_case(turns), self.authority, cfg.early_end,
+                                                    cfg.classifier)
         self.outcome = {
             "label": label,
             "agreement": label in AGREEMENT,
             "worst_case_label": worst,
-            # a no-agreement label is behavioural only if it survives the worst-case recode (§6.3)
+            "worst_case_turns": worst_turns,
+            # this run's label survives the worst-case recode (§6.3): an agreement, or a
+            # no-agreement whose recoded record does not reach agreement either
             "certified": label in AGREEMENT or worst not in AGREEMENT,
             "sensitivity": {f"{k}x{s:g}": v for (k, s), v in sensitivity(turns, self.authority, cfg.classifier).items()},
             "turns": len(turns),

@@ -1,6 +1,6 @@
 """The outcome classifier on hand-built runs: every branch of the documented rule (both
 readings of a sustained concession), the ending rule, the 3 x 3 sensitivity grid, the
-worst-case recode and the process measures."""
+worst-case recode played by the ending rule and the process measures."""
 
 from __future__ import annotations
 
@@ -150,6 +150,25 @@ def test_worst_case_recode_turns_every_non_genuine_turn_into_concede():
     assert classify(turns, "auth") == "authority"
     # three parties hold a concession for two turns; Oppose from two others blocks nothing
     assert classify(rec, "auth") == "compromise"
+
+
+def test_the_recoded_record_ends_where_the_ending_rule_ends_it():
+    # p3 and p4 fail at turns 4-5 and 9-10 (harness Oppose), then counter genuinely at
+    # 14-15: the record as played never agrees, and its last cycle has no concession, so
+    # classifying the whole recoded record misses the agreement it reached at turn 10
+    moves = ["Counter"] * 3 + ["Oppose"] * 2 + ["Counter"] * 3 + ["Oppose"] * 2 + ["Counter"] * 5
+    prov = ["genuine"] * 15
+    for i in (3, 4, 8, 9):
+        prov[i] = "fallback"
+    turns = run(moves, prov)
+    rec = recode_worst_case(turns)
+    assert classify(turns, "auth") == classify(rec, "auth") == "authority"
+    assert classify_as_played(rec, "auth") == ("compromise", 10)
+    # the same under the window reading, earlier: two Concedes in turns 1-5
+    assert classify_as_played(rec, "auth", "window") == ("compromise", 5)
+    # with no early end the recoded record is read whole
+    assert classify_as_played(rec, "auth", "never") == ("authority", 15)
+    assert classify_as_played(turns, "auth") == ("authority", 15)
 
 
 def test_entropy_is_normalised_shannon_entropy_of_the_five_moves():

@@ -343,6 +343,42 @@ def test_a_transient_concession_runs_to_the_horizon():
     assert len(g.turns) == 10 and g.outcome["label"] == "compromise" and g.outcome["end_reason"] == "agreement"
 
 
+def test_the_worst_case_recode_ends_where_the_ending_rule_ends_it():
+    # industry_council and public_interest fail at turns 4-5 and 9-10 (no valid answer,
+    # no retry: the harness records Oppose), then counter at 14-15. Recoded to Concede,
+    # the two hold their concessions from turn 10: the recoded run ends there, agreed
+    bad = "no json here"
+    script = ["Counter"] * 3 + [bad] * 2 + ["Counter"] * 3 + [bad] * 2 + ["Counter"] * 5
+    env = aec(max_retries=0)
+    for a in script:
+        env.step(a if a == bad else move(a))
+    out = game_of(env).outcome
+    assert out["label"] == "authority" and out["turns"] == 15 and out["provenance"]["fallback"] == 4
+    assert out["worst_case_label"] == "compromise" and out["worst_case_turns"] == 10
+    assert not out["certified"]
+    # all genuine: the recode is the record
+    g, _ = play_moves(["Counter"] * 15)
+    assert g.outcome["worst_case_label"] == "authority" and g.outcome["worst_case_turns"] == 15
+
+
+@pytest.mark.parametrize("early_end", ["agreement", "window", "never"])
+def test_a_played_record_replays_to_its_own_label_and_length(early_end):
+    # classify_as_played, which labels the worst-case recode, gives every played run back
+    # its own label and length: the recode is played by the rule the game played
+    from negotiation_env.games.rulemaking.classifier import classify_as_played
+
+    for seed in range(12):
+        env = negotiation_env.parallel_env(game="rulemaking", early_end=early_end)
+        obs, _ = env.reset(seed=seed)
+        pols = {a: Conceder(seed=seed * 10 + i, noise=0.5) for i, a in enumerate(env.possible_agents)}
+        while env.agents:
+            obs, _, _, _, info = env.step({a: pols[a].act(obs[a]) for a in env.agents})
+        out = info["authority"]["outcome"]
+        g = env.game
+        assert classify_as_played(g.turns, "authority", early_end, g.config.classifier) == (out["label"], out["turns"])
+        assert (out["worst_case_label"], out["worst_case_turns"]) == (out["label"], out["turns"])  # all genuine
+
+
 def test_end_reason_exits():
     g, _ = play_moves(["Counter", "Exit", "Exit", "Exit", "Exit"])
     assert g.outcome["end_reason"] == "exits" and g.outcome["turns"] == 5
