@@ -7,9 +7,11 @@ Run from the repository root:
     python benchmarks/rulemaking_baselines.py                 # E1, E2, E3: 15 runs x 20 seeds per cell
     python benchmarks/rulemaking_baselines.py --seeds 1       # one 15-run cell per policy, as in the paper
     python benchmarks/rulemaking_baselines.py --runs 45 --seeds 4 --environments E1
+    python benchmarks/rulemaking_baselines.py --early-end window   # the single-window ending rule
 
 Every run is ``negotiation_env.parallel_env(game="rulemaking", environment=E,
-condition=...)`` (the game's defaults otherwise: runs end on agreement, ``early_end``)
+condition=..., early_end=...)`` (the game's defaults otherwise; ``--early-end`` defaults
+to the game's ``"agreement"``: a run ends once two parties sustain a concession)
 reset with ``seed * 100_000 + k`` (seed = the tournament seed, k = run index), each of
 the five seats played by a fresh policy seeded ``SeedSequence([seed, k, seat])``;
 ``mixed`` draws each seat's policy per run from ``RulemakingMix`` (roster: conceder,
@@ -57,7 +59,7 @@ from baselines.scripted.rulemaking import RULEMAKING_POLICIES, RulemakingMix, ma
 from machine import machine_info, write_result  # noqa: E402
 from negotiation_env.analysis.rulemaking_metrics import AGREEMENT, cell_summary, compare_to_baseline  # noqa: E402
 from negotiation_env.analysis.stats import clopper_pearson_interval, fisher_one_sided, plausibility_screen  # noqa: E402
-from negotiation_env.games.rulemaking.classifier import OUTCOMES  # noqa: E402
+from negotiation_env.games.rulemaking.classifier import EARLY_ENDS, OUTCOMES  # noqa: E402
 
 #: seed 001 §7, E1, agreements out of 15
 PAPER_E1 = {"conceder": 14, "noisy_conceder": 13, "mixed": 13, "satisficer": 7, "hardliner": 0, "reciprocator": 0}
@@ -69,9 +71,11 @@ SCREEN_SHORT = {"pass": "pass", "fail_no_agreement": "fail-none", "fail_agreemen
 POLICY_ORDER = ("conceder", "noisy_conceder", "mixed", "satisficer", "hardliner", "reciprocator")
 
 
-def play_run(environment: str, policy: str, k: int, seed: int, condition: str = "none") -> dict[str, Any]:
+def play_run(environment: str, policy: str, k: int, seed: int, condition: str = "none",
+             early_end: str = "agreement") -> dict[str, Any]:
     """One seeded run; returns the game's outcome dict plus any-softening."""
-    env = negotiation_env.parallel_env(game="rulemaking", environment=environment, condition=condition)
+    env = negotiation_env.parallel_env(game="rulemaking", environment=environment, condition=condition,
+                                       early_end=early_end)
     obs, _ = env.reset(seed=seed * 100_000 + k)
     seats = env.possible_agents
     if policy == "mixed":
@@ -121,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=20, help="tournament seeds, each a full set of cells")
     ap.add_argument("--seed", type=int, default=0, help="the first tournament seed")
     ap.add_argument("--condition", default="none")
+    ap.add_argument("--early-end", default="agreement", choices=tuple(EARLY_ENDS),
+                    help="the game's early_end: which agreement ends a run before the horizon")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "rulemaking_baselines.json"))
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
@@ -154,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                 for sd in seeds:
                     outs = []
                     for k in range(args.runs):
-                        outs.append(play_run(e, p, k, sd, args.condition))
+                        outs.append(play_run(e, p, k, sd, args.condition, args.early_end))
                         prog.advance(task)
                     runs[key] += outs
                     per_seed[key].append(sum(o["label"] in AGREEMENT for o in outs))
@@ -175,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         return ", ".join(f"{SCREEN_SHORT[k]} {v[k]}" for k in SCREEN_SHORT if v.get(k))
 
     title = (f"Scripted rulemaking baselines: {args.runs} runs x {len(seeds)} seeds = {n_cell} runs per cell, "
-             f"condition {args.condition}")
+             f"condition {args.condition}, early_end {args.early_end}")
     table = Table(title=title)
     for col in ("env", "policy", "C", "S", "A", "D", "agree", "Wilson 95%", "screen (per seed)", "exhaust",
                 "turns", "entropy", "soften", "unique"):

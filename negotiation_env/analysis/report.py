@@ -63,8 +63,10 @@ Rulemaking game (seed 001):
   (authority decision) and D (deadlock) per family x condition x environment, with the
   agreement rate's two-sided 95% Wilson interval.
 * ``rulemaking_cells``: one row per cell: counts, Wilson intervals, the plausibility
-  screen verdict and its worst-case recode, mean entropy with its bootstrap CI,
-  exhaustion, concession-arc, softening and trajectory uniqueness (Figure 1's data).
+  screen verdict and its worst-case recode, the §6.3 certification beside its basis
+  (recode flips, recoded agreements, the family's Ledger range), mean entropy with its
+  bootstrap CI, exhaustion, concession-arc, softening and trajectory uniqueness
+  (Figure 1's data).
 * ``rulemaking_contrasts`` (when a family and environment has the Ledger and another
   condition): §5 "Statistics", Ledger against each other condition (Native first):
   one-sided Fisher exact p on agreements; for entropy and horizon exhaustion the
@@ -111,7 +113,7 @@ from .cells import usable as _usable
 from .cells import mc_text as _mc_text
 from .resource_metrics import (game_metrics, intervention_of, match_key, model_metrics, pool, protocol_of,
                                token_usage)
-from .rulemaking_metrics import (PERMUTATIONS, cell_summary, condition_contrasts, provenance_audit,
+from .rulemaking_metrics import (AGREEMENT, PERMUTATIONS, cell_summary, condition_contrasts, provenance_audit,
                                  threshold_key, threshold_relabelling)
 from .stats import OUTCOMES, plausibility_screen
 from ..traces.reader import check_env_versions
@@ -930,7 +932,14 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000,
         by_cell.setdefault(rulemaking_cell(g), []).append(g["rounds"][0]["outcome"])
     envs = sorted({c.environment for c in by_cell})
     rows_keys = sorted({(c.family, c.condition) for c in by_cell}, key=lambda fc: (fc[0], _cond_key(fc[1])))
-    summaries = {c: cell_summary(o, n_resamples=n_resamples, rng=0) for c, o in sorted(
+    # §6.3's certification compares a cell's recode with its family's Ledger cells
+    ledger_agreements = {c: (sum(o["label"] in AGREEMENT for o in outs), len(outs))
+                         for c, outs in by_cell.items() if c.condition == "ledger"}
+
+    def ledger_of(cell: Any) -> list[tuple[int, int]]:
+        return [kn for c, kn in ledger_agreements.items() if c.family == cell.family and c != cell]
+
+    summaries = {c: cell_summary(o, ledger=ledger_of(c), n_resamples=n_resamples, rng=0) for c, o in sorted(
         by_cell.items(), key=lambda kv: (kv[0].environment, kv[0].family, _cond_key(kv[0].condition)))}
 
     cols, fmts = ["Family", "Cond."], ["text", "text"]
@@ -953,16 +962,20 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000,
 
     cols = ["Environment", "Family", "Condition", "Runs"] + [_LABEL_CODES[k] for k in OUTCOMES] + [
         "Agreements", "Agreement rate", "Agreement 95% CI", "Non-agreement Wilson lower", "Screen verdict",
-        "Worst-case verdict", "Certified", "Mean entropy", "Entropy 95% CI", "Horizon exhaustion",
+        "Worst-case verdict", "Recode flips", "Recoded agreements", "Ledger range", "Certified",
+        "Certification basis", "Mean entropy", "Entropy 95% CI", "Horizon exhaustion",
         "Concession arc", "Softening", "Trajectory uniqueness", "Genuine share"]
-    fmts = ["text", "text", "text", "int"] + ["int"] * 4 + ["int", "num", "ci", "num", "text", "text", "text",
-                                                             "num", "ci", "num", "num", "num", "num", "num"]
+    fmts = ["text", "text", "text", "int"] + ["int"] * 4 + ["int", "num", "ci", "num", "text", "text", "int", "text",
+                                                             "text", "text", "text", "num", "ci", "num", "num", "num",
+                                                             "num", "num"]
     rows, points = [], []
     for c, s in summaries.items():
         screen = plausibility_screen(s["counts"])
         rows.append([c.environment, c.family, c.condition, s["runs"]] + [s["counts"][k] for k in OUTCOMES] + [
             s["agreements"], s["agreement_rate"], s["agreement_ci"], screen["non_agreement_lower"], s["verdict"],
-            s["worst_case_verdict"], s["certified"], s["entropy_mean"], s["entropy_ci"],
+            s["worst_case_verdict"], s["flips"], f"{s['worst_case_agreements']}/{s['runs']} "
+            f"(upper {s['worst_case_upper']:.2f})", _ledger_range_text(s), _CERTIFIED[s["certified"]],
+            s["certification"], s["entropy_mean"], s["entropy_ci"],
             s["horizon_exhaustion_rate"], s["concession_arc_rate"], s["softening_rate"],
             s["trajectory_uniqueness"], s["genuine_share"]])
         points.append({"environment": c.environment, "family": c.family, "condition": c.condition,
@@ -970,12 +983,29 @@ def rulemaking_tables(traces: Iterable[Any], *, n_resamples: int = 2000,
                        "agreement_ci": s["agreement_ci"], "runs": s["runs"]})
     cells = Table("rulemaking_cells", "Rulemaking cells: outcome, screen and process measures (seed 001 §5-§6, "
                   "Figure 1 data)", cols, rows, fmts,
-                  ["Screen: the two-sided plausibility screen (negotiation_env.analysis.stats.plausibility_screen); "
-                   "certified: a no-agreement verdict survives the worst-case recode. Entropy: mean normalised "
-                   "action entropy per run with a percentile bootstrap CI (seed 0)."])
+                  ["Screen: the two-sided plausibility screen (negotiation_env.analysis.stats.plausibility_screen). "
+                   "Recode: every non-genuine turn recoded to Concede and the record played by the ending rule; "
+                   "flips: runs without agreement whose recode agrees; recoded agreements with the Wilson 95% "
+                   "upper bound. Certified (seed 001 §6.3, rulemaking_metrics.certification), for a cell failing "
+                   "the screen from below: no flips, or the recoded agreements' Wilson interval wholly below that "
+                   "of the family's lowest Ledger cell (upper < its lower bound; the Ledger range is the family's "
+                   "Ledger cells over every environment, the lowest first); n/a with flips and no Ledger cell. "
+                   "Entropy: mean normalised action entropy per run with a percentile bootstrap CI (seed 0)."])
     contrasts = _rulemaking_contrasts(by_cell, n_resamples=n_resamples, n_permutations=n_permutations)
     audits = [_rulemaking_relabelling(by_cell), _rulemaking_provenance(by_cell)]
     return [t2, cells] + ([contrasts] if contrasts is not None else []) + audits, points
+
+
+_CERTIFIED = {True: "yes", False: "no", None: "n/a"}
+
+
+def _ledger_range_text(s: Mapping[str, Any]) -> str:
+    """The Ledger range a cell's certification compares with: lowest (with its Wilson
+    lower bound) to highest agreement count, or a dash without a Ledger cell."""
+    if s["ledger_range"] is None:
+        return "-"
+    (k0, n0), (k1, n1) = s["ledger_range"]
+    return f"{k0}/{n0} (lower {s['ledger_lower']:.2f}) to {k1}/{n1}"
 
 
 def _p_text(p: float) -> str:

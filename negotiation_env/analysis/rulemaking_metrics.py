@@ -6,10 +6,13 @@ final turn (and as traces store them): ``label``, ``worst_case_label``, ``entrop
 ``genuine_share``. Nothing here touches an env, so any trace file gives the same tables.
 
 * :func:`cell_summary`: outcome distribution, agreements with the Wilson interval, the
-  two-sided plausibility screen on the labels and on the worst-case recode (the
-  certification rule: a cell's no-agreement verdict is behavioural only if it survives
-  the recode), mean normalised entropy with a bootstrap CI, horizon exhaustion,
-  concession-arc and softening rates, trajectory uniqueness, mean genuine share.
+  two-sided plausibility screen on the labels and on the worst-case recode, the
+  certification of a no-agreement cell (:func:`certification`), mean normalised entropy
+  with a bootstrap CI, horizon exhaustion, concession-arc and softening rates,
+  trajectory uniqueness, mean genuine share.
+* :func:`certification`: §6.3's rule: a no-agreement cell is behavioural if recoding
+  every non-genuine turn to Concede "still leaves agreements far below the Ledger
+  range".
 * :func:`compare_cells`: one cell against another: one-sided Fisher exact test on
   agreements; for run entropy and horizon exhaustion (0/1 per run) the two-sided
   permutation test on the run-level means, Cliff's delta and a bootstrap 95% CI of the
@@ -37,7 +40,7 @@ from ..games.rulemaking.rules import PROVENANCES
 from .stats import (OUTCOMES, bootstrap_ci, bootstrap_diff_ci, cliffs_delta, fisher_one_sided, holm,
                     permutation_test, plausibility_screen, wilson_interval)
 
-__all__ = ["cell_summary", "compare_cells", "compare_to_baseline", "condition_contrasts", "AGREEMENT",
+__all__ = ["cell_summary", "certification", "compare_cells", "compare_to_baseline", "condition_contrasts", "AGREEMENT",
            "PERMUTATIONS", "threshold_relabelling", "threshold_key", "provenance_audit", "PROVENANCES"]
 
 #: seed 001 §5: "two-sided permutation tests on run-level means (10,000 shuffles)"
@@ -59,17 +62,80 @@ def _check(outcomes: Sequence[Mapping[str, Any]], name: str = "outcomes") -> Non
                 raise ValueError(f"{name}[{i}].{key} is {o[key]!r}; expected one of {', '.join(OUTCOMES)}")
 
 
-def cell_summary(outcomes: Sequence[Mapping[str, Any]], *, confidence: float = 0.95, n_resamples: int = 2000,
+def certification(verdict: str, runs: int, worst_case_agreements: int, flips: int,
+                  ledger: Sequence[tuple[int, int]] | None = None, confidence: float = 0.95) -> dict[str, Any]:
+    """Seed 001 §6.3's certification of one cell: "a no-agreement result counts as
+    behavioral only if recoding every non-genuine turn to Concede, the most
+    agreement-favorable action, still leaves agreements far below the Ledger range".
+
+    ``verdict``: the cell's plausibility-screen verdict; ``runs``: its runs;
+    ``worst_case_agreements``: its agreements once every run is recoded (and played by
+    the ending rule, the game's ``worst_case_label``); ``flips``: runs without
+    agreement whose recode agrees; ``ledger``: ``(agreements, runs)`` of each Ledger cell
+    to compare with (the same family's, every environment: the paper's "Ledger range"
+    is a family's range over its environments, "the Ledger's 13 to 15").
+
+    The rule, with "far below" made exact:
+
+    * only a cell failing the screen from below (``fail_no_agreement``) needs it; any
+      other cell is ``certified`` with basis ``"not a no-agreement cell"``;
+    * a recode that flips no run certifies the cell: no label hinges on a non-genuine
+      turn (basis ``"no flips"``);
+    * otherwise the recoded agreements are *far below* the Ledger range when their
+      two-sided Wilson interval (at ``confidence``) lies wholly below that of the
+      lowest Ledger cell, the one with the lowest Wilson lower bound: recoded upper
+      bound < that lower bound. Both cells' sampling error counts, so a cell whose
+      recode could reach the Ledger's level is not certified, whatever the point counts
+      (recoded 10 of 15 against 13 of 15 is not far below). The paper's DeepSeek cells,
+      1 and 3 flips of 15 (upper bounds 0.30, 0.45) against the Ledger's 13 to 15 (lowest
+      lower bound 0.62), are certified; so is anything up to 5 of 15 (upper 0.58);
+    * with flips and no Ledger cell to compare with, ``certified`` is None (basis
+      ``"no Ledger cell"``).
+
+    Returns ``certified`` (True, False or None), ``certification`` (the basis, in
+    words), ``flips``, ``worst_case_agreements``, ``worst_case_upper`` (the recoded
+    rate's Wilson upper bound), ``ledger_range`` (the lowest and highest Ledger
+    ``(agreements, runs)``, None without one) and ``ledger_lower`` (the lowest Ledger
+    cell's Wilson lower bound)."""
+    upper = wilson_interval(worst_case_agreements, runs, confidence)[1]
+    out: dict[str, Any] = {"flips": flips, "worst_case_agreements": worst_case_agreements,
+                           "worst_case_upper": upper, "ledger_range": None, "ledger_lower": None}
+    cells = [(int(k), int(n)) for k, n in (ledger or ()) if n > 0]
+    if cells:
+        lowest = min(cells, key=lambda kn: (wilson_interval(kn[0], kn[1], confidence)[0], kn[0] / kn[1]))
+        highest = max(cells, key=lambda kn: kn[0] / kn[1])
+        out["ledger_range"] = (lowest, highest)
+        out["ledger_lower"] = wilson_interval(lowest[0], lowest[1], confidence)[0]
+    if verdict != "fail_no_agreement":
+        return {**out, "certified": True, "certification": "not a no-agreement cell"}
+    if flips == 0:
+        return {**out, "certified": True, "certification": "no flips"}
+    if not cells:
+        return {**out, "certified": None, "certification": "no Ledger cell"}
+    far = upper < out["ledger_lower"]
+    k, n = out["ledger_range"][0]
+    return {**out, "certified": far,
+            "certification": f"recoded {worst_case_agreements}/{runs}, upper {upper:.2f} "
+                             f"{'<' if far else '>='} Ledger {k}/{n} lower {out['ledger_lower']:.2f}"}
+
+
+def cell_summary(outcomes: Sequence[Mapping[str, Any]], *, ledger: Sequence[tuple[int, int]] | None = None,
+                 confidence: float = 0.95, n_resamples: int = 2000,
                  rng: int | np.random.Generator | None = 0) -> dict[str, Any]:
-    """The per-cell figures of seed 001 Table 2 and §6 (see the module docstring)."""
+    """The per-cell figures of seed 001 Table 2 and §6 (see the module docstring).
+    ``ledger``: ``(agreements, runs)`` of the Ledger cells the certification compares
+    with (:func:`certification`)."""
     _check(outcomes)
     n = len(outcomes)
     counts = Counter(o["label"] for o in outcomes)
     worst = Counter(o["worst_case_label"] for o in outcomes)
     agree = sum(counts[k] for k in AGREEMENT)
+    worst_agree = sum(worst[k] for k in AGREEMENT)
+    flips = sum(o["label"] not in AGREEMENT and o["worst_case_label"] in AGREEMENT for o in outcomes)
     entropy = np.array([float(o["entropy"]) for o in outcomes])
     screen = plausibility_screen({k: counts.get(k, 0) for k in OUTCOMES}, confidence)
     worst_screen = plausibility_screen({k: worst.get(k, 0) for k in OUTCOMES}, confidence)
+    cert = certification(screen["verdict"], n, worst_agree, flips, ledger, confidence)
     ent_ci = bootstrap_ci(entropy, confidence=confidence, n_resamples=n_resamples, rng=rng) if n > 1 else \
         (float(entropy[0]), float(entropy[0]))
     return {
@@ -81,8 +147,7 @@ def cell_summary(outcomes: Sequence[Mapping[str, Any]], *, confidence: float = 0
         "verdict": screen["verdict"],
         "worst_case_counts": {k: worst.get(k, 0) for k in OUTCOMES},
         "worst_case_verdict": worst_screen["verdict"],
-        # the certification rule: a failure from below counts only if the recode keeps it
-        "certified": screen["verdict"] != "fail_no_agreement" or worst_screen["verdict"] == "fail_no_agreement",
+        **cert,
         "entropy_mean": float(entropy.mean()),
         "entropy_ci": tuple(float(v) for v in ent_ci),
         "horizon_exhaustion_rate": sum(bool(o["horizon_exhausted"]) for o in outcomes) / n,

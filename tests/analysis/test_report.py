@@ -206,9 +206,10 @@ def test_rulemaking_table2_counts_and_wilson_bounds(report, traces):
 
 
 def test_rulemaking_contrasts_ledger_vs_native_by_hand():
-    # conceders under the Ledger end on agreement (turns 7, 10, 9 at seeds 0-2); the Native
-    # runs are played with early_end="never", so they exhaust the horizon by construction
-    traces = [play_rulemaking("conceder", seed=s, condition="ledger") for s in range(3)] + \
+    # conceders under the Ledger end on agreement, read within one closing window (turns 7,
+    # 10, 9 at seeds 0-2); the Native runs are played with early_end="never", so they
+    # exhaust the horizon by construction
+    traces = [play_rulemaking("conceder", seed=s, condition="ledger", early_end="window") for s in range(3)] + \
              [play_rulemaking("conceder", seed=s, condition="native", early_end="never") for s in range(3)]
     outs = {c: [t["rounds"][0]["outcome"] for t in traces if t["config"]["condition"] == c] for c in ("ledger", "native")}
     assert [o["turns"] for o in outs["ledger"]] == [7, 10, 9] and {o["turns"] for o in outs["native"]} == {15}
@@ -280,6 +281,35 @@ def test_rulemaking_relabelling_and_provenance_tables_on_a_hand_made_cohort():
     md = a.markdown()
     assert "| E1 Fragmented | hardliner | none | 3 | 37 | 30 | 4 | 3 | 81.1 | 18.9 | 8.1 | 2 |" in md
     assert "not a mean of per-run shares" in md
+
+
+
+def test_rulemaking_cells_certify_a_cell_by_its_family_ledger_range():
+    # hardliners never agree; their outcomes are edited into a Ledger cell of 13/15 and a
+    # Native cell whose recode flips one run: §6.3 certifies it (1/15, upper 0.30, below
+    # the Ledger's lower bound 0.62), and the table says so beside the flips
+    import copy
+
+    runs = {c: [play_rulemaking("hardliner", seed=s, condition=c) for s in range(15)] for c in ("ledger", "native")}
+    traces = copy.deepcopy(runs["ledger"] + runs["native"])
+    for t in traces[:13]:
+        t["rounds"][0]["outcome"].update(label="compromise", worst_case_label="compromise")
+    traces[15]["rounds"][0]["outcome"]["worst_case_label"] = "compromise"
+    tables, _ = rulemaking_tables(traces, n_resamples=200, n_permutations=200)
+    cells = next(t for t in tables if t.name == "rulemaking_cells")
+    native = {"Environment": "E1 Fragmented", "Family": "hardliner", "Condition": "native"}
+    assert cells.value("Screen verdict", native) == "fail_no_agreement"
+    assert cells.value("Recode flips", native) == 1
+    assert cells.value("Recoded agreements", native) == "1/15 (upper 0.30)"
+    assert cells.value("Ledger range", native) == "13/15 (lower 0.62) to 13/15"
+    assert cells.value("Certified", native) == "yes"
+    assert cells.value("Certification basis", native) == "recoded 1/15, upper 0.30 < Ledger 13/15 lower 0.62"
+    ledger = {**native, "Condition": "ledger"}
+    assert cells.value("Certified", ledger) == "yes" and cells.value("Ledger range", ledger) == "-"
+    assert cells.value("Certification basis", ledger) == "not a no-agreement cell"
+    # without the Ledger cell there is nothing to compare the flip with
+    alone = rulemaking_tables(traces[15:], n_resamples=200)[0][1]
+    assert alone.value("Certified", native) == "n/a" and alone.value("Certification basis", native) == "no Ledger cell"
 
 
 # --------------------------------------------------------------------------- files

@@ -8,6 +8,7 @@ import scipy.stats
 from negotiation_env.analysis.rulemaking_metrics import (cell_summary, compare_cells, compare_to_baseline,
                                                          condition_contrasts, provenance_audit, threshold_key,
                                                          threshold_relabelling)
+from negotiation_env.analysis.stats import wilson_interval
 
 
 def outcome(label, entropy=0.5, worst=None, traj=("Counter",) * 15, arc=False, horizon=True, genuine=1.0):
@@ -33,11 +34,41 @@ def test_cell_summary_counts_rates_and_screen():
 def test_certification_rule_uses_the_worst_case_recode():
     # all 15 runs fail to agree, but each was mostly harness fallbacks that recode to agreement
     fake = [outcome("authority", 0.0, worst="compromise", genuine=0.2)] * 15
-    s = cell_summary(fake)
+    s = cell_summary(fake, ledger=[(13, 15)])
     assert s["verdict"] == "fail_no_agreement" and s["worst_case_verdict"] != "fail_no_agreement"
-    assert not s["certified"] and s["genuine_share"] == pytest.approx(0.2)
+    assert s["flips"] == 15 and s["worst_case_agreements"] == 15
+    assert s["certified"] is False and s["genuine_share"] == pytest.approx(0.2)
+    # nothing flips: certified, with or without a Ledger cell to compare with
     real = [outcome("authority", 0.0)] * 15
-    assert cell_summary(real)["certified"]
+    assert cell_summary(real)["certified"] and cell_summary(real)["certification"] == "no flips"
+    # flips and no Ledger cell: no verdict
+    one = [outcome("authority", worst="compromise")] + [outcome("authority")] * 14
+    assert cell_summary(one)["certified"] is None and cell_summary(one)["certification"] == "no Ledger cell"
+
+
+@pytest.mark.parametrize("flips, certified", [(1, True), (3, True), (5, True), (6, False), (10, False)])
+def test_certification_compares_the_recoded_agreements_with_the_ledger_range(flips, certified):
+    # seed 001 §6.3: DeepSeek cells flip 1 and 3 of 15, "nowhere near the Ledger's 13 to
+    # 15", and stay certified; certified while the recoded Wilson interval lies wholly
+    # below the lowest Ledger cell's (13/15: lower bound 0.621; 5/15: upper 0.583, 6/15: 0.643)
+    cell = [outcome("authority", worst="compromise")] * flips + [outcome("authority")] * (15 - flips)
+    s = cell_summary(cell, ledger=[(15, 15), (13, 15), (14, 15)])
+    assert s["verdict"] == "fail_no_agreement" and s["flips"] == flips and s["certified"] is certified
+    assert s["ledger_range"] == ((13, 15), (15, 15)) and s["ledger_lower"] == pytest.approx(0.6212, abs=1e-4)
+    assert s["worst_case_upper"] == pytest.approx(wilson_interval(flips, 15)[1])
+    assert s["certification"].startswith(f"recoded {flips}/15, upper ")
+    # a weaker Ledger (GPT-5.2's 5 of 15, lower bound 0.152) leaves no room for a flip
+    assert cell_summary(cell, ledger=[(5, 15), (13, 15)])["certified"] is False
+
+
+def test_certification_concerns_only_cells_failing_from_below():
+    cell = [outcome("compromise")] * 5 + [outcome("authority", worst="compromise")] * 10
+    s = cell_summary(cell, ledger=[(15, 15)])
+    assert s["verdict"] == "pass" and s["flips"] == 10
+    assert s["certified"] is True and s["certification"] == "not a no-agreement cell"
+    # an agreeing run whose recode does not agree is no flip
+    s = cell_summary([outcome("compromise", worst="authority")] + [outcome("authority")] * 14, ledger=[(15, 15)])
+    assert s["flips"] == 0 and s["worst_case_agreements"] == 0
 
 
 def test_compare_cells_matches_scipy():

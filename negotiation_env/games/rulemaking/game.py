@@ -5,8 +5,8 @@ the scenario's order) and at most ``max_turns`` turns. Parties move one at a tim
 that order, cycling; a party that plays Exit leaves and is skipped from then on, and
 the run ends after the last turn, when fewer than two parties remain, or, with
 ``early_end`` (default ``"agreement"``), as soon as the classifier labels the record so
-far an agreement after a full closing stretch
-(:func:`~negotiation_env.games.rulemaking.classifier.agreement_reached`).
+far an agreement (two parties sustaining a concession, or a consensus) after a full
+closing stretch (:func:`~negotiation_env.games.rulemaking.classifier.agreement_reached`).
 
 Each turn the acting party gets a fresh two-message conversation: the system prompt
 (its brief, the scenario, the rules, the deadline sentence, the response format of the
@@ -21,7 +21,8 @@ recorded turn keeps its provenance: ``genuine`` (valid at the first attempt),
 
 After the final turn the deterministic classifier labels the run (compromise,
 consensus, authority decision, deadlock); ``info["outcome"]`` carries the label, why the
-run ended (``end_reason``: agreement, horizon, exits), the worst-case recode, the 3 x 3
+run ended (``end_reason``: agreement, horizon, exits), the worst-case recode (labelled
+and ended by the same ending rule: ``worst_case_label``, ``worst_case_turns``), the 3 x 3
 sensitivity relabelling and the process measures.
 """
 
@@ -43,8 +44,9 @@ from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
-from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, concession_arc,
-                         horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity, trajectory)
+from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, classify_as_played,
+                         concession_arc, horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity,
+                         trajectory)
 from .features import CONDITIONS, LAYOUT
 from .parser import MAX_FIELD_CHARS, NOTES_MAX_CHARS, Move, ParseLimits, parse_structured, parse_text, private_key
 from .prompts import NOTEBOOK_FIELDS
@@ -94,6 +96,11 @@ class RulemakingConfig:
     closing_turns: the length of the closing stretch the outcome classifier reads (5).
     compromise_parties: how many distinct parties must sustain a concession through the
         closing stretch for a compromise (2).
+    sustain_turns: for how many of its own turns a party must hold a concession (a
+        Concede, then only Concede or Support up to its latest turn) before it counts
+        while the run goes on (2): with five parties, a Concede still held one full cycle
+        later. Once the run is over, a held Concede in the closing stretch counts too.
+        Not used with ``early_end="window"``.
     consensus_share: the share of Support moves in the closing stretch, with no Oppose or
         Exit, that makes a consensus (0.8).
     min_turns: the shortest run the authority can decide; a shorter one is a deadlock (5).
@@ -104,7 +111,10 @@ class RulemakingConfig:
         default: the classifier's compromise or consensus on the record so far, once a
         full closing stretch of ``max(closing_turns, min_turns)`` turns is played; seed
         001 §3, §5, §6.1: runs last "at most 15 turns" and only agreeing runs end short),
-        ``"consensus"`` (only consensus) or ``"never"`` (every run to the horizon).
+        ``"window"`` (the same, with compromise read within one closing stretch: any
+        ``compromise_parties`` Concedes in one five-turn cycle end and label the run,
+        held or not), ``"consensus"`` (only consensus) or ``"never"`` (every run to the
+        horizon).
     output_budgets: the per-turn output-token budget of each condition, a mapping merged
         over :data:`TOKEN_BUDGETS` (seed 001 Table 1: None 384, Ledger 1024, Native 1024;
         the §7 controls at the budget of the condition they control). The run's budget,
@@ -139,6 +149,7 @@ class RulemakingConfig:
     compromise_parties: int = 2
     consensus_share: float = 0.8
     min_turns: int = 5
+    sustain_turns: int = 2
     early_end: str = "agreement"
     output_budgets: Mapping[str, int] = field(default_factory=lambda: dict(TOKEN_BUDGETS))
     max_rationale_chars: int = 1000
@@ -160,6 +171,7 @@ class RulemakingConfig:
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
             raise ConfigError(f"config field 'consensus_share' must be a number in (0, 1]; got {share!r}")
         check_int("min_turns", self.min_turns, 0, 1000)
+        check_int("sustain_turns", self.sustain_turns, 1, 1000)
         check_choice("early_end", self.early_end, tuple(EARLY_ENDS))
         object.__setattr__(self, "output_budgets", _budgets(self.output_budgets))
         check_int("max_rationale_chars", self.max_rationale_chars, 1, 1_000_000)
@@ -175,10 +187,13 @@ class RulemakingConfig:
         for name in ("max_sentences", "max_field_chars"):
             check_no_effect(self, name, active=self.condition in NOTEBOOK_FIELDS, other="condition",
                             counts_with=f"condition={notebooks}")
+        check_no_effect(self, "sustain_turns", active=self.early_end != "window", other="early_end",
+                        counts_with="an early_end other than 'window'")
 
     @property
     def classifier(self) -> ClassifierConfig:
-        return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns)
+        return ClassifierConfig(self.closing_turns, self.compromise_parties, float(self.consensus_share), self.min_turns,
+                                self.sustain_turns, "window" if self.early_end == "window" else "sustained")
 
     @property
     def max_tokens(self) -> int:
@@ -442,14 +457,20 @@ class RulemakingGame(Game):
     def _finish(self) -> dict[str, float]:
         turns, cfg = self.run.turns, self.config
         label = classify(turns, self.authority, cfg.classifier)
-        recoded = recode_worst_case(turns)
-        worst = classify(recoded, self.authority, cfg.classifier)
         prov = {p: sum(t.provenance == p for t in turns) for p in PROVENANCES}
+        worst, worst_turns = label, len(turns)
+        if prov["genuine"] < len(turns):
+            # the recoded record is played by the game's ending rule: it may have reached
+            # agreement, and ended, before the record as played did
+            worst, worst_turns = classify_as_played(recode_worst_case(turns), self.authority, cfg.early_end,
+                                                    cfg.classifier)
         self.outcome = {
             "label": label,
             "agreement": label in AGREEMENT,
             "worst_case_label": worst,
-            # a no-agreement label is behavioural only if it survives the worst-case recode (§6.3)
+            "worst_case_turns": worst_turns,
+            # this run's label survives the worst-case recode (§6.3): an agreement, or a
+            # no-agreement whose recoded record does not reach agreement either
             "certified": label in AGREEMENT or worst not in AGREEMENT,
             "sensitivity": {f"{k}x{s:g}": v for (k, s), v in sensitivity(turns, self.authority, cfg.classifier).items()},
             "turns": len(turns),

@@ -302,7 +302,7 @@ def test_agreement_reward_and_outcome_info():
     out = info["authority"]["outcome"]
     assert out["label"] == "compromise" and out["agreement"] and out["certified"]
     assert total == {a: 1.0 for a in E1}
-    # the run ended when the second party's concession entered the closing stretch
+    # the run ended when a second party had held its concession for two of its turns
     n = conceder_end_turn([sal[p] for p in E1])
     assert n < 15 and out["turns"] == n and out["end_reason"] == "agreement"
     assert out["provenance"] == {"genuine": n, "retried": 0, "fallback": 0}
@@ -311,15 +311,17 @@ def test_agreement_reward_and_outcome_info():
     assert set(out["sensitivity"]) == {f"{k}x{s}" for k in (1, 2, 3) for s in ("0.6", "0.8", "1")}
 
 
-def conceder_end_turn(saliences, max_turns=15, closing=5):
+def conceder_end_turn(saliences, max_turns=15, closing=5, sustain=2):
     """Where a run of linear conceders ends, from the rules alone: seat i (0-based) moves at
     turns i+1, i+6, ... and concedes from its first turn n with n / max_turns >= its
-    salience, never going back; with five seats every closing stretch of five turns holds
-    each seat once, so the stretch is a compromise (two sustained concessions) from the
-    second seat's first concession on, and not before a full stretch is played."""
-    firsts = sorted(next((n for n in range(i + 1, max_turns + 1, len(saliences)) if n / max_turns >= s - 1e-6),
-                         max_turns + 1) for i, s in enumerate(saliences))
-    return min(max_turns, max(closing, firsts[1]))
+    salience, never going back; a seat sustains its concession once it has held it for
+    ``sustain`` of its turns, at turn n + 5 (sustain - 1), so the record is a compromise
+    (two sustained concessions) from the second seat to sustain on, and not before a
+    full stretch is played."""
+    step = len(saliences)
+    held = sorted(next((n for n in range(i + 1, max_turns + 1, step) if n / max_turns >= s - 1e-6),
+                       max_turns + 1) + step * (sustain - 1) for i, s in enumerate(saliences))
+    return min(max_turns, max(closing, held[1]))
 
 
 def play_moves(moves, **cfg):
@@ -332,10 +334,13 @@ def play_moves(moves, **cfg):
     return game_of(env), env
 
 
-@pytest.mark.parametrize("early_end, ended_after", [("agreement", 5), ("consensus", None), ("never", None)])
+@pytest.mark.parametrize("early_end, ended_after", [("window", 5), ("agreement", None), ("consensus", None),
+                                                  ("never", None)])
 def test_a_compromise_ends_the_run_once_a_full_closing_stretch_is_played(early_end, ended_after):
-    # two concessions at turns 1 and 2 are a compromise of the record from turn 2 on,
-    # but the run cannot end before a full closing stretch (5 turns) has been played
+    # read within one window, two concessions at turns 1 and 2 are a compromise of the
+    # record from turn 2 on, but the run cannot end before a full closing stretch (5
+    # turns) has been played; neither concession is held for a second turn, so under the
+    # sustained reading they are no agreement at all
     g, env = play_moves(["Concede", "Concede", "Counter", "Counter", "Counter"] + ["Counter"] * 10,
                         early_end=early_end)
     if ended_after is None:
@@ -348,10 +353,16 @@ def test_a_compromise_ends_the_run_once_a_full_closing_stretch_is_played(early_e
 
 
 def test_early_end_waits_for_the_agreement_and_consensus_mode_waits_for_support():
-    # Concede at turn 4 only: the stretch of turns 2-6 holds one concession until the
-    # authority concedes at turn 6 (two sustained): the run ends there
-    g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede"] + ["Counter"] * 9)
+    # window reading: Concede at turn 4 only: the stretch of turns 2-6 holds one
+    # concession until the authority concedes at turn 6: the run ends there
+    g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede"] + ["Counter"] * 9,
+                      early_end="window")
     assert len(g.turns) == 6 and g.outcome["label"] == "compromise"
+    # sustained: industry_council (turns 4, 9) holds its concession at turn 9, the
+    # authority (turns 6, 11) at turn 11: the run ends there
+    g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede", "Counter", "Counter",
+                       "Concede", "Counter", "Concede"] + ["Counter"] * 4)
+    assert len(g.turns) == 11 and g.outcome["label"] == "compromise" and g.outcome["end_reason"] == "agreement"
     # a consensus (4 of 5 Support, no Oppose or Exit in the stretch) ends it in both modes
     for mode in ("agreement", "consensus"):
         g, _ = play_moves(["Counter", "Support", "Support", "Support", "Support", "Counter"], early_end=mode)
@@ -360,6 +371,56 @@ def test_early_end_waits_for_the_agreement_and_consensus_mode_waits_for_support(
     g, _ = play_moves(["Counter", "Counter", "Counter", "Concede", "Counter", "Concede"] + ["Counter"] * 9,
                       early_end="consensus")
     assert len(g.turns) == 15 and g.outcome["end_reason"] == "horizon"
+
+
+def test_a_transient_concession_runs_to_the_horizon():
+    # Counter, Counter, Counter, Concede, Concede, then the two conceders counter again:
+    # under the window reading the run ended at turn 5 as a compromise
+    transient = ["Counter", "Counter", "Counter", "Concede", "Concede"]
+    g, env = play_moves(transient + ["Counter"] * 10)
+    assert len(g.turns) == 15 and g.outcome["end_reason"] == "horizon" and g.outcome["label"] == "authority"
+    assert env.rewards == {a: 0.0 for a in E1}
+    g, _ = play_moves(transient + ["Counter"] * 10, early_end="window")
+    assert len(g.turns) == 5 and g.outcome["label"] == "compromise"
+    # the same two parties conceding again one cycle later end it at turn 10
+    g, _ = play_moves(transient * 2 + ["Counter"] * 5)
+    assert len(g.turns) == 10 and g.outcome["label"] == "compromise" and g.outcome["end_reason"] == "agreement"
+
+
+def test_the_worst_case_recode_ends_where_the_ending_rule_ends_it():
+    # industry_council and public_interest fail at turns 4-5 and 9-10 (no valid answer,
+    # no retry: the harness records Oppose), then counter at 14-15. Recoded to Concede,
+    # the two hold their concessions from turn 10: the recoded run ends there, agreed
+    bad = "no json here"
+    script = ["Counter"] * 3 + [bad] * 2 + ["Counter"] * 3 + [bad] * 2 + ["Counter"] * 5
+    env = aec(max_retries=0)
+    for a in script:
+        env.step(a if a == bad else move(a))
+    out = game_of(env).outcome
+    assert out["label"] == "authority" and out["turns"] == 15 and out["provenance"]["fallback"] == 4
+    assert out["worst_case_label"] == "compromise" and out["worst_case_turns"] == 10
+    assert not out["certified"]
+    # all genuine: the recode is the record
+    g, _ = play_moves(["Counter"] * 15)
+    assert g.outcome["worst_case_label"] == "authority" and g.outcome["worst_case_turns"] == 15
+
+
+@pytest.mark.parametrize("early_end", ["agreement", "window", "never"])
+def test_a_played_record_replays_to_its_own_label_and_length(early_end):
+    # classify_as_played, which labels the worst-case recode, gives every played run back
+    # its own label and length: the recode is played by the rule the game played
+    from negotiation_env.games.rulemaking.classifier import classify_as_played
+
+    for seed in range(12):
+        env = negotiation_env.parallel_env(game="rulemaking", early_end=early_end)
+        obs, _ = env.reset(seed=seed)
+        pols = {a: Conceder(seed=seed * 10 + i, noise=0.5) for i, a in enumerate(env.possible_agents)}
+        while env.agents:
+            obs, _, _, _, info = env.step({a: pols[a].act(obs[a]) for a in env.agents})
+        out = info["authority"]["outcome"]
+        g = env.game
+        assert classify_as_played(g.turns, "authority", early_end, g.config.classifier) == (out["label"], out["turns"])
+        assert (out["worst_case_label"], out["worst_case_turns"]) == (out["label"], out["turns"])  # all genuine
 
 
 def test_end_reason_exits():
@@ -379,6 +440,7 @@ def test_conceders_end_early_exactly_where_the_rule_says_and_hardliners_never(en
             obs, _, _, _, info = env.step({a: pols[a].act(obs[a]) for a in env.agents})
         out = info[env.possible_agents[0]]["outcome"]
         assert out["turns"] == conceder_end_turn(sal), seed
+        assert out["label"] == "compromise", seed  # a conceder never goes back
         early += out["turns"] < 15
         env = negotiation_env.parallel_env(game="rulemaking", environment=environment)
         obs, _ = env.reset(seed=seed)
@@ -386,7 +448,9 @@ def test_conceders_end_early_exactly_where_the_rule_says_and_hardliners_never(en
             obs, _, _, _, info = env.step({a: Hardliner().act(obs[a]) for a in env.agents})
         out = info[env.possible_agents[0]]["outcome"]
         assert out["turns"] == 15 and out["end_reason"] == "horizon" and out["horizon_exhausted"]
-    assert early >= 10  # most conceder runs end before the horizon
+    # most E1/E2 conceder runs end before the horizon; E3's saliences are higher (from
+    # 0.3), so its conceders hold their concessions later
+    assert early >= {"E1": 8, "E2": 8, "E3": 1}[environment]
 
 
 def test_no_reward_mode_and_hardliners_get_nothing():
@@ -463,6 +527,7 @@ def test_parallel_whole_run_determinism():
     ({"reward": "money"}, "reward"),
     ({"compromise_parties": 6}, "compromise_parties"),
     ({"early_end": "sometimes"}, "early_end"),
+    ({"sustain_turns": 0}, "sustain_turns"),
     ({"output_budgets": 512}, "output_budgets"),
     ({"output_budgets": {"chatty": 512}}, "unknown condition 'chatty'"),
     ({"output_budgets": {"none": 0}}, "output_budgets.none"),
@@ -472,6 +537,11 @@ def test_parallel_whole_run_determinism():
 def test_bad_config_names_the_field(bad, message):
     with pytest.raises(ConfigError, match=message):
         negotiation_env.env(game="rulemaking", **bad)
+
+
+def test_sustain_turns_without_effect_under_the_window_reading_warns():
+    with pytest.warns(UserWarning, match="sustain_turns"):
+        negotiation_env.env(game="rulemaking", early_end="window", sustain_turns=3)
 
 
 @pytest.mark.parametrize("condition", ["none", "ledger", "digest", "notes"])
