@@ -290,7 +290,7 @@ def smallest_permutation_p(sizes: Sequence[tuple[int, int]]) -> float:
     relabellings = 1
     for a, b in sizes:
         relabellings *= math.comb(int(a) + int(b), int(a))
-    return min(1.0, 2.0 / relabellings)
+    return min(1.0, 2 / relabellings)  # int / int: exact for any size (2.0 / int overflows past 1e308)
 
 
 def _interval_ok(sizes: Sequence[tuple[int, int]], alpha: float) -> bool:

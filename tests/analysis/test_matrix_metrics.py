@@ -168,6 +168,9 @@ def test_smallest_attainable_permutation_p():
     assert mm.smallest_permutation_p([(4, 4)]) == pytest.approx(2 / 70)
     assert mm.smallest_permutation_p([(2, 2)] * 6) == pytest.approx(2 / 6 ** 6)  # six framings of 2 vs 2
     assert mm.smallest_permutation_p([(1, 1)]) == 1.0
+    # the paper's Table S1 rows: 24 cells of 100 vs 100 dyads, C(200, 100)^24 relabellings (past any float)
+    assert mm.smallest_permutation_p([(100, 100)] * 24) == 0.0
+    assert mm.smallest_permutation_p([(25, 25)] * 24) == 0.0
 
 
 def test_few_dyads_get_no_test_and_enough_dyads_a_valid_one():
