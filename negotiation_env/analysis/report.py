@@ -109,9 +109,14 @@ from .stats import OUTCOMES, plausibility_screen
 from ..traces.reader import check_env_versions
 
 __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
-           "build_report", "report_run", "DEFAULT_OUT"]
+           "build_report", "report_run", "resamples_of", "DEFAULT_OUT", "MATRIX_RESAMPLES", "RULEMAKING_RESAMPLES"]
 
 DEFAULT_OUT = "report"
+#: bootstrap resamples (and random relabellings of the permutation test) of the matrix
+#: tables: the matrix paper's 10,000 (Methods, A.1)
+MATRIX_RESAMPLES = 10_000
+#: bootstrap resamples of the rulemaking intervals (the rulemaking paper gives no number)
+RULEMAKING_RESAMPLES = 2000
 _DASH = "–"
 _LABEL_CODES = {"compromise": "C", "consensus": "S", "authority": "A", "deadlock": "D"}
 _PAIRS = ("ci", "pct_ci")
@@ -1012,7 +1017,7 @@ def _rulemaking_contrasts(by_cell: Mapping[Any, list[dict[str, Any]]], *, n_resa
 # --------------------------------------------------------------------------- matrix
 
 
-def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
+def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
     """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1), the
     A.1 differences (Tables S1, S2), the alternation audit (Table S4) and the
     complete-case vs all-available sensitivity (A.3); plus Figure rows and notes.
@@ -1034,6 +1039,7 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
     if len(usable) < len(games):
         notes.append(f"{len(games) - len(usable)} matrix game(s) without a resolved round left out: "
                      + ", ".join(str(g.get("game_id")) for g in games if not g.get("rounds"))[:400])
+    usable = [mm.dyad_of(g) for g in usable]  # read once; every metric takes Dyads as well as traces
     kept = mm.dyads_of(usable, "complete")
     if len(kept) < len(usable):
         notes.append(f"{len(usable) - len(kept)} matrix dyad(s) left out of the complete-case tables (an error "
@@ -1132,10 +1138,18 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
 
     srows = []
     classes = {}
+    # the same dyads make the same figures (each call seeds its own resampling): Table 1 is the
+    # complete-case table, and where no dyad is left out the all-available row repeats it
+    same = len(mm.dyads_of(usable, "all")) == len(kept)
+    done: dict[str, Any] = {}
     for analysis in ("complete", "all"):
-        e = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
+        if analysis == "all" and same:
+            e, table = done["effect"], rows_in
+        else:
+            e = done["effect"] = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
+            table = rows_in if analysis == "complete" else mm.switching_table(usable, analysis=analysis,
+                                                                               n_resamples=n_resamples)
         m = mm.pooled_metrics(usable, analysis)
-        table = mm.switching_table(usable, analysis=analysis, n_resamples=n_resamples)
         classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
         srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
                       e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
@@ -1190,15 +1204,29 @@ def cells_table(traces: Iterable[Any]) -> Table:
 # --------------------------------------------------------------------------- writing
 
 
+def resamples_of(n_resamples: int | None) -> dict[str, int]:
+    """The bootstrap resamples of each game's tables: ``n_resamples`` for all of them, or
+    by default :data:`MATRIX_RESAMPLES` for the matrix tables and
+    :data:`RULEMAKING_RESAMPLES` for the rulemaking intervals."""
+    if n_resamples is None:
+        return {"matrix": MATRIX_RESAMPLES, "rulemaking": RULEMAKING_RESAMPLES}
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
+    return {"matrix": n_resamples, "rulemaking": n_resamples}
+
+
 def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = True,
-                 problems: Sequence[Any] = (), n_resamples: int = 2000, include_fallbacks: bool = False,
+                 problems: Sequence[Any] = (), n_resamples: int | None = None, include_fallbacks: bool = False,
                  labels: Mapping[str, Mapping[str, Any]] | None = None, labels_source: str | None = None) -> Report:
     """Write every table (``NAME.md``, ``NAME.csv``), figure (``fig_*.png``),
     ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``. Resource rounds with
     a fallback decision are left out (the paper's rule) unless ``include_fallbacks``.
+    ``n_resamples``: bootstrap resamples of every interval (:func:`resamples_of`; by
+    default the matrix paper's 10,000 for the matrix tables, 2,000 for rulemaking's).
     ``labels``: LLM-judge labels (``game_id -> record``, :func:`~.judge.load_labels`) for
     the judge prevalence and enrichment tables; ``labels_source`` names their file in a
     note."""
+    resamples = resamples_of(n_resamples)
     traces = [as_dict(t) for t in traces]
     check_env_versions(traces)  # two versions of one game's rules are never pooled
     out = Path(out_dir)
@@ -1223,8 +1251,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
         rep.notes.append(f"judge labels file {labels_source} holds no ok record: no judge tables")
     elif labels and labels_source:
         rep.notes.append(f"judge tables from {labels_source}")
-    rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
-    mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=n_resamples)
+    rm_tables, rm_points = rulemaking_tables(traces, n_resamples=resamples["rulemaking"])
+    mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=resamples["matrix"])
     rep.notes.extend(mx_notes)
     rep.tables = res_tables + rm_tables + mx_tables
 
@@ -1273,7 +1301,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
 
 def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True,
-               runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None) -> Report:
+               runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None,
+               n_resamples: int | None = None) -> Report:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
     report to ``out`` (default ``DIR/report``, or ``report`` beside a file). One run is
     read unless ``runs`` says otherwise (``"all"``, or run ids; see
@@ -1281,7 +1310,8 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
     failing the schema, a duplicate, another run's) becomes a note of the report.
     ``include_fallbacks``: count resource rounds with a fallback decision as play.
     ``labels``: a judge labels file; default ``DIR/judge/merged.jsonl`` (several judges
-    merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``."""
+    merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``.
+    ``n_resamples``: see :func:`build_report`."""
     from ..traces import read_traces
     from .judge import LABELS_DIR, LABELS_FILE, MERGED_FILE, load_labels
 
@@ -1295,4 +1325,5 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
                       None)
     found = load_labels(labels) if labels is not None else None
     return build_report(res.traces, out, plots=plots, problems=res.problems, include_fallbacks=include_fallbacks,
-                        labels=found, labels_source=str(labels) if labels is not None else None)
+                        labels=found, labels_source=str(labels) if labels is not None else None,
+                        n_resamples=n_resamples)
