@@ -177,7 +177,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                                    "matched baselines, fallback rounds left out and counted), rulemaking (Andric: "
                                    "Table 2, the cell summary, Ledger contrasts, Figure 1), matrix (Lore et al.: "
                                    "Table 1 with permutation p over dyads and Benjamini-Hochberg marks, n/a where "
-                                   "a cell is too small to test; A.1-A.3, Tables S1, S2, S4; switching figure). "
+                                   "a cell is too small to test; pooled game, pairing and overall effects; A.1-A.3, "
+                                   "Tables S1-S5; switching figure). "
                                    "Every record, line or round left out is listed in the notes.")
     r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")

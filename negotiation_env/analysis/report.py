@@ -78,14 +78,22 @@ stage games:
 * ``matrix_table1``: Table 1, switching without and with talk, ΔS with its stratified
   dyad-bootstrap CI and permutation p over dyads, and the Benjamini-Hochberg symbol of
   every framing cell (``n/a`` and no p or CI where the dyads are too few to test).
+* ``matrix_pooled_effects``: ΔS pooled per stage game, per pairing and overall (§4's
+  "45.8 points in Prisoner's Dilemma"), cells weighted equally, with CI, p and the
+  group's stabilizing / destabilizing cells of Table 1.
 * ``matrix_outcomes``: Appendix A.1-A.2 per treatment: switching, period-two adherence,
   action-A rate, payoff per agent per round, joint outcomes.
 * ``matrix_outcome_effects`` / ``matrix_outcome_effects_by_game``: A.1 Tables S2 / S1,
   action-A rate and payoff per agent per round without and with talk, their difference
   (message minus no message) and its 95% dyad-bootstrap CI.
+* ``matrix_joint_outcomes``: Table S3, joint-action shares per game and treatment, cells
+  weighted equally.
 * ``matrix_alternation``: A.2 Table S4 (no-talk dyads): agents switching 9/9 and at least
   8/9, median [IQR] period-two adherence, and for Snowdrift and Harmony the dyads whose
   agents both switch 9/9, in phase and antiphase.
+* ``matrix_error_audit``: A.3 Table S5 per pairing and treatment: dyads, error-marked
+  dyads, malformed outputs (unparsable actions, empty messages), API failures, partial
+  and complete clean dyads.
 * ``matrix_sensitivity``: A.3, the complete-case and all-available-transition analyses
   side by side, with how many corrected classifications differ.
 """
@@ -1018,9 +1026,11 @@ def _rulemaking_contrasts(by_cell: Mapping[Any, list[dict[str, Any]]], *, n_resa
 
 
 def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
-    """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1), the
-    A.1 differences (Tables S1, S2), the alternation audit (Table S4) and the
-    complete-case vs all-available sensitivity (A.3); plus Figure rows and notes.
+    """Seed 002 from matrix-game traces: Table 1, the pooled game / pairing / overall
+    effects (§4), the outcome table (Appendix A.1), the A.1 differences (Tables S1, S2),
+    the equal-cell joint outcomes (Table S3), the alternation audit (Table S4), the error
+    audit (Table S5) and the complete-case vs all-available sensitivity (A.3); plus
+    Figure rows and notes.
 
     Rows are policy pairings x stage games, each pooling its framings with equal weight
     (:func:`~.matrix_metrics.switching_table`); per-framing symbols are the
@@ -1081,6 +1091,33 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
     t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
                t1_notes)
 
+    pooled = mm.pooled_effects(usable, n_resamples=n_resamples)
+    level_key = {"game": "key_stage_game", "pairing": "key_pairing"}
+    prow = []
+    for r in pooled:
+        marks = [sym for t in rows_in if r["level"] == "all" or t.get(level_key[r["level"]]) == r["key"]
+                 for sym in (t.get("contexts") or {}).values()]
+        tested = sum(sym != mm.UNTESTED for sym in marks)
+        prow.append([{"game": "game", "pairing": "pairing", "all": "all"}[r["level"]], r["group"], r["cells"],
+                     r["s_no_talk"], r["s_talk"], r["delta"], r["relative"], r["delta_ci"], r["p"],
+                     r["dyads_no_talk"], r["dyads_talk"], f"{marks.count('+')}/{tested}",
+                     f"{marks.count('-')}/{tested}"])
+    t_pooled = Table("matrix_pooled_effects", "Pooled communication effects by game, pairing and overall (the "
+                     "matrix paper's §4 and Methods)",
+                     ["Level", "Group", "Cells", "S no talk %", "S talk %", "ΔS (pp)", "Relative reduction %",
+                      "ΔS 95% CI (pp)", "p", "Dyads no talk", "Dyads talk", "Stabilizing cells",
+                      "Destabilizing cells"], prow,
+                     ["text", "text", "int", "pct", "pct", "pct", "pct", "pct_ci", "p", "int", "int", "text", "text"],
+                     ["ΔS pooled over every pairing x stage game x framing cell of the group played in both "
+                      "treatments, cells weighted equally (game: its pairing x framing cells; pairing: its stage game "
+                      "x framing cells; all: every cell), as the paper's game-level reductions (\"45.8 points in "
+                      "Prisoner's Dilemma\") and model-level estimates. Relative reduction = ΔS / S(no talk). As in "
+                      f"matrix_table1, the percentile 95% CI from {n_resamples} dyad bootstrap resamples stratified by "
+                      "cell x treatment (seed 42) and p of the permutation test over dyads within cells; – where a "
+                      "cell is too small to test on its own. Stabilizing / destabilizing cells: the group's framing cells marked + / - in "
+                      "matrix_table1 (Benjamini-Hochberg across every tested cell of that table, q < .05), out of its "
+                      "cells with enough dyads to test. Complete-case dyads only."])
+
     orows = []
     for r in mm.outcome_table(usable):
         j = r["joint"]
@@ -1117,6 +1154,20 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                        [[r["game"], r["cells"]] + effect_cells(r) for r in eff_game],
                        ["text", "int"] + effect_fmts,
                        ["Every pairing x framing cell of a game weighted equally. " + eff_note])
+
+    jrows = []
+    for r in mm.joint_outcome_table(usable):
+        j = r["joint"]
+        jrows.append([r["game"], "talk" if r["treatment"] == "communication" else "no talk", r["cells"], r["dyads"],
+                      j["AA"], j["AB"], j["BA"], j["BB"]])
+    t_joint = Table("matrix_joint_outcomes", "Joint-action frequencies by game and treatment, equal-cell weighting "
+                    "(Table S3 layout)", ["Game", "Treatment", "Cells", "Dyads", "AA %", "AB %", "BA %", "BB %"],
+                    jrows, ["text", "text", "int", "int", "pct", "pct", "pct", "pct"],
+                    ["Share of rounds with each joint action (first letter: the first seat), computed within every "
+                     "pairing x framing cell of the game, then the cells weighted equally, as Table S1; only cells "
+                     "played in both treatments, so both rows of a game average the same cells. The paper's A, AB, "
+                     "BA, B columns are AA, AB, BA, BB here. Complete-case dyads only (matrix_outcomes pools dyads "
+                     "instead)."])
 
     arows = []
     for r in mm.alternation_table(usable):
@@ -1164,7 +1215,28 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                ["Overall ΔS weights every stage game x framing cell equally; p: permutation test over dyads within "
                 "cells. All available: fallback actions and every transition of partial dyads kept. Corrected "
                 f"classifications that differ between the two: {changed} of {len(common)} cells."])
-    return [t1, t2, t_eff, t_eff_game, t_alt, t3], rows_in, notes
+    audit = mm.error_audit(games)
+    t_audit = Table("matrix_error_audit", "Error audit by pairing and treatment (Table S5 layout)",
+                    ["Pairing", "Treatment", "Dyads", "Error-marked dyads", "Malformed-output events",
+                     "Unparsable actions", "Empty messages", "API-failure events", "Partial dyads",
+                     "Complete clean dyads"],
+                    [[r["pairing"] if r["treatment"] != "all" else "all",
+                      {"none": "no talk", "communication": "talk", "all": "both"}.get(r["treatment"], r["treatment"]),
+                      r["dyads"], r["error_marked"], r["malformed"], r["malformed_actions"], r["malformed_messages"],
+                      r["api_failures"], r["partial"], r["complete_clean"]] for r in audit],
+                    ["text", "text"] + ["int"] * 8,
+                    ["Every matrix trace read, also those without a resolved round (Dyads: the paper's planned "
+                     "dyads, one trace per game played or begun). Error-marked: some decision fell back to the "
+                     "paper's default (an unreadable action played as B, an empty message sent as \"[No message "
+                     "sent]\") or the game ended in an error. Malformed-output events: answers the parser refused "
+                     "(each refused try under on_error=\"retry\"), split into unparsable actions and empty messages; "
+                     "a dyad may hold more than one. API-failure events: model-call faults the policy recorded "
+                     "(timeouts, HTTP and connection errors, unusable answers; each failed try, retried or not; an "
+                     "answer cut at its token limit is not one) and games that ended in an exception; a refused "
+                     "answer of a call that failed for good counts here, not as malformed. Partial: fewer rounds "
+                     "than planned. Complete clean: every planned round and no error mark, the dyads of the "
+                     "complete-case tables."])
+    return [t1, t_pooled, t2, t_eff, t_eff_game, t_joint, t_alt, t_audit, t3], rows_in, notes
 
 
 def _stage_name(stage_game: str) -> str:
