@@ -125,8 +125,10 @@ class MatrixConfig:
         ``<think>`` suffix; a stray ``</think>`` stays in the answer as text, so
         ``A</think>`` plays A (with an ``output_format_warning``) and a message keeps the
         tag. ``"strict"`` (every other game's rule): nested spans are reasoning whole and a
-        stray ``</think>`` makes all before it reasoning (right for chat templates that
-        open the span in the prompt), so ``A</think>`` is unreadable and falls back to B.
+        stray ``</think>`` makes all before it reasoning, so ``A</think>`` is unreadable
+        and falls back to B. Use it for policies whose chat template opens the span in the
+        prompt (``reasoning</think>answer``): under ``"f6"`` their reasoning is answer
+        text, read for the action and shown to the partner in a message.
     """
 
     stage_game: str = "prisoners_dilemma"
