@@ -28,7 +28,10 @@ F.7) unless a flag says otherwise:
    (-2, -1, -0.5, 0.5, 1, 2) for the learned direction minus the slope for an
    equal-norm random direction (layer ``l``'s seeded ``20,260,701 + 99 + l``), averaged
    within context x simulation groups (the trajectory a decision comes from), then a
-   one-sample Student t over the group means.
+   one-sample Student t over the group means (A.5). A context's decisions are its first
+   held-out ones in capture order (trajectory, round, seat; ``--heldout-order capture``),
+   so they come from a few trajectories: at the paper's sizes and split seed that makes
+   the 25 context-simulation groups of A.5 and F.7 (4 or 5 per context).
 5. **Closed loop** (Eq. S9): ``--closed-per-context`` (10) seeds per context (60; seed
    ``100,042 + i``) are played clean and, at every layer, with the direction projected
    out at every action decision (messages untouched), sharing context and seed; the
@@ -38,9 +41,12 @@ F.7) unless a flag says otherwise:
 6. **Correction**: Benjamini-Hochberg across the tested layers, separately for the
    one-step and the closed-loop outcome (q < ``--alpha``, 0.05).
 
-Where the paper is silent, ours (each a flag): the groups of step 4 are the
-trajectories (the paper says "25 context-simulation groups" without the rule that
-makes 150 decisions 25 groups); the acknowledgement call is the game's default (on);
+Where the paper is silent, ours (each a flag): which 25 held-out decisions of a context
+step 4 takes. The paper says only "selected as 25 per context" and "25 context-simulation
+groups"; taking them in capture order is the reading that gives 25 groups (seed
+20,260,701, 6 x 10 trajectories of 10 rounds: exactly 25), where taking them in the
+split's shuffled order (``--heldout-order shuffled``) spreads them over 59 of the 60
+trajectories, nearly one decision a group. The acknowledgement call is the game's default (on);
 an outcome without spread (every group or pair the same) gets an interval at the point
 and no p (it stays out of the correction); the context window is the model's own (the
 paper's Ollama budget was 2,048 tokens). Games are played ``--batch-games`` at a time in
@@ -60,7 +66,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -78,6 +84,8 @@ CAPTURE_SEED = 42
 CLOSED_SEED = 100_042
 SPLIT_SEED = 20_260_701
 RANDOM_SEED = 20_260_701 + 99
+#: ``--heldout-order``: which held-out decisions of a context the one-step test takes first
+HELDOUT_ORDERS = ("capture", "shuffled")
 QUICK = {"contexts": "neutral,business", "trajectories": 2, "rounds": 4, "heldout_per_context": 4,
          "closed_per_context": 2, "message_tokens": 8, "action_tokens": 2}
 
@@ -107,6 +115,10 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--construction", type=float, default=0.65, help="construction share of the split (default 0.65)")
     g.add_argument("--heldout-per-context", type=int, default=25,
                    help="held-out no-message decisions per context in the one-step test (default 25)")
+    g.add_argument("--heldout-order", choices=HELDOUT_ORDERS, default="capture",
+                   help="which held-out decisions of a context the one-step test takes: the first in capture order "
+                        "(trajectory, round, seat; default: 25 context-simulation groups at the paper's sizes, as A.5) "
+                        "or the first in the split's shuffled order (one or two decisions a trajectory)")
     g.add_argument("--closed-per-context", type=int, default=10, help="closed-loop seed pairs per context (default 10)")
     g.add_argument("--on-error", default="continue", help="the game's on_error (default continue, see the docstring)")
     g.add_argument("--acknowledgement", action=argparse.BooleanOptionalAction, default=True,
@@ -273,6 +285,27 @@ def t_summary(values: Sequence[float], confidence: float = 0.95) -> dict[str, An
     return out
 
 
+def one_step_groups(held: Sequence[Any], contexts: Sequence[str], per_context: int, *,
+                    context: Callable[[Any], str], trajectory: Callable[[Any], int],
+                    position: Callable[[Any], Any], order: str = "capture") -> dict[tuple[str, int], list[Any]]:
+    """The one-step test's decisions by context x simulation group (A.5): per context in
+    ``contexts`` order, its first ``per_context`` decisions of ``held`` (the split's
+    held-out keys, in its shuffled order), taken in capture order (``order="capture"``:
+    sorted by ``position``, e.g. (trajectory, round, seat)) or as the split left them
+    (``"shuffled"``); grouped by ``(context, trajectory)`` of each key, the groups sorted,
+    each group's keys in the order taken."""
+    if order not in HELDOUT_ORDERS:
+        raise ValueError(f"order must be one of {', '.join(HELDOUT_ORDERS)}; got {order!r}")
+    groups: dict[tuple[str, int], list[Any]] = {}
+    for c in contexts:
+        keys = [k for k in held if context(k) == c]
+        if order == "capture":
+            keys.sort(key=position)
+        for k in keys[:per_context]:
+            groups.setdefault((c, trajectory(k)), []).append(k)
+    return dict(sorted(groups.items()))
+
+
 def correct(estimates: Iterable[dict[str, Any]], alpha: float) -> None:
     """Benjamini-Hochberg over the estimates with a p (in place: ``q``, ``significant``)."""
     from negotiation_env.analysis.stats import benjamini_hochberg
@@ -343,13 +376,13 @@ def experiment(args: argparse.Namespace, work: Path, progress: _Progress) -> dic
     directions = message_direction(pol, [(as_dict[t.game_id], a, r) for t, a, r in construction], layers)
 
     # 4. one-step: balanced held-out no-message decisions, slopes per context x simulation group
-    chosen = []
-    for c in args.contexts:
-        chosen += [k for k in held if _context_of(k[0]) == c][: args.heldout_per_context]
-    groups: dict[tuple[str, int], list[Any]] = {}
-    for t, a, r in chosen:
-        groups.setdefault((_context_of(t), traj_index[t.game_id]), []).append(
-            replay_observation(as_dict[t.game_id], a, r, "no_message"))
+    keys_by_group = one_step_groups(
+        held, args.contexts, args.heldout_per_context, order=args.heldout_order,
+        context=lambda k: _context_of(k[0]), trajectory=lambda k: traj_index[k[0].game_id],
+        position=lambda k: (traj_index[k[0].game_id], k[2], list(k[0].agents).index(k[1])))
+    chosen = [k for ks in keys_by_group.values() for k in ks]
+    groups = {g: [replay_observation(as_dict[t.game_id], a, r, "no_message") for t, a, r in ks]
+              for g, ks in keys_by_group.items()}
     progress.say(f"one-step: {len(chosen)} held-out decisions in {len(groups)} groups, {len(ALPHAS)} alphas")
     one_step = []
     for layer in layers:

@@ -1,7 +1,7 @@
 """The ``report``, ``view`` and ``judge`` subcommands of ``negotiation-env`` (the only
 part of the analysis that draws on the terminal, with rich).
 
-    negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE]
+    negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE] [--resamples N]
     negotiation-env view DIR [--out FILE]
     negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE] [--labels FILE]
                           [--max-attempts 3] [--timeout 120] [--workers 1] [--limit N] [--force] [--tables-only]
@@ -57,9 +57,11 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         return _err(f"no run folder or trace file at {args.source}")
     if args.labels is not None and not Path(args.labels).is_file():
         return _err(f"no labels file at {args.labels}")
+    if args.resamples is not None and args.resamples < 1:
+        return _err("--resamples must be >= 1")
     try:
         rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
-                         include_fallbacks=args.include_fallbacks, labels=args.labels)
+                         include_fallbacks=args.include_fallbacks, labels=args.labels, n_resamples=args.resamples)
     except MixedEnvVersions as e:
         return _err(str(e))
     if not rep.games:
@@ -239,7 +241,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                                    "matched baselines, fallback rounds left out and counted), rulemaking (Andric: "
                                    "Table 2, the cell summary, Ledger contrasts, Figure 1), matrix (Lore et al.: "
                                    "Table 1 with permutation p over dyads and Benjamini-Hochberg marks, n/a where "
-                                   "a cell is too small to test; A.1-A.3, Tables S1, S2, S4; switching figure). "
+                                   "a cell is too small to test; pooled game, pairing and overall effects; A.1-A.3, "
+                                   "Tables S1-S5; switching figure). "
                                    "Every record, line or round left out is listed in the notes.")
     r.add_argument("source", help="run folder (every *.jsonl in it) or one .jsonl trace file")
     r.add_argument("--out", default=None, help="output folder (default DIR/report)")
@@ -251,6 +254,10 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--labels", default=None,
                    help="judge labels file for the judge tables (default DIR/judge/merged.jsonl if it exists, else "
                         "DIR/judge/labels.jsonl)")
+    r.add_argument("--resamples", type=int, default=None, metavar="N",
+                   help="bootstrap resamples of every interval, and random relabellings of the matrix permutation "
+                        "test (default: 10,000 for the matrix tables, as the matrix paper; 2,000 for the rulemaking "
+                        "intervals)")
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
                        description="Write one static HTML file (no server, no network) with the game list, "

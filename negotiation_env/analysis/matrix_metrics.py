@@ -19,9 +19,9 @@ Communication effect (Eq. 2): ΔS = S(no message) - S(message); positive = stabi
     S is the equally weighted mean of the cells' pooled rates, and only cells played in
     both treatments count.
 Bootstrap interval (Methods): whole dyads are resampled with replacement separately in
-    every cell x treatment stratum (``scipy.stats.bootstrap`` on dyad indices, independent
-    samples), the statistic recomputed, the percentile interval reported. Default B =
-    10,000 and seed 42, as the paper's.
+    every cell x treatment stratum (the draws of ``scipy.stats.bootstrap`` on dyad
+    indices, independent samples, written out in numpy), the statistic recomputed, the
+    percentile interval reported. Default B = 10,000 and seed 42, as the paper's.
 Test (``test=``): ``"permutation"`` (default) relabels treatments among the dyads of each
     stratum (the dyad is the unit; a stratified design keeps each stratum's talk /
     no-talk counts), recomputes ΔS and gives the two-sided p ``min(1, 2 min(P(ΔS* <=
@@ -58,6 +58,19 @@ Outcomes (A.1): action-A rate (over agent-rounds), joint outcomes AA / AB / BA /
     the stratified dyad bootstrap interval (talk and no-talk dyads resampled
     independently); an interval only where every cell's dyads could support a test
     (the rule above).
+Pooled effects (§4, Methods; :func:`pooled_effects`): ΔS per stage game (its pairing x
+    framing cells), per pairing (its stage game x framing cells) and overall (every
+    pairing x stage game x framing cell), cells played in both treatments weighted
+    equally, with the interval and test above.
+Joint outcomes (Table S3; :func:`joint_outcome_table`): each cell's shares of AA / AB /
+    BA / BB rounds, then the mean over the cells of a game (pairing x framing), cells
+    played in both treatments only, each treatment apart.
+Error audit (A.3, Table S5; :func:`error_audit`): per pairing and treatment, over every
+    matrix trace: dyads, error-marked dyads, malformed outputs (``validation_error``
+    events of answers the model gave: unparsable actions, empty messages), API failures
+    (model-call faults other than an answer cut at its token limit or a grammar note, each
+    failed try counted; and games that ended in an exception), partial dyads (fewer rounds
+    than planned) and complete clean dyads.
 Alternation (A.2, Table S4; :func:`alternation_table`), no-talk dyads by default: the
     share of agent trajectories switching on every transition (9/9 in a complete
     dyad) and on at least 8/9 of them (``9 k >= 8 n``: such an agent has S >= 8/9, so
@@ -76,15 +89,14 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import scipy.stats
 
 from .cells import as_dict, lineup, pairing
-from .stats import _generator, _rng_kwarg, benjamini_hochberg
+from .stats import _generator, benjamini_hochberg
 
 __all__ = ["Dyad", "dyad_of", "dyads_of", "switch_count", "switch_rate", "period_two_adherence", "dyad_metrics",
            "pooled_metrics", "communication_effect", "switching_table", "outcome_table", "smallest_permutation_p",
-           "outcome_effects", "alternation_table", "ANALYSES", "JOINT", "TESTS", "UNTESTED", "OUTCOMES",
-           "PHASE_GAMES"]
+           "outcome_effects", "alternation_table", "pooled_effects", "joint_outcome_table", "error_audit",
+           "ANALYSES", "JOINT", "TESTS", "UNTESTED", "OUTCOMES", "PHASE_GAMES", "POOLED_LEVELS"]
 
 ANALYSES = ("complete", "all")
 #: the test behind ΔS's p (module docstring): the permutation test over dyads, or the paper's dyad bootstrap
@@ -290,7 +302,7 @@ def smallest_permutation_p(sizes: Sequence[tuple[int, int]]) -> float:
     relabellings = 1
     for a, b in sizes:
         relabellings *= math.comb(int(a) + int(b), int(a))
-    return min(1.0, 2.0 / relabellings)
+    return min(1.0, 2 / relabellings)  # int / int: exact for any size (2.0 / int overflows past 1e308)
 
 
 def _interval_ok(sizes: Sequence[tuple[int, int]], alpha: float) -> bool:
@@ -345,9 +357,11 @@ def _permutation_p(counts: Sequence[tuple[tuple[np.ndarray, np.ndarray], tuple[n
         dist = np.zeros(n_resamples)
         for sw, tr, k in pooled:
             perm = gen.permuted(np.tile(np.arange(len(sw)), (n_resamples, 1)), axis=1)
-            mask = np.zeros((n_resamples, len(sw)), dtype=bool)
-            np.put_along_axis(mask, perm[:, :k], True, axis=1)
-            dist += part(sw, tr, mask)
+            # part() of the mask that marks perm[:, :k], summed by gathering those k dyads; the
+            # counts are whole numbers, so the sums (and the complement's) are exactly part()'s
+            pick = perm[:, :k]
+            sw_no, tr_no = sw[pick].sum(axis=1), tr[pick].sum(axis=1)
+            dist += (sw_no / tr_no - (sw.sum() - sw_no) / (tr.sum() - tr_no)) / m
         adjustment, draws = 1, n_resamples
     tol = 1e-13 * abs(observed) + 1e-12
     less = (np.sum(dist <= observed + tol) + adjustment) / (draws + adjustment)
@@ -355,24 +369,48 @@ def _permutation_p(counts: Sequence[tuple[tuple[np.ndarray, np.ndarray], tuple[n
     return float(min(1.0, 2.0 * min(less, greater))), exact
 
 
+def _linear_quantile(values: np.ndarray, q: float) -> float:
+    """The linear (Hyndman-Fan type 7) quantile, computed as ``scipy.stats.quantile`` does
+    (``(1 - g) y[j] + g y[j + 1]``), so the interval is scipy's to the last bit."""
+    y = np.sort(values)
+    n = len(y)
+    jg = q * n + (1 - q)
+    jp1 = jg // 1
+    j = jp1 - 1
+    g = 0.0 if j < 0 else jg % 1
+    j, jp1 = int(min(max(j, 0), n - 1)), int(min(max(jp1, 0), n - 1))
+    return float((1 - g) * y[j] + g * y[jp1])
+
+
+#: at most this many resampled dyads are drawn at once (memory: 8 bytes each)
+_BOOTSTRAP_CHUNK = 4_000_000
+
+
 def _bootstrap_interval(num: Sequence[np.ndarray], den: Sequence[np.ndarray], m: int, point: float,
                         n_resamples: int, confidence: float, gen: np.random.Generator) -> tuple[tuple[float, float], np.ndarray]:
     """Percentile interval of ``mean_s(sum num / sum den)`` over the first ``m`` samples
     minus the same over the last ``m``, resampling the dyads of every sample
-    independently (``scipy.stats.bootstrap`` on dyad indices); and the resampled values."""
+    independently; and the resampled values.
 
-    def stat(*idx, axis=-1):
-        rates = [num[s][np.asarray(i, dtype=np.intp)].sum(axis=axis) / den[s][np.asarray(i, dtype=np.intp)].sum(axis=axis)
-                 for s, i in enumerate(idx)]
-        return np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
-
-    full = [np.arange(len(x)) for x in num]
-    # scipy needs two observations per sample; repeating a lone dyad leaves its resamples unchanged
-    data = tuple(i if len(i) > 1 else np.repeat(i, 2) for i in full)
-    res = scipy.stats.bootstrap(data, stat, n_resamples=n_resamples, confidence_level=confidence, method="percentile",
-                                vectorized=True, paired=False, **_rng_kwarg(scipy.stats.bootstrap, gen))
-    dist = np.asarray(res.bootstrap_distribution)
-    lo, hi = res.confidence_interval
+    The draws and the interval are ``scipy.stats.bootstrap``'s (``method="percentile"``,
+    independent samples): sample by sample, ``n_resamples`` rows of ``n`` dyad indices
+    from ``gen.integers(0, n)`` (a lone dyad resampled as two copies of itself, as scipy
+    needs two observations), the interval at its linear quantiles. Written out because
+    scipy gathers the indices and then the statistic gathers the values again; one gather
+    per sample makes the paper's 10,000 resamples cost about what 2,000 did through
+    scipy."""
+    rates = np.empty((len(num), n_resamples))
+    for s, (x, y) in enumerate(zip(num, den)):
+        if len(x) == 1:
+            x, y = np.repeat(x, 2), np.repeat(y, 2)
+        n = len(x)
+        step = max(1, _BOOTSTRAP_CHUNK // n)
+        for lo in range(0, n_resamples, step):  # row chunks draw the same stream as one array
+            idx = gen.integers(0, n, (min(step, n_resamples - lo), n))
+            rates[s, lo:lo + len(idx)] = x[idx].sum(axis=1) / y[idx].sum(axis=1)
+    dist = np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
+    alpha = (1 - confidence) / 2
+    lo, hi = _linear_quantile(dist, alpha), _linear_quantile(dist, 1 - alpha)
     if np.all(dist == dist.flat[0]):  # no sampling spread: the interval is the point
         lo = hi = point
     return (float(lo), float(hi)), dist
@@ -655,4 +693,169 @@ def alternation_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing"
             "both_all_switch": both if phase else None, "in_phase": in_phase if phase else None,
             "antiphase": anti if phase else None,
         })
+    return out
+
+
+# --------------------------------------------------------------------------- pooled ΔS, Table S3, Table S5
+
+
+#: :func:`pooled_effects` levels: each a group key and the cells it pools with equal weight
+POOLED_LEVELS = {"game": (("stage_game",), ("pairing", "framing")),
+                 "pairing": (("pairing",), ("stage_game", "framing")),
+                 "all": ((), ("pairing", "stage_game", "framing"))}
+
+
+def pooled_effects(traces: Iterable[Any], *, levels: Sequence[str] = ("game", "pairing", "all"),
+                   analysis: str = "complete", n_resamples: int = 10_000, confidence: float = 0.95, rng: Any = 42,
+                   test: str = "permutation", alpha: float = 0.05) -> list[dict[str, Any]]:
+    """ΔS pooled over many cells (§4: "pooled reductions are 45.8 points in Prisoner's
+    Dilemma"; Methods: "Model-, game-, and overall estimates weight their constituent
+    cells equally and use the same stratified bootstrap"): per ``levels`` entry of
+    :data:`POOLED_LEVELS`, one row per group, its pairing x stage game x framing cells
+    played in both treatments weighted equally, with the stratified dyad-bootstrap
+    interval and the ``test`` p of :func:`communication_effect`.
+
+    Each row: ``level`` (``"game"``, ``"pairing"`` or ``"all"``), ``group`` (the stage
+    game's name, the pairing, or ``"all"``), ``key`` (the raw value; None for ``all``),
+    ``s_no_talk``, ``s_talk``, ``delta``, ``relative`` (``delta / s_no_talk``, None at
+    0), ``delta_ci``, ``p``, ``tested``, ``min_p``, ``cells``, ``dyads_no_talk``,
+    ``dyads_talk`` (of those cells). Stage games in their order, pairings sorted."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    _check_test(test, alpha)
+    bad = [lv for lv in levels if lv not in POOLED_LEVELS]
+    if bad:
+        raise ValueError(f"levels must be among {', '.join(POOLED_LEVELS)}; got {bad}")
+    dyads = dyads_of(traces, analysis)
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+    out = []
+    for level in levels:
+        keys, cells = POOLED_LEVELS[level]
+        groups = _group(dyads, keys)
+        for key in sorted(groups, key=lambda k: (order.get(k[0], len(order)), str(k[0])) if keys == ("stage_game",)
+                          else tuple(str(v) for v in k)):
+            strata = [pair for pair in _cell_strata(groups[key], cells).values() if pair[0] and pair[1]]
+            e = _effect(strata, n_resamples, confidence, rng, test, alpha)
+            if not e["cells"]:
+                continue
+            value = key[0] if key else None
+            out.append({
+                "level": level, "key": value,
+                "group": "all" if not key else _stage_name(value) if level == "game" else str(value),
+                "s_no_talk": e["s_no_talk"], "s_talk": e["s_talk"], "delta": e["delta"],
+                "relative": e["delta"] / e["s_no_talk"] if e["s_no_talk"] else None,
+                "delta_ci": e["delta_ci"], "p": e["p"], "tested": e["tested"], "min_p": e["min_p"],
+                "cells": e["cells"], "dyads_no_talk": e["dyads"][0], "dyads_talk": e["dyads"][1],
+            })
+    return out
+
+
+def joint_outcome_table(traces: Iterable[Any], *, rows: Sequence[str] = ("stage_game",),
+                        cells: Sequence[str] = ("pairing", "framing"),
+                        analysis: str = "complete") -> list[dict[str, Any]]:
+    """Table S3: joint-action shares (AA, AB, BA, BB; first letter the first seat) per
+    ``rows`` group and treatment (no talk first) "under the same equal-cell weighting as
+    Table S1": within each ``cells`` level the share of the rounds of its dyads, then the
+    mean over the cells, each cell weighted equally. Only cells played in both treatments
+    count, so both rows of a group average the same cells (as :func:`outcome_effects`).
+
+    Each row: the ``rows`` values, ``game`` (the stage game's name if a row key),
+    ``treatment``, ``cells``, ``dyads``, ``rounds`` and ``joint`` ({outcome: share})."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    dyads = dyads_of(traces, analysis)
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+
+    def sort_key(key: tuple) -> tuple:
+        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+
+    def shares(ds: Sequence[Dyad]) -> dict[str, float]:
+        counts = dict.fromkeys(JOINT, 0)
+        for d in ds:
+            for x, y in zip(*d.actions):
+                counts[x + y] += 1
+        total = sum(counts.values())
+        return {j: c / total for j, c in counts.items()}
+
+    out = []
+    for key, members in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
+        strata = [pair for pair in _cell_strata(members, cells).values() if pair[0] and pair[1]]
+        if not strata:
+            continue
+        values = dict(zip(rows, key))
+        for treatment, side in (("none", 0), ("communication", 1)):
+            per_cell = [shares(pair[side]) for pair in strata]
+            out.append({**values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
+                        "treatment": treatment, "cells": len(strata),
+                        "dyads": sum(len(pair[side]) for pair in strata),
+                        "rounds": sum(d.rounds for pair in strata for d in pair[side]),
+                        "joint": {j: float(np.mean([c[j] for c in per_cell])) for j in JOINT}})
+    return out
+
+
+#: model-call faults that are notes on an answer the call did return, not failed calls
+_ANSWER_FAULTS = ("length", "constraint")
+
+
+def _get(x: Any, name: str) -> Any:
+    return x.get(name) if isinstance(x, dict) else getattr(x, name, None)
+
+
+def error_audit(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing",)) -> list[dict[str, Any]]:
+    """Table S5 (A.3's error audit) per ``rows`` group and treatment (no talk first), then
+    a total row (``treatment`` ``"all"``, the ``rows`` values None), from every matrix
+    trace (those without a resolved round included):
+
+    ``dyads``: the traces (a runner writes one per planned game, also for a game that
+    ended early; the paper's "planned dyads"). ``error_marked``: dyads with an error mark
+    (some decision fell back to the paper's default, or the game ended in an error; see
+    the module docstring). ``malformed``: answers the parser refused (``validation_error``
+    events; under ``on_error="end"`` or ``"continue"`` each one fell back, under
+    ``"retry"`` each refused try counts), split into ``malformed_actions`` (unparsable
+    actions) and ``malformed_messages`` (empty messages); a refusal of an answer the
+    model call never gave (the call failed for good) counts as an API failure instead.
+    ``api_failures``: model-call faults recorded by the policy (timeouts, HTTP and
+    connection errors, unusable answers, prompts too long; each try that failed counts,
+    retried or not, as the paper records an Ollama exception before its retry; an answer
+    cut at its token limit or a grammar note is not a failed call), plus one for each game
+    that ended in an exception (trace ``status`` ``"error"``). ``partial``: dyads with
+    fewer resolved rounds than planned. ``complete_clean``: every planned round, no error
+    mark, the game ended normally (the complete-case analysis' dyads)."""
+    by: dict[tuple, dict[str, Any]] = {}
+    total = {k: 0 for k in ("dyads", "error_marked", "malformed", "malformed_actions", "malformed_messages",
+                            "api_failures", "partial", "complete_clean")}
+    for t in traces:
+        td = as_dict(t)
+        if td.get("game") != "matrix":
+            continue
+        d = dyad_of(td)
+        key = tuple(d.key(r) for r in rows) + (d.treatment,)
+        row = by.setdefault(key, dict.fromkeys(total, 0))
+        counts = dict.fromkeys(total, 0)
+        counts["dyads"] = 1
+        counts["error_marked"] = int(d.error_marked)
+        counts["partial"] = int(d.rounds < d.planned_rounds)
+        counts["complete_clean"] = int(d.complete)
+        counts["api_failures"] = int(td.get("status") == "error")
+        for st in td.get("steps") or ():
+            tok = _get(st, "tokens")
+            failed = isinstance(tok, dict) and bool(tok.get("failed"))
+            if isinstance(tok, dict):
+                counts["api_failures"] += sum(1 for f in tok.get("faults") or ()
+                                              if not (isinstance(f, dict) and f.get("kind") in _ANSWER_FAULTS))
+            refused = sum(1 for e in _get(st, "events") or ()
+                          if isinstance(e, dict) and e.get("type") == "validation_error")
+            if refused and not failed:
+                counts["malformed"] += refused
+                kind = "malformed_messages" if _get(st, "phase") == "message" else "malformed_actions"
+                counts[kind] += refused
+        for k, v in counts.items():
+            row[k] += v
+            total[k] += v
+    order = {"none": 0, "communication": 1}
+    out = []
+    for key in sorted(by, key=lambda k: tuple(str(v) for v in k[:-1]) + (order.get(k[-1], 2),)):
+        out.append({**dict(zip(rows, key[:-1])), "treatment": key[-1], **by[key]})
+    if out:
+        out.append({**dict.fromkeys(rows), "treatment": "all", **total})
     return out

@@ -87,14 +87,22 @@ stage games:
 * ``matrix_table1``: Table 1, switching without and with talk, ΔS with its stratified
   dyad-bootstrap CI and permutation p over dyads, and the Benjamini-Hochberg symbol of
   every framing cell (``n/a`` and no p or CI where the dyads are too few to test).
+* ``matrix_pooled_effects``: ΔS pooled per stage game, per pairing and overall (§4's
+  "45.8 points in Prisoner's Dilemma"), cells weighted equally, with CI, p and the
+  group's stabilizing / destabilizing cells of Table 1.
 * ``matrix_outcomes``: Appendix A.1-A.2 per treatment: switching, period-two adherence,
   action-A rate, payoff per agent per round, joint outcomes.
 * ``matrix_outcome_effects`` / ``matrix_outcome_effects_by_game``: A.1 Tables S2 / S1,
   action-A rate and payoff per agent per round without and with talk, their difference
   (message minus no message) and its 95% dyad-bootstrap CI.
+* ``matrix_joint_outcomes``: Table S3, joint-action shares per game and treatment, cells
+  weighted equally.
 * ``matrix_alternation``: A.2 Table S4 (no-talk dyads): agents switching 9/9 and at least
   8/9, median [IQR] period-two adherence, and for Snowdrift and Harmony the dyads whose
   agents both switch 9/9, in phase and antiphase.
+* ``matrix_error_audit``: A.3 Table S5 per pairing and treatment: dyads, error-marked
+  dyads, malformed outputs (unparsable actions, empty messages), API failures, partial
+  and complete clean dyads.
 * ``matrix_sensitivity``: A.3, the complete-case and all-available-transition analyses
   side by side, with how many corrected classifications differ.
 """
@@ -119,9 +127,14 @@ from .stats import OUTCOMES, plausibility_screen
 from ..traces.reader import check_env_versions
 
 __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
-           "build_report", "report_run", "DEFAULT_OUT"]
+           "build_report", "report_run", "resamples_of", "DEFAULT_OUT", "MATRIX_RESAMPLES", "RULEMAKING_RESAMPLES"]
 
 DEFAULT_OUT = "report"
+#: bootstrap resamples (and random relabellings of the permutation test) of the matrix
+#: tables: the matrix paper's 10,000 (Methods, A.1)
+MATRIX_RESAMPLES = 10_000
+#: bootstrap resamples of the rulemaking intervals (the rulemaking paper gives no number)
+RULEMAKING_RESAMPLES = 2000
 _DASH = "–"
 _LABEL_CODES = {"compromise": "C", "consensus": "S", "authority": "A", "deadlock": "D"}
 _PAIRS = ("ci", "pct_ci")
@@ -1101,10 +1114,12 @@ def _rulemaking_provenance(by_cell: Mapping[Any, list[dict[str, Any]]]) -> Table
 # --------------------------------------------------------------------------- matrix
 
 
-def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
-    """Seed 002 from matrix-game traces: Table 1, the outcome table (Appendix A.1), the
-    A.1 differences (Tables S1, S2), the alternation audit (Table S4) and the
-    complete-case vs all-available sensitivity (A.3); plus Figure rows and notes.
+def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
+    """Seed 002 from matrix-game traces: Table 1, the pooled game / pairing / overall
+    effects (§4), the outcome table (Appendix A.1), the A.1 differences (Tables S1, S2),
+    the equal-cell joint outcomes (Table S3), the alternation audit (Table S4), the error
+    audit (Table S5) and the complete-case vs all-available sensitivity (A.3); plus
+    Figure rows and notes.
 
     Rows are policy pairings x stage games, each pooling its framings with equal weight
     (:func:`~.matrix_metrics.switching_table`); per-framing symbols are the
@@ -1123,6 +1138,7 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
     if len(usable) < len(games):
         notes.append(f"{len(games) - len(usable)} matrix game(s) without a resolved round left out: "
                      + ", ".join(str(g.get("game_id")) for g in games if not g.get("rounds"))[:400])
+    usable = [mm.dyad_of(g) for g in usable]  # read once; every metric takes Dyads as well as traces
     kept = mm.dyads_of(usable, "complete")
     if len(kept) < len(usable):
         notes.append(f"{len(usable) - len(kept)} matrix dyad(s) left out of the complete-case tables (an error "
@@ -1164,6 +1180,33 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
     t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
                t1_notes)
 
+    pooled = mm.pooled_effects(usable, n_resamples=n_resamples)
+    level_key = {"game": "key_stage_game", "pairing": "key_pairing"}
+    prow = []
+    for r in pooled:
+        marks = [sym for t in rows_in if r["level"] == "all" or t.get(level_key[r["level"]]) == r["key"]
+                 for sym in (t.get("contexts") or {}).values()]
+        tested = sum(sym != mm.UNTESTED for sym in marks)
+        prow.append([{"game": "game", "pairing": "pairing", "all": "all"}[r["level"]], r["group"], r["cells"],
+                     r["s_no_talk"], r["s_talk"], r["delta"], r["relative"], r["delta_ci"], r["p"],
+                     r["dyads_no_talk"], r["dyads_talk"], f"{marks.count('+')}/{tested}",
+                     f"{marks.count('-')}/{tested}"])
+    t_pooled = Table("matrix_pooled_effects", "Pooled communication effects by game, pairing and overall (the "
+                     "matrix paper's §4 and Methods)",
+                     ["Level", "Group", "Cells", "S no talk %", "S talk %", "ΔS (pp)", "Relative reduction %",
+                      "ΔS 95% CI (pp)", "p", "Dyads no talk", "Dyads talk", "Stabilizing cells",
+                      "Destabilizing cells"], prow,
+                     ["text", "text", "int", "pct", "pct", "pct", "pct", "pct_ci", "p", "int", "int", "text", "text"],
+                     ["ΔS pooled over every pairing x stage game x framing cell of the group played in both "
+                      "treatments, cells weighted equally (game: its pairing x framing cells; pairing: its stage game "
+                      "x framing cells; all: every cell), as the paper's game-level reductions (\"45.8 points in "
+                      "Prisoner's Dilemma\") and model-level estimates. Relative reduction = ΔS / S(no talk). As in "
+                      f"matrix_table1, the percentile 95% CI from {n_resamples} dyad bootstrap resamples stratified by "
+                      "cell x treatment (seed 42) and p of the permutation test over dyads within cells; – where a "
+                      "cell is too small to test on its own. Stabilizing / destabilizing cells: the group's framing cells marked + / - in "
+                      "matrix_table1 (Benjamini-Hochberg across every tested cell of that table, q < .05), out of its "
+                      "cells with enough dyads to test. Complete-case dyads only."])
+
     orows = []
     for r in mm.outcome_table(usable):
         j = r["joint"]
@@ -1201,6 +1244,20 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
                        ["text", "int"] + effect_fmts,
                        ["Every pairing x framing cell of a game weighted equally. " + eff_note])
 
+    jrows = []
+    for r in mm.joint_outcome_table(usable):
+        j = r["joint"]
+        jrows.append([r["game"], "talk" if r["treatment"] == "communication" else "no talk", r["cells"], r["dyads"],
+                      j["AA"], j["AB"], j["BA"], j["BB"]])
+    t_joint = Table("matrix_joint_outcomes", "Joint-action frequencies by game and treatment, equal-cell weighting "
+                    "(Table S3 layout)", ["Game", "Treatment", "Cells", "Dyads", "AA %", "AB %", "BA %", "BB %"],
+                    jrows, ["text", "text", "int", "int", "pct", "pct", "pct", "pct"],
+                    ["Share of rounds with each joint action (first letter: the first seat), computed within every "
+                     "pairing x framing cell of the game, then the cells weighted equally, as Table S1; only cells "
+                     "played in both treatments, so both rows of a game average the same cells. The paper's A, AB, "
+                     "BA, B columns are AA, AB, BA, BB here. Complete-case dyads only (matrix_outcomes pools dyads "
+                     "instead)."])
+
     arows = []
     for r in mm.alternation_table(usable):
         both = r["both_all_switch"]
@@ -1221,10 +1278,18 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
 
     srows = []
     classes = {}
+    # the same dyads make the same figures (each call seeds its own resampling): Table 1 is the
+    # complete-case table, and where no dyad is left out the all-available row repeats it
+    same = len(mm.dyads_of(usable, "all")) == len(kept)
+    done: dict[str, Any] = {}
     for analysis in ("complete", "all"):
-        e = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
+        if analysis == "all" and same:
+            e, table = done["effect"], rows_in
+        else:
+            e = done["effect"] = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
+            table = rows_in if analysis == "complete" else mm.switching_table(usable, analysis=analysis,
+                                                                               n_resamples=n_resamples)
         m = mm.pooled_metrics(usable, analysis)
-        table = mm.switching_table(usable, analysis=analysis, n_resamples=n_resamples)
         classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
         srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
                       e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
@@ -1239,7 +1304,28 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = 10_000) -> tuple[
                ["Overall ΔS weights every stage game x framing cell equally; p: permutation test over dyads within "
                 "cells. All available: fallback actions and every transition of partial dyads kept. Corrected "
                 f"classifications that differ between the two: {changed} of {len(common)} cells."])
-    return [t1, t2, t_eff, t_eff_game, t_alt, t3], rows_in, notes
+    audit = mm.error_audit(games)
+    t_audit = Table("matrix_error_audit", "Error audit by pairing and treatment (Table S5 layout)",
+                    ["Pairing", "Treatment", "Dyads", "Error-marked dyads", "Malformed-output events",
+                     "Unparsable actions", "Empty messages", "API-failure events", "Partial dyads",
+                     "Complete clean dyads"],
+                    [[r["pairing"] if r["treatment"] != "all" else "all",
+                      {"none": "no talk", "communication": "talk", "all": "both"}.get(r["treatment"], r["treatment"]),
+                      r["dyads"], r["error_marked"], r["malformed"], r["malformed_actions"], r["malformed_messages"],
+                      r["api_failures"], r["partial"], r["complete_clean"]] for r in audit],
+                    ["text", "text"] + ["int"] * 8,
+                    ["Every matrix trace read, also those without a resolved round (Dyads: the paper's planned "
+                     "dyads, one trace per game played or begun). Error-marked: some decision fell back to the "
+                     "paper's default (an unreadable action played as B, an empty message sent as \"[No message "
+                     "sent]\") or the game ended in an error. Malformed-output events: answers the parser refused "
+                     "(each refused try under on_error=\"retry\"), split into unparsable actions and empty messages; "
+                     "a dyad may hold more than one. API-failure events: model-call faults the policy recorded "
+                     "(timeouts, HTTP and connection errors, unusable answers; each failed try, retried or not; an "
+                     "answer cut at its token limit is not one) and games that ended in an exception; a refused "
+                     "answer of a call that failed for good counts here, not as malformed. Partial: fewer rounds "
+                     "than planned. Complete clean: every planned round and no error mark, the dyads of the "
+                     "complete-case tables."])
+    return [t1, t_pooled, t2, t_eff, t_eff_game, t_joint, t_alt, t_audit, t3], rows_in, notes
 
 
 def _stage_name(stage_game: str) -> str:
@@ -1279,15 +1365,29 @@ def cells_table(traces: Iterable[Any]) -> Table:
 # --------------------------------------------------------------------------- writing
 
 
+def resamples_of(n_resamples: int | None) -> dict[str, int]:
+    """The bootstrap resamples of each game's tables: ``n_resamples`` for all of them, or
+    by default :data:`MATRIX_RESAMPLES` for the matrix tables and
+    :data:`RULEMAKING_RESAMPLES` for the rulemaking intervals."""
+    if n_resamples is None:
+        return {"matrix": MATRIX_RESAMPLES, "rulemaking": RULEMAKING_RESAMPLES}
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
+    return {"matrix": n_resamples, "rulemaking": n_resamples}
+
+
 def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = True,
-                 problems: Sequence[Any] = (), n_resamples: int = 2000, include_fallbacks: bool = False,
+                 problems: Sequence[Any] = (), n_resamples: int | None = None, include_fallbacks: bool = False,
                  labels: Mapping[str, Mapping[str, Any]] | None = None, labels_source: str | None = None) -> Report:
     """Write every table (``NAME.md``, ``NAME.csv``), figure (``fig_*.png``),
     ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``. Resource rounds with
     a fallback decision are left out (the paper's rule) unless ``include_fallbacks``.
+    ``n_resamples``: bootstrap resamples of every interval (:func:`resamples_of`; by
+    default the matrix paper's 10,000 for the matrix tables, 2,000 for rulemaking's).
     ``labels``: LLM-judge labels (``game_id -> record``, :func:`~.judge.load_labels`) for
     the judge prevalence and enrichment tables; ``labels_source`` names their file in a
     note."""
+    resamples = resamples_of(n_resamples)
     traces = [as_dict(t) for t in traces]
     check_env_versions(traces)  # two versions of one game's rules are never pooled
     out = Path(out_dir)
@@ -1312,8 +1412,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
         rep.notes.append(f"judge labels file {labels_source} holds no ok record: no judge tables")
     elif labels and labels_source:
         rep.notes.append(f"judge tables from {labels_source}")
-    rm_tables, rm_points = rulemaking_tables(traces, n_resamples=n_resamples)
-    mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=n_resamples)
+    rm_tables, rm_points = rulemaking_tables(traces, n_resamples=resamples["rulemaking"])
+    mx_tables, mx_rows, mx_notes = matrix_tables(traces, n_resamples=resamples["matrix"])
     rep.notes.extend(mx_notes)
     rep.tables = res_tables + rm_tables + mx_tables
 
@@ -1362,7 +1462,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
 
 def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True,
-               runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None) -> Report:
+               runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None,
+               n_resamples: int | None = None) -> Report:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
     report to ``out`` (default ``DIR/report``, or ``report`` beside a file). One run is
     read unless ``runs`` says otherwise (``"all"``, or run ids; see
@@ -1370,7 +1471,8 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
     failing the schema, a duplicate, another run's) becomes a note of the report.
     ``include_fallbacks``: count resource rounds with a fallback decision as play.
     ``labels``: a judge labels file; default ``DIR/judge/merged.jsonl`` (several judges
-    merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``."""
+    merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``.
+    ``n_resamples``: see :func:`build_report`."""
     from ..traces import read_traces
     from .judge import LABELS_DIR, LABELS_FILE, MERGED_FILE, load_labels
 
@@ -1384,4 +1486,5 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
                       None)
     found = load_labels(labels) if labels is not None else None
     return build_report(res.traces, out, plots=plots, problems=res.problems, include_fallbacks=include_fallbacks,
-                        labels=found, labels_source=str(labels) if labels is not None else None)
+                        labels=found, labels_source=str(labels) if labels is not None else None,
+                        n_resamples=n_resamples)

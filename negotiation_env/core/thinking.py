@@ -25,15 +25,30 @@ Written as one scan over the tags rather than the obvious ``re.sub(r"<think>.*?<
 on an answer holding many ``<think>`` tags and no closing tag, that regex retries from
 every opening tag and takes quadratic time (16,000 repeated tags, 112k characters, took
 15 s), so one runaway model output could stall a game. This scan visits each tag once.
+
+The rule above is ``rule="strict"`` (the default, every game's). ``rule="f6"`` is seed
+002's F.6 as written, for the matrix game's protocol: "the runner removes complete
+``<think>...</think>`` spans and any unclosed ``<think>`` suffix", that is
+
+* first every complete span, each ending at the first ``</think>`` after its opening tag
+  (F.6's non-greedy regex: ``<think><think>a</think>b</think>c`` keeps ``b</think>c``),
+* then, on what is left, everything from the first ``<think>`` to the end;
+
+a ``</think>`` outside any span is left in the answer as text (``A</think>`` answers
+``A</think>``, where the strict rule makes ``A`` reasoning). It is computed by the same
+kind of linear scan, with the regexes' result.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["split_think", "strip_think", "OPEN", "CLOSE"]
+__all__ = ["split_think", "strip_think", "OPEN", "CLOSE", "RULES", "STRICT", "F6"]
 
 OPEN, CLOSE = "<think>", "</think>"
+#: the two rules of the module docstring: every game's, and seed 002's F.6 as written
+STRICT, F6 = "strict", "f6"
+RULES = (STRICT, F6)
 #: either tag, ignoring case. Found on the text itself, never on ``text.lower()``: lower()
 #: can change a string's length ("İ" becomes two characters), so positions found in the
 #: lowered copy would cut the original in the wrong places and let reasoning through.
@@ -79,10 +94,46 @@ def _has_tag(text: str) -> bool:
     return _TAG.search(text) is not None
 
 
-def split_think(text: str) -> tuple[str, list[str]]:
+def _f6(text: str) -> tuple[str, list[str]]:
+    """F.6 as written (module docstring): ``re.sub(r"<think>.*?</think>", "", text)`` then
+    ``re.sub(r"<think>.*", "", ...)`` (both ignoring case, ``.`` matching line breaks),
+    with the reasoning each removed."""
+    tags = list(_TAG.finditer(text))
+    answer: list[str] = []
+    reasoning: list[str] = []
+    start = 0  # where the answer text not yet taken begins
+    i = 0
+    while i < len(tags):
+        if tags[i].group(1):  # a closing tag outside a span: text
+            i += 1
+            continue
+        j = i + 1  # the span ends at the first closing tag after its opening tag
+        while j < len(tags) and not tags[j].group(1):
+            j += 1
+        if j == len(tags):  # no closing tag after this one, so none after any later one either
+            break
+        answer.append(text[start:tags[i].start()])
+        reasoning.append(text[tags[i].end():tags[j].start()])
+        start = tags[j].end()
+        i = j + 1
+    answer.append(text[start:])
+    left = "".join(answer)
+    for m in _TAG.finditer(left):  # the unclosed suffix: from the first opening tag left (maybe spliced)
+        if not m.group(1):
+            reasoning.append(left[m.end():])
+            left = left[:m.start()]
+            break
+    return left, reasoning
+
+
+def split_think(text: str, rule: str = STRICT) -> tuple[str, list[str]]:
     """``(answer, reasoning)``: ``text`` without its reasoning, and the reasoning pieces in
     order (each span's inside; the text before an orphan closing tag; an unclosed span's
-    inside), by the rule of the module docstring."""
+    inside), by ``rule`` (:data:`RULES`, module docstring; default the strict one)."""
+    if rule == F6:
+        return _f6(text)
+    if rule != STRICT:
+        raise ValueError(f"rule must be one of {', '.join(RULES)}; got {rule!r}")
     answer, reasoning = _scan(text)
     if _has_tag(answer):  # a tag spliced together by removing spans: F.6's second pass
         answer, more = _scan(answer)
@@ -90,6 +141,6 @@ def split_think(text: str) -> tuple[str, list[str]]:
     return answer, reasoning
 
 
-def strip_think(text: str) -> str:
+def strip_think(text: str, rule: str = STRICT) -> str:
     """``text`` without its reasoning (:func:`split_think`)."""
-    return split_think(text)[0]
+    return split_think(text, rule)[0]

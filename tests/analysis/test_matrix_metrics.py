@@ -168,6 +168,9 @@ def test_smallest_attainable_permutation_p():
     assert mm.smallest_permutation_p([(4, 4)]) == pytest.approx(2 / 70)
     assert mm.smallest_permutation_p([(2, 2)] * 6) == pytest.approx(2 / 6 ** 6)  # six framings of 2 vs 2
     assert mm.smallest_permutation_p([(1, 1)]) == 1.0
+    # the paper's Table S1 rows: 24 cells of 100 vs 100 dyads, C(200, 100)^24 relabellings (past any float)
+    assert mm.smallest_permutation_p([(100, 100)] * 24) == 0.0
+    assert mm.smallest_permutation_p([(25, 25)] * 24) == 0.0
 
 
 def test_few_dyads_get_no_test_and_enough_dyads_a_valid_one():
@@ -220,6 +223,62 @@ def test_permutation_p_is_scipys_on_one_stratum():
                                        n_resamples=10_000, alternative="two-sided")
     assert e["delta"] == pytest.approx(ref.statistic) and e["p"] == pytest.approx(ref.pvalue, rel=1e-12)
     assert 0.01 < e["p"] < 1
+
+
+def test_random_relabellings_sum_as_the_mask_form():
+    """With more relabellings than draws, each draw's no-talk sums gather the first k of a
+    row of gen.permuted; restated here with boolean masks over all dyads, the p is the same."""
+    rng = np.random.default_rng(5)
+    counts = []
+    for n_no, n_talk in ((6, 7), (9, 4)):
+        sw = rng.integers(0, 19, n_no + n_talk).astype(float)
+        tr = np.full(n_no + n_talk, 18.0) - rng.integers(0, 3, n_no + n_talk)
+        counts.append(((sw[:n_no], tr[:n_no]), (sw[n_no:], tr[n_no:])))
+    p, exact = mm._permutation_p(counts, 500, np.random.default_rng(9))
+    assert not exact
+
+    gen, m = np.random.default_rng(9), len(counts)
+    observed, dist = 0.0, np.zeros(500)
+    for (sn, tn), (sy, ty) in counts:
+        sw, tr, k = np.concatenate([sn, sy]), np.concatenate([tn, ty]), len(sn)
+        observed += (sn.sum() / tn.sum() - sy.sum() / ty.sum()) / m
+        perm = gen.permuted(np.tile(np.arange(len(sw)), (500, 1)), axis=1)
+        mask = np.zeros((500, len(sw)), dtype=bool)
+        np.put_along_axis(mask, perm[:, :k], True, axis=1)
+        dist += ((mask * sw).sum(1) / (mask * tr).sum(1) - (~mask * sw).sum(1) / (~mask * tr).sum(1)) / m
+    tol = 1e-13 * abs(observed) + 1e-12
+    less, greater = (np.sum(dist <= observed + tol) + 1) / 501, (np.sum(dist >= observed - tol) + 1) / 501
+    assert p == min(1.0, 2 * min(less, greater))
+
+
+@pytest.mark.parametrize("chunk", [None, 7])
+def test_bootstrap_interval_is_scipys_draw_for_draw(monkeypatch, chunk):
+    """The numpy bootstrap reproduces scipy.stats.bootstrap (percentile, independent
+    samples, on dyad indices): the same resampled values and the same interval to the
+    last bit, a lone dyad included, whether the draws come in one array or in chunks."""
+    import scipy.stats
+
+    from negotiation_env.analysis.stats import _rng_kwarg
+
+    if chunk is not None:
+        monkeypatch.setattr(mm, "_BOOTSTRAP_CHUNK", chunk)
+    rng = np.random.default_rng(3)
+    sizes = [5, 1, 8, 3]  # two cells: (no talk, talk) = samples (0, 2) and (1, 3)
+    num = [rng.integers(0, 19, n).astype(float) for n in sizes]
+    den = [np.full(n, 18.0) - rng.integers(0, 2, n) for n in sizes]
+    m = 2
+
+    def stat(*idx, axis=-1):
+        rates = [num[s][np.asarray(i)].sum(axis=axis) / den[s][np.asarray(i)].sum(axis=axis) for s, i in enumerate(idx)]
+        return np.mean(rates[:m], axis=0) - np.mean(rates[m:], axis=0)
+
+    data = tuple(np.arange(n) if n > 1 else np.repeat(np.arange(n), 2) for n in sizes)
+    ref = scipy.stats.bootstrap(data, stat, n_resamples=999, confidence_level=0.95, method="percentile",
+                                vectorized=True, paired=False, **_rng_kwarg(scipy.stats.bootstrap,
+                                                                           np.random.default_rng(42)))
+    ci, dist = mm._bootstrap_interval(num, den, m, 0.0, 999, 0.95, np.random.default_rng(42))
+    assert np.array_equal(dist, ref.bootstrap_distribution)
+    assert ci == (float(ref.confidence_interval.low), float(ref.confidence_interval.high))
 
 
 def test_bootstrap_interval_is_seeded_and_covers_the_estimate():

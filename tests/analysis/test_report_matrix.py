@@ -236,9 +236,10 @@ def test_cells_of_a_matrix_trace(traces):
 
 
 def test_cli_report_on_a_matrix_run(run_dir, tmp_path):
-    assert main(["report", str(run_dir), "--out", str(tmp_path / "r"), "--no-plots"]) == 0
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "r"), "--no-plots", "--resamples", str(N_RES)]) == 0
     md = (tmp_path / "r" / "matrix_table1.md").read_text(encoding="utf-8")
     assert md.startswith("### Table 1 layout: communication effects on adjacent-round switching")
+    assert f"from {N_RES} dyad bootstrap resamples" in md
     assert not list((tmp_path / "r").glob("*.png"))
 
 

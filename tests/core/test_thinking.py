@@ -107,3 +107,30 @@ def test_many_tags_of_every_kind_take_linear_time():
         split_think(text)
     assert time.perf_counter() - t0 < 2.0
     assert split_think("a</think>" * 3) == ("", ["a", "a", "a"])
+
+
+def _f6_regexes(text):
+    """Seed 002's F.6 as the two regexes it describes: complete spans, then an unclosed suffix."""
+    text = re.sub(r"<think>.*?</think>", "", text, flags=re.IGNORECASE | re.DOTALL)
+    return re.sub(r"<think>.*", "", text, flags=re.IGNORECASE | re.DOTALL)
+
+
+@settings(max_examples=500)
+@given(PIECES)
+def test_f6_rule_is_the_two_regexes(text):
+    answer, reasoning = split_think(text, "f6")
+    assert answer == _f6_regexes(text)
+    assert len(answer) + sum(len(r) for r in reasoning) <= len(text)
+
+
+def test_f6_examples_and_linear_time():
+    import time
+
+    assert split_think("A</think>", "f6") == ("A</think>", [])  # a stray closing tag is text
+    assert split_think("<think><think>a</think>b</think>c", "f6") == ("b</think>c", ["<think>a"])
+    assert split_think("x<THINK>a</think>y<think>b", "f6") == ("xy", ["a", "b"])
+    assert split_think("A</think>") == ("", ["A"])  # the default stays the strict rule of every game
+    t0 = time.perf_counter()
+    split_think("<think>" * 16_000 + "x" + "</think>" * 3, "f6")
+    split_think("<think>" * 16_000, "f6")
+    assert time.perf_counter() - t0 < 1.0  # F.6's regex takes seconds on the second text

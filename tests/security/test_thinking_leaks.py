@@ -5,7 +5,14 @@ JSON answer inside the reasoning, and text whose lower case is longer than itsel
 splitter once cut at positions of ``text.lower()``). After every step, no agent's
 observation holds another agent's secret. The same through the API back end, whose server
 answers in those shapes. Before the one splitter, the matrix game showed ``b`` of
-``<think><think>a</think>b</think>c`` and all of ``secret</think>answer`` to the partner."""
+``<think><think>a</think>b</think>c`` and all of ``secret</think>answer`` to the partner.
+
+The matrix game's default reading is the paper's F.6 (``think_tags="f6"``): only complete
+spans and an unclosed suffix are reasoning, so text before a stray ``</think>`` is answer,
+and the partner reads it in the message, as in the paper's protocol. Every shape stays
+private under ``think_tags="strict"``, and the shapes without a stray closing tag under
+both; the model back ends split reasoning off with the strict rule before any game reads
+the answer."""
 
 from __future__ import annotations
 
@@ -46,11 +53,12 @@ class Shaped:
     starts at shape ``3 i``, so that five rulemaking parties of three turns each play
     every shape)."""
 
-    def __init__(self, inner, agent: str, game: str, seat: int = 0):
+    def __init__(self, inner, agent: str, game: str, seat: int = 0, shapes=SHAPES):
         self.inner, self.secret, self.fake, self.calls = inner, secret(agent), FAKES[game], 3 * seat
+        self.shapes = list(shapes.values())
 
     def act(self, obs):
-        shape = list(SHAPES.values())[self.calls % len(SHAPES)]
+        shape = self.shapes[self.calls % len(self.shapes)]
         self.calls += 1
         return shape(self.secret, self.inner.act(obs), self.fake)
 
@@ -82,13 +90,32 @@ def play_and_check(env, policies, max_steps=2000) -> dict[str, int]:
     return private
 
 
-def test_matrix_partners_never_see_reasoning():
-    env = negotiation_env.env(game="matrix", on_error="retry", max_retries=2)
-    pols = {a: Shaped(make_matrix("tit_for_tat", seed=i, output="text"), a, "matrix", i)
+#: the shapes with a closing tag outside any span, which F.6 as written leaves in the answer
+STRAY_CLOSE = ("orphan", "nested", "orphan after a span")
+
+
+@pytest.mark.parametrize("think_tags", ["strict", "f6"])
+def test_matrix_partners_never_see_reasoning(think_tags):
+    env = negotiation_env.env(game="matrix", on_error="retry", max_retries=2, think_tags=think_tags)
+    shapes = SHAPES if think_tags == "strict" else {k: v for k, v in SHAPES.items() if k not in STRAY_CLOSE}
+    pols = {a: Shaped(make_matrix("tit_for_tat", seed=i, output="text"), a, "matrix", i, shapes)
             for i, a in enumerate(env.possible_agents)}
     private = play_and_check(env, pols)
     assert all(n > 0 for n in private.values())  # the shapes were played, and kept private
     assert env.unwrapped.game.outcomes  # and the game went on
+
+
+def test_matrix_f6_delivers_the_text_before_a_stray_closing_tag():
+    """Under F.6 (the default) a stray ``</think>`` opens nothing: what precedes it is the
+    message, delivered verbatim, as the paper's runner does; the strict rule keeps it."""
+    for think_tags, shown in (("f6", "SECRET is my plan</think>Let us both choose A."),
+                              ("strict", "Let us both choose A.")):
+        env = negotiation_env.env(game="matrix", num_rounds=1, acknowledgement=False, think_tags=think_tags)
+        env.reset(seed=0)
+        env.step("SECRET is my plan</think>Let us both choose A.")
+        env.step("Fine.")
+        assert f"Agent 0: {shown}" in env.observe("agent_1")["prompt"]
+        assert ("SECRET" in _seen(env, "agent_1")) is (think_tags == "f6")
 
 
 def test_rulemaking_parties_never_see_reasoning():

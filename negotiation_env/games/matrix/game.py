@@ -63,7 +63,8 @@ from ...core.memo import Memo, action_key, tuple_with, list_snapshot
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
-from .parser import ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think, think_spans
+from .parser import (THINK_TAGS, ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think,
+                     think_spans)
 from .rules import STAGE_GAMES, RoundResult, StageGame, resolve, stage_game
 
 __all__ = ["MatrixConfig", "MatrixGame", "AGENTS", "TREATMENTS", "ON_ERROR", "MESSAGE_TEXT", "FALLBACK_ACTION"]
@@ -118,6 +119,16 @@ class MatrixConfig:
         is warned about.
     max_message_chars: messages longer than this are cut (``output_truncated`` event);
         any answer is kept in the agent's own history at most this long.
+    think_tags: how ``<think>`` reasoning is cut out of a text answer before it is read
+        (parser module docstring). ``"f6"`` (the default, the paper's F.6 as written):
+        complete spans, each closed by the first ``</think>`` after it, then an unclosed
+        ``<think>`` suffix; a stray ``</think>`` stays in the answer as text, so
+        ``A</think>`` plays A (with an ``output_format_warning``) and a message keeps the
+        tag. ``"strict"`` (every other game's rule): nested spans are reasoning whole and a
+        stray ``</think>`` makes all before it reasoning, so ``A</think>`` is unreadable
+        and falls back to B. Use it for policies whose chat template opens the span in the
+        prompt (``reasoning</think>answer``): under ``"f6"`` their reasoning is answer
+        text, read for the action and shown to the partner in a message.
     """
 
     stage_game: str = "prisoners_dilemma"
@@ -131,6 +142,7 @@ class MatrixConfig:
     payoff_line: str = prompts.PAYOFF_LINE
     message_text: str = "verbatim"
     max_message_chars: int = 4000
+    think_tags: str = "f6"
 
     def __post_init__(self):
         check_choice("stage_game", self.stage_game, STAGE_GAMES)
@@ -147,6 +159,7 @@ class MatrixConfig:
             raise ConfigError(f"config field 'payoff_line' {e}; got {self.payoff_line!r}") from None
         check_choice("message_text", self.message_text, MESSAGE_TEXT)
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
+        check_choice("think_tags", self.think_tags, THINK_TAGS)
         # settings that count only in some configurations (issue 16): a retry count without
         # retries is refused (nothing re-prompts); how received messages are shown is
         # warned about without talk, since one run often crosses both treatments
@@ -373,7 +386,7 @@ class MatrixGame(Game):
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
             raw = self._kept(agent, raw, ANSWER_CHARS)
             text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
-            answer = strip_think(text).strip() if isinstance(text, str) else ""
+            answer = strip_think(text, self.config.think_tags).strip() if isinstance(text, str) else ""
             self._commit(agent, answer)
             st.last_turn = self._turn(answer, None, raw, False, text)
             self._submitted[agent] = answer
@@ -399,7 +412,8 @@ class MatrixGame(Game):
                         message="the message is shown verbatim over several lines; message_text='one_line' "
                                 "would escape its line breaks")
         st.retries = 0
-        answer = value if self.phase == "message" or not isinstance(action, str) else strip_think(action).strip()
+        answer = (value if self.phase == "message" or not isinstance(action, str)
+                  else strip_think(action, self.config.think_tags).strip())
         self._commit(agent, answer)
         return self._accept(agent, value, raw, False, action)
 
@@ -472,20 +486,22 @@ class MatrixGame(Game):
 
     def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
         if isinstance(action, str):
-            return parse_message(action) if self.phase == "message" else parse_action(action)
+            tags = self.config.think_tags
+            return parse_message(action, tags) if self.phase == "message" else parse_action(action, tags)
         if key is None:
-            return parse_structured(action, self.phase)
+            return parse_structured(action, self.phase, self.config.think_tags)
         # a structured answer is parsed once per content and phase (Parsed is frozen;
         # a refused one raises and is never kept)
-        return self._parsed.get_or((self.phase, key), lambda: parse_structured(action, self.phase))
+        return self._parsed.get_or((self.phase, key),
+                                   lambda: parse_structured(action, self.phase, self.config.think_tags))
 
     def _invalid(self, agent: str, action: Any, raw: str, error: str) -> dict[str, float]:
         st = self._states[agent]
         st.retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
-        self._commit(agent, strip_think(action).strip() if isinstance(action, str) else raw)
         cfg = self.config
+        self._commit(agent, strip_think(action, cfg.think_tags).strip() if isinstance(action, str) else raw)
         if cfg.on_error == "retry" and st.retries <= cfg.max_retries:
             instruction = prompts.MESSAGE_PROMPT if self.phase == "message" else prompts.ACTION_PROMPT
             self._say(agent, prompts.INVALID.format(error=error, instruction=instruction))
@@ -519,7 +535,7 @@ class MatrixGame(Game):
 
     def _turn(self, message: str | None, act: str | None, raw: str, fallback: bool, action: Any) -> dict[str, Any]:
         return {"round": self.round, "phase": self.phase, "message": message, "action": act, "fallback": fallback,
-                "thinking": _thinking(action) if isinstance(action, str) else None, "raw": raw}
+                "thinking": _thinking(action, self.config.think_tags) if isinstance(action, str) else None, "raw": raw}
 
     def _reveal(self) -> None:
         """Both messages are in: each agent now reads its partner's (F.4)."""
@@ -723,8 +739,8 @@ class MatrixGame(Game):
         return list(st.conversation[: st.answered[key]])
 
 
-def _thinking(action: Any) -> str | None:
-    thinking = think_spans(action) if isinstance(action, str) else None
+def _thinking(action: Any, think_tags: str) -> str | None:
+    thinking = think_spans(action, think_tags) if isinstance(action, str) else None
     return thinking if thinking is None else cut(thinking, ANSWER_CHARS)[0]
 
 

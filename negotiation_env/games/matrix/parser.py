@@ -3,7 +3,13 @@
 Raw model text:
 
 1. Complete ``<think>...</think>`` spans are removed, then any unclosed ``<think>``
-   suffix (tags matched ignoring case, spans may cross lines).
+   suffix (tags matched ignoring case, spans may cross lines). With ``think_tags="f6"``
+   (the game's default) this is F.6 as written: a span ends at the first ``</think>``
+   after its opening tag, and a ``</think>`` outside any span stays in the text, where
+   rule 3 reads past it (``A</think>`` is A, with a warning). ``think_tags="strict"`` is
+   every other game's rule (:mod:`negotiation_env.core.thinking`): nested spans are
+   reasoning whole, and a stray ``</think>`` makes everything before it reasoning (a chat
+   template that opens the span in the prompt), so ``A</think>`` has no action.
 2. A message is what is left, stripped of surrounding whitespace; empty is an error
    (the game then delivers ``"[No message sent]"``).
 3. An action is accepted when the stripped text is ``A`` or ``B`` ignoring case;
@@ -27,11 +33,15 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.jsontext import ParseError
-from ...core.thinking import split_think, strip_think
+from ...core.thinking import F6, STRICT, split_think
 from ...core.visible import is_blank, shown
 from .rules import ACTIONS
 
-__all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured"]
+__all__ = ["ParseError", "Parsed", "strip_think", "think_spans", "parse_message", "parse_action", "parse_structured",
+           "THINK_TAGS"]
+
+#: the ``think_tags`` rules (module docstring): F.6 as written, or every other game's strict one
+THINK_TAGS = (F6, STRICT)
 
 _STANDALONE = re.compile(r"\b([AB])\b")
 
@@ -44,29 +54,34 @@ class Parsed:
     warnings: tuple[str, ...] = ()
 
 
-def think_spans(text: str) -> str | None:
+def strip_think(text: str, think_tags: str = F6) -> str:
+    """``text`` without its reasoning, by the ``think_tags`` rule (module docstring)."""
+    return split_think(text, think_tags)[0]
+
+
+def think_spans(text: str, think_tags: str = F6) -> str | None:
     """The reasoning :func:`strip_think` removes (spans joined by blank lines), or None."""
-    parts = [p.strip() for p in split_think(text)[1] if p.strip()]
+    parts = [p.strip() for p in split_think(text, think_tags)[1] if p.strip()]
     return "\n\n".join(parts) or None
 
 
-def _text(text: Any) -> str:
+def _text(text: Any, think_tags: str) -> str:
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}")
-    return strip_think(text)
+    return strip_think(text, think_tags)
 
 
-def parse_message(text: Any) -> Parsed:
+def parse_message(text: Any, think_tags: str = F6) -> Parsed:
     """A message: the answer without reasoning spans, stripped; empty is a ParseError."""
-    msg = _text(text).strip()
+    msg = _text(text, think_tags).strip()
     if is_blank(msg):  # not only strip(): a zero-width space alone says nothing
         raise ParseError("empty message; send one SHORT sentence to your counterpart")
     return Parsed(msg)
 
 
-def parse_action(text: Any) -> Parsed:
+def parse_action(text: Any, think_tags: str = F6) -> Parsed:
     """``A`` or ``B`` by the F.6 rules (see the module docstring)."""
-    answer = _text(text).strip()
+    answer = _text(text, think_tags).strip()
     if answer.upper() in ACTIONS:
         return Parsed(answer.upper())
     m = _STANDALONE.search(answer)
@@ -75,8 +90,9 @@ def parse_action(text: Any) -> Parsed:
     return Parsed(m.group(1), ("text around the action was ignored",))
 
 
-def parse_structured(action: Any, phase: str) -> Parsed:
-    """The structured action of ``phase`` (``"message"``/``"acknowledge"`` or ``"action"``)."""
+def parse_structured(action: Any, phase: str, think_tags: str = F6) -> Parsed:
+    """The structured action of ``phase`` (``"message"``/``"acknowledge"`` or ``"action"``);
+    a message's text loses its reasoning by ``think_tags``."""
     if phase == "action":
         if isinstance(action, Mapping):
             if "action" not in action:
@@ -100,4 +116,4 @@ def parse_structured(action: Any, phase: str) -> Parsed:
         raise ParseError('missing "message"; send one SHORT sentence to your counterpart')
     if not isinstance(msg, str):
         raise ParseError(f'"message" must be text; got {type(msg).__name__}')
-    return parse_message(msg)
+    return parse_message(msg, think_tags)

@@ -320,11 +320,34 @@ def test_prose_around_the_action_is_tolerated_with_a_warning():
     assert game_of(env).outcomes[0]["actions"] == {A0: "A", A1: "B"}
 
 
+def test_a_stray_closing_tag_is_read_past_by_f6_and_is_an_error_when_strict():
+    """F.6 removes complete spans and an unclosed <think> suffix only, so ``A</think>``
+    plays A (the letter is the first standalone one); the strict rule of the other games
+    makes all before the stray tag reasoning: nothing is left, the answer falls back to B."""
+    env = aec(treatment="none", num_rounds=1)
+    assert game_of(env).config.think_tags == "f6"
+    env.step("A</think>")
+    assert [e["type"] for e in env.infos[A0]["events"]] == ["output_format_warning"]
+    assert env.infos[A0]["last_turn"]["thinking"] is None
+    assert env.observe(A0)["conversation"][-1] == {"role": "assistant", "content": "A</think>"}
+    env.step("I lean B</think>B")
+    assert game_of(env).outcomes[0]["actions"] == {A0: "A", A1: "B"}
+    assert game_of(env).outcomes[0]["fallbacks"] == {A0: [], A1: []}
+
+    strict = aec(treatment="none", num_rounds=1, think_tags="strict")
+    strict.step("A</think>")
+    assert [e["type"] for e in strict.infos[A0]["events"]] == ["validation_error", "action_fallback"]
+    strict.step("I lean A</think>B")
+    assert strict.infos[A1]["last_turn"]["thinking"] == "I lean A"
+    o = game_of(strict).outcomes[0]
+    assert o["actions"] == {A0: "B", A1: "B"} and o["fallbacks"] == {A0: ["action"], A1: []}
+
+
 def test_the_defaults_are_the_papers_protocol():
     """F.5's acknowledgement call and F.6's verbatim messages are the default; today's
     earlier form (no call, one-line messages) is the configuration below."""
     cfg = game_of(negotiation_env.env(game="matrix")).config
-    assert cfg.acknowledgement is True and cfg.message_text == "verbatim"
+    assert cfg.acknowledgement is True and cfg.message_text == "verbatim" and cfg.think_tags == "f6"
     env = aec(ack=None)
     assert env.infos[A0]["phase"] == "acknowledge" and env.agent_selection == A0
     plain = aec(ack=None, acknowledgement=False, message_text="one_line")
@@ -415,6 +438,7 @@ def test_control_characters_never_reach_an_observation():
     ("agent_names", ("x", "y\nz"), "'agent_names' must be two distinct"),
     ("message_text", "raw", "'message_text' must be one of 'one_line', 'verbatim'"),
     ("max_message_chars", 0, "'max_message_chars'"),
+    ("think_tags", "regex", "'think_tags' must be one of 'f6', 'strict'"),
 ])
 def test_bad_config_names_the_field_and_allowed_values(field, value, match):
     with pytest.raises(ConfigError, match=match):

@@ -1,5 +1,6 @@
-"""F.6 parsing: think stripping, exact and tolerant action reading, empty messages, and
-structured actions; adversarial inputs and hypothesis properties."""
+"""F.6 parsing: think stripping (F.6 as written, the default, and the strict rule of the
+other games), exact and tolerant action reading, empty messages, and structured actions;
+adversarial inputs and hypothesis properties."""
 
 from __future__ import annotations
 
@@ -27,22 +28,52 @@ from negotiation_env.games.matrix.parser import (ParseError, parse_action, parse
     ("Based on the payoffs, B.", "B", True),      # "Based" is not standalone
     ("(A)", "A", True),
     ("B<think>then A", "B", False),               # unclosed think suffix removed
-    ("I lean A</think>B", "B", False),            # an orphan closing tag: what precedes it is reasoning
-    ("<think><think>A</think>A</think>B", "B", False),  # nested spans are reasoning whole
 ])
-def test_actions(text, action, warned):
-    p = parse_action(text)
+@pytest.mark.parametrize("think_tags", ["f6", "strict"])
+def test_actions(text, action, warned, think_tags):
+    p = parse_action(text, think_tags)
     assert p.value == action
     assert bool(p.warnings) is warned
+
+
+@pytest.mark.parametrize("text, f6, strict", [
+    # F.6 removes complete spans and an unclosed suffix only: a stray closing tag is text, and
+    # "([AB])" reads the letter before it; the strict rule makes what precedes it reasoning
+    ("A</think>", "A", None),
+    ("B</think>\n", "B", None),
+    ("I lean A</think>B", "A", "B"),
+    # a span ends at the first closing tag after it (F.6's non-greedy regex): "A</think>B" is left
+    ("<think><think>A</think>A</think>B", "A", "B"),
+    ("<think>x</think>B</think>", "B", None),
+])
+def test_stray_closing_tags_f6_and_strict(text, f6, strict):
+    p = parse_action(text)  # the default is F.6's reading
+    assert (p.value, p.warnings) == (f6, ("text around the action was ignored",))
+    assert parse_action(text, "f6") == p
+    if strict is None:
+        with pytest.raises(ParseError, match="no action found"):
+            parse_action(text, "strict")
+    else:
+        assert parse_action(text, "strict").value == strict
+
+
+def test_stray_closing_tag_in_a_message_stays_under_f6():
+    assert parse_message("Let us both pick A.</think>").value == "Let us both pick A.</think>"
+    with pytest.raises(ParseError, match="empty message"):
+        parse_message("Let us both pick A.</think>", "strict")
+    assert parse_message("plan</think>Deal?", "strict").value == "Deal?"
+    assert parse_structured({"message": "hi</think>"}, "message").value == "hi</think>"
+    assert parse_structured({"message": "x</think>hi"}, "message", "strict").value == "hi"
 
 
 @pytest.mark.parametrize("text", [
     "", "   ", "<think>A</think>", "<think>A", "I cooperate", "a b", "AB", "ABBA", "Option_A", "A1",
     "plan: b", "Über", "\u00c0", "<THINK>A</THINK>", "<think>x</think><think>A",
 ])
-def test_unreadable_actions_raise(text):
+@pytest.mark.parametrize("think_tags", ["f6", "strict"])
+def test_unreadable_actions_raise(text, think_tags):
     with pytest.raises(ParseError, match="no action found; respond with only: A or B"):
-        parse_action(text)
+        parse_action(text, think_tags)
 
 
 def test_non_text_raises():
@@ -58,11 +89,19 @@ def test_think_spans_complete_nested_unclosed_and_case():
     assert strip_think("keep <think>drop\nall of\nthis") == "keep "
     assert strip_think("<Think>a</THINK>ok") == "ok"
     assert strip_think("no tags") == "no tags"
-    # an orphan closing tag: the template opened the span, everything before it is reasoning
-    assert strip_think("a</think>b") == "b"
-    assert strip_think("<think><think>a</think>b</think>c") == "c"  # nested: b is reasoning too
+    # strict: an orphan closing tag (the template opened the span) makes everything before it reasoning
+    assert strip_think("a</think>b", "strict") == "b"
+    assert strip_think("<think><think>a</think>b</think>c", "strict") == "c"  # nested: b is reasoning too
+    # F.6: complete spans (each closed by the first closing tag), then an unclosed suffix; orphans are text
+    assert strip_think("a</think>b") == "a</think>b"
+    assert strip_think("<think><think>a</think>b</think>c") == "b</think>c"
+    assert strip_think("<thi<think>x</think>nk>A") == ""  # a tag spliced by the first pass opens a suffix
     assert think_spans("x<think> one </think>y<think>two") == "one\n\ntwo"
+    assert think_spans("x<think> one </think>y<think>two", "strict") == "one\n\ntwo"
+    assert think_spans("a</think>b") is None and think_spans("a</think>b", "strict") == "a"
     assert think_spans("plain") is None
+    with pytest.raises(ValueError, match="rule must be one of strict, f6; got 'x'"):
+        strip_think("a", "x")
 
 
 def test_messages_verbatim_stripped_and_empty_is_an_error():
@@ -97,10 +136,17 @@ _ALPHABET = st.sampled_from(list("AaBb <>/thinkTHINK\n.,*:()_1é") + ["<think>",
 texts = st.lists(_ALPHABET, max_size=40).map("".join) | st.text(max_size=60)
 
 
-def _expected(text: str) -> str | None:
-    """The F.6 rule, restated independently of the parser (the reasoning rule as
-    restated in tests/core/test_thinking.py)."""
-    answer = by_reference(text)[0].strip()
+def _f6_regexes(text: str) -> str:
+    """F.6's reasoning rule as the two regexes it describes (quadratic on hostile input,
+    fine on these short texts)."""
+    text = re.sub(r"<think>.*?</think>", "", text, flags=re.IGNORECASE | re.DOTALL)
+    return re.sub(r"<think>.*", "", text, flags=re.IGNORECASE | re.DOTALL)
+
+
+def _expected(text: str, think_tags: str) -> str | None:
+    """The F.6 action rule, restated independently of the parser, after the reasoning rule
+    (F.6's regexes, or the strict rule as restated in tests/core/test_thinking.py)."""
+    answer = (_f6_regexes(text) if think_tags == "f6" else by_reference(text)[0]).strip()
     if answer in ("A", "B", "a", "b"):
         return answer.upper()
     for i, ch in enumerate(answer):
@@ -113,31 +159,31 @@ def _expected(text: str) -> str | None:
 
 
 @settings(max_examples=300)
-@given(texts)
-def test_action_rule_property(text):
-    exp = _expected(text)
+@given(texts, st.sampled_from(["f6", "strict"]))
+def test_action_rule_property(text, think_tags):
+    exp = _expected(text, think_tags)
     if exp is None:
         with pytest.raises(ParseError):
-            parse_action(text)
+            parse_action(text, think_tags)
     else:
-        assert parse_action(text).value == exp
+        assert parse_action(text, think_tags).value == exp
 
 
 @settings(max_examples=200)
-@given(texts, st.text(max_size=30).filter(lambda s: "think>" not in s.lower()), texts)
-def test_reasoning_never_decides_the_action(before, thought, after):
+@given(texts, st.text(max_size=30).filter(lambda s: "think>" not in s.lower()), texts, st.sampled_from(["f6", "strict"]))
+def test_reasoning_never_decides_the_action(before, thought, after, think_tags):
     """A complete think span anywhere, with anything inside, changes nothing."""
     plain = before + after
     spliced = before + "<think>" + thought + "</think>" + after
     if "<think>" in before.lower():  # an open tag in the prefix would swallow the span's start
         return
     try:
-        want = parse_action(plain).value
+        want = parse_action(plain, think_tags).value
     except ParseError:
         with pytest.raises(ParseError):
-            parse_action(spliced)
+            parse_action(spliced, think_tags)
     else:
-        assert parse_action(spliced).value == want
+        assert parse_action(spliced, think_tags).value == want
 
 
 @settings(max_examples=200)
