@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     # the Prisoner's Dilemma without talk, 10 rounds; the learner sits in agent_1
-    base = negotiation_env.make("matrix_v0", treatment="none", num_rounds=10)
+    base = negotiation_env.make("matrix_v1", treatment="none", num_rounds=10)
     env = against(base, learner="agent_1", opponents={"agent_0": make(args.opponent, seed=args.seed)})
     rng, q = np.random.default_rng(args.seed), {}
     for k in range(args.episodes):  # epsilon decays to 0 over the first 70% of episodes

@@ -68,7 +68,7 @@ def parallel_env(game: str = "resource", render_mode: str | None = None, **confi
 
 def make(env_id: str, *, parallel: bool = False, render_mode: str | None = None, **config: Any):
     """The env of the versioned id ``env_id`` (a key of :data:`ENV_IDS`, the env's
-    ``metadata["name"]``: ``"resource_v1"``, ``"rulemaking_v0"``, ``"matrix_v0"``), as
+    ``metadata["name"]``: ``"resource_v1"``, ``"rulemaking_v1"``, ``"matrix_v1"``), as
     PettingZoo and TextArena name their envs: the AEC env of :func:`env`, or with
     ``parallel=True`` the env of :func:`parallel_env`. ``config`` are the game's config
     fields. An unknown id raises :class:`ConfigError` listing the known ids."""

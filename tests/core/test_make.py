@@ -61,11 +61,11 @@ def test_an_unknown_id_lists_the_known_ones(bad):
     with pytest.raises(ConfigError) as e:
         negotiation_env.make(bad)
     assert f"unknown env id {bad!r}" in str(e.value)
-    assert "known ids: resource_v1, rulemaking_v0, matrix_v0" in str(e.value)
+    assert "known ids: resource_v1, rulemaking_v1, matrix_v1" in str(e.value)
 
 
 def test_a_bare_game_name_points_to_its_id():
-    with pytest.raises(ConfigError, match="the game 'matrix' is the env id 'matrix_v0'"):
+    with pytest.raises(ConfigError, match="the game 'matrix' is the env id 'matrix_v1'"):
         negotiation_env.make("matrix")
 
 

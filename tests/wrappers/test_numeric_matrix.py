@@ -36,7 +36,7 @@ def test_pettingzoo_suites(cfg):
 def test_menu_is_registered_and_spaces_are_identical():
     env = numeric(negotiation_env.env(game="matrix"))
     assert isinstance(env.menu, MatrixMenu) and env.action_labels() == list(LABELS)
-    assert env.metadata["name"] == "numeric_matrix_v0"
+    assert env.metadata["name"] == "numeric_matrix_v1"
     space = env.observation_space(A0)
     assert space == env.observation_space(A1) and env.action_space(A0).n == 8
     assert space["observation"].shape == (LAYOUT.size + 10,)

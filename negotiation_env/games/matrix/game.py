@@ -209,7 +209,7 @@ class _AgentState:
 
 
 class MatrixGame(Game):
-    metadata = {"name": "matrix_v0", "is_parallelizable": True}
+    metadata = {"name": "matrix_v1", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: MatrixConfig):

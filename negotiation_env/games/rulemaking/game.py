@@ -232,7 +232,7 @@ def _as_scenario(sc: Any) -> RulemakingScenario:
 
 
 class RulemakingGame(Game):
-    metadata = {"name": "rulemaking_v0", "is_parallelizable": True}
+    metadata = {"name": "rulemaking_v1", "is_parallelizable": True}
 
     def __init__(self, config: RulemakingConfig):
         self.config = config

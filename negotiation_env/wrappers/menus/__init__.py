@@ -141,7 +141,7 @@ def _matrix(game, **options):
 
 
 #: game name (PettingZoo metadata) -> menu factory(game, **options)
-MENUS = {"resource_v1": _resource, "rulemaking_v0": _rulemaking, "matrix_v0": _matrix}
+MENUS = {"resource_v1": _resource, "rulemaking_v1": _rulemaking, "matrix_v1": _matrix}
 
 
 def menu_for(game: Any, **options: Any) -> Menu:

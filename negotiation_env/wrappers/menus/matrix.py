@@ -45,7 +45,7 @@ _CHOOSE = (6, 7)
 
 
 class MatrixMenu(Menu):
-    game_name = "matrix_v0"
+    game_name = "matrix_v1"
 
     def __init__(self, game: Any):
         super().__init__(game)

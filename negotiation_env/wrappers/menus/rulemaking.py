@@ -50,7 +50,7 @@ class _Reading:
 
 
 class RulemakingMenu(Menu):
-    game_name = "rulemaking_v0"
+    game_name = "rulemaking_v1"
 
     def __init__(self, game: Any):
         super().__init__(game)

@@ -450,7 +450,7 @@ def test_unknown_field_and_list_names_from_traces():
         negotiation_env.env(game="matrix", rounds=3)
     env = negotiation_env.env(game="matrix", agent_names=["1", "2"])  # as a trace's JSON config gives it
     assert game_of(env).config.agent_names == ("1", "2")
-    assert negotiation_env.GAMES["matrix"][1].metadata["name"] == "matrix_v0"
+    assert negotiation_env.GAMES["matrix"][1].metadata["name"] == "matrix_v1"
 
 
 def test_render_modes():
