@@ -49,6 +49,19 @@ def _pairs(values: list[str] | None, flag: str, form: str) -> dict[str, str] | N
     return out
 
 
+def _print_tables(console: Console, res, title: str, default_out: str):
+    """The tables an analysis wrote (name, rows) and its notes; returns the folder written."""
+    table = RichTable(title=escape(title))
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for t in res.tables:
+        table.add_row(t.name, str(len(t.rows)))
+    console.print(table)
+    for n in res.notes:
+        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
+    return res.files[-1].parent if res.files else default_out
+
+
 def _report(args: argparse.Namespace, console: Console) -> int:
     from .report import report_run
 
@@ -66,15 +79,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         return _err(str(e))
     if not rep.games:
         return _err(f"no traces in {src}")
-    table = RichTable(title=escape(f"Report of {src}"))
-    table.add_column("table")
-    table.add_column("rows", justify="right")
-    for t in rep.tables:
-        table.add_row(t.name, str(len(t.rows)))
-    console.print(table)
-    for n in rep.notes:
-        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
-    out = rep.files[-1].parent if rep.files else args.out
+    out = _print_tables(console, rep, f"Report of {src}", args.out)
     console.print(f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
                   f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), highlight=False,
                   markup=False)
@@ -218,15 +223,7 @@ def _experiments(args: argparse.Namespace, console: Console) -> int:
         except (ExperimentsError, MixedEnvVersions) as e:
             progress.stop()
             return _err(str(e))
-    table = RichTable(title=escape(f"Experiments 1 and 2 on {src}"))
-    table.add_column("table")
-    table.add_column("rows", justify="right")
-    for t in res.tables:
-        table.add_row(t.name, str(len(t.rows)))
-    console.print(table)
-    for n in res.notes:
-        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
-    out = res.files[-1].parent if res.files else args.out
+    out = _print_tables(console, res, f"Experiments 1 and 2 on {src}", args.out)
     console.print(f"wrote {len(res.files)} files ({len(res.figures)} figures, {len(res.rows)} scored decisions) to "
                   f"{out}", highlight=False, markup=False)
     return 0

@@ -69,7 +69,7 @@ from .cells import as_dict, pairing
 from .expected_switching import (EXPERIMENT_1_CONDITIONS, EXPERIMENT_1_REFERENCE, SPECIFICITY_CONTRASTS,
                                  experiment1_tests, experiment2_tests, history_message_interaction, transitions)
 from .matrix_metrics import dyad_of
-from .report import Table
+from .report import Table, Tables
 
 __all__ = ["ExperimentsConfig", "ExperimentsResult", "ExperimentsError", "ScorerUnavailable", "select_dyads",
            "replay_count", "model_label", "load_scorer", "score_replays", "analyse_replays", "write_experiments",
@@ -211,7 +211,7 @@ class ExperimentsConfig:
 
 
 @dataclass
-class ExperimentsResult:
+class ExperimentsResult(Tables):
     """What the analysis produced: the scored rows, the estimates (as
     :func:`~.expected_switching.experiment1_tests` / ``experiment2_tests`` return them,
     keyed by scoring model), the round profile, the tables, and after writing the
@@ -222,17 +222,7 @@ class ExperimentsResult:
     experiment1: dict[Any, dict[str, Any]] = field(default_factory=dict)
     experiment2: dict[str, Any] = field(default_factory=dict)
     rounds: dict[Any, dict[int, dict[str, Any]]] = field(default_factory=dict)
-    tables: list[Table] = field(default_factory=list)
-    figures: list[Path] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
-
-    def table(self, name: str) -> Table:
-        for t in self.tables:
-            if t.name == name:
-                return t
-        raise KeyError(f"no table {name!r}; tables: {', '.join(t.name for t in self.tables)}")
 
 
 # --------------------------------------------------------------------------- selection
@@ -706,19 +696,10 @@ def write_experiments(res: ExperimentsResult, out: str | Path, config: Experimen
     res.files.append(path)
     res.files.extend(res.figures)
     dyads = len({(r["model"], r["game_id"]) for r in res.rows})
-    lines = ["# Experiments 1 and 2", "",
-             f"Scoring models: {', '.join(res.models)}; {len(res.rows)} scored decisions of {dyads} model x dyad "
-             f"pair(s); logprob temperature {config.temperature if config.temperature is not None else 1}.", ""]
-    if res.notes:
-        lines += ["## Notes", ""] + [f"- {n}" for n in res.notes] + [""]
-    lines += ["## Tables", ""]
-    for t in res.tables:
-        lines += [t.markdown(), f"CSV: [{t.name}.csv]({t.name}.csv)", ""]
-    if res.figures:
-        lines += ["## Figures", ""] + [f"![{f.stem}]({f.name})\n" for f in res.figures]
-    path = out / "experiments.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    res.files.append(path)
+    res.write_index(out / "experiments.md", [
+        "# Experiments 1 and 2", "",
+        f"Scoring models: {', '.join(res.models)}; {len(res.rows)} scored decisions of {dyads} model x dyad "
+        f"pair(s); logprob temperature {config.temperature if config.temperature is not None else 1}.", ""])
     return res
 
 

@@ -460,6 +460,31 @@ def _group(dyads: Iterable[Dyad], keys: Sequence[str]) -> dict[tuple, list[Dyad]
     return out
 
 
+def _row_order(rows: Sequence[str]):
+    """The sort key of a ``rows`` group key: stage games in their canonical order, every
+    other value as text."""
+    from ..games.matrix.rules import STAGE_GAMES
+
+    order = {g: i for i, g in enumerate(STAGE_GAMES)}
+
+    def key(values: tuple) -> tuple:
+        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v))
+                     for r, v in zip(rows, values))
+
+    return key
+
+
+def _groups_with_strata(dyads: Sequence[Dyad], rows: Sequence[str], cells: Sequence[str]):
+    """``(row values, strata)`` of each ``rows`` group in :func:`_row_order`, its strata the
+    ``cells`` levels played in both treatments (``(no-talk dyads, talk dyads)`` each);
+    groups with none are left out."""
+    sort_key = _row_order(rows)
+    for key, members in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
+        strata = [pair for pair in _cell_strata(members, cells).values() if pair[0] and pair[1]]
+        if strata:
+            yield dict(zip(rows, key)), strata
+
+
 def _cell_strata(dyads: Sequence[Dyad], cell_keys: Sequence[str]) -> dict[tuple, tuple[list[Dyad], list[Dyad]]]:
     cells: dict[tuple, tuple[list[Dyad], list[Dyad]]] = {}
     for key, ds in _group(dyads, cell_keys).items():
@@ -503,14 +528,10 @@ def switching_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
     in both treatments has no row. Rows are sorted by pairing, then in the stage games'
     order. ``test``: see the module docstring."""
     from ..games.matrix.prompts import FRAMING_CODES
-    from ..games.matrix.rules import STAGE_GAMES
 
     _check_test(test, alpha)
     dyads = dyads_of(traces, analysis)
-    order = {g: i for i, g in enumerate(STAGE_GAMES)}
-
-    def sort_key(key: tuple) -> tuple:
-        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+    sort_key = _row_order(rows)
 
     out = []
     flat: list[tuple[dict[str, Any], str]] = []
@@ -607,22 +628,14 @@ def outcome_effects(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing", 
     ``cells``, ``dyads_no_talk``, ``dyads_talk``, ``tested`` (False: a cell has too few
     dyads for an interval, see the module docstring) and per quantity of :data:`OUTCOMES` a dict
     ``{"no_talk", "talk", "delta", "ci"}``. Stage games in their order."""
-    from ..games.matrix.rules import STAGE_GAMES
 
     _check_test("permutation", alpha)
     dyads = dyads_of(traces, analysis)
-    order = {g: i for i, g in enumerate(STAGE_GAMES)}
-
-    def sort_key(key: tuple) -> tuple:
-        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+    sort_key = _row_order(rows)
 
     gen = _generator(rng)
     out = []
-    for key, members in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
-        strata = [pair for pair in _cell_strata(members, cells).values() if pair[0] and pair[1]]
-        if not strata:
-            continue
-        values = dict(zip(rows, key))
+    for values, strata in _groups_with_strata(dyads, rows, cells):
         sizes = [(len(no), len(yes)) for no, yes in strata]
         row: dict[str, Any] = {**values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,
                                "cells": len(strata), "dyads_no_talk": sum(len(no) for no, _ in strata),
@@ -651,13 +664,9 @@ def alternation_table(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing"
     (``9 k >= 8 n``), ``C_median`` and ``C_iqr`` (25th, 75th percentiles), ``dyads``,
     and for stage games in ``phase_games`` (None: every game) ``both_all_switch``,
     ``in_phase``, ``antiphase`` (dyad counts; None for other games)."""
-    from ..games.matrix.rules import STAGE_GAMES
 
     dyads = [d for d in dyads_of(traces, analysis) if treatment is None or d.treatment == treatment]
-    order = {g: i for i, g in enumerate(STAGE_GAMES)}
-
-    def sort_key(key: tuple) -> tuple:
-        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+    sort_key = _row_order(rows)
 
     out = []
     for key, ds in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
@@ -761,13 +770,9 @@ def joint_outcome_table(traces: Iterable[Any], *, rows: Sequence[str] = ("stage_
 
     Each row: the ``rows`` values, ``game`` (the stage game's name if a row key),
     ``treatment``, ``cells``, ``dyads``, ``rounds`` and ``joint`` ({outcome: share})."""
-    from ..games.matrix.rules import STAGE_GAMES
 
     dyads = dyads_of(traces, analysis)
-    order = {g: i for i, g in enumerate(STAGE_GAMES)}
-
-    def sort_key(key: tuple) -> tuple:
-        return tuple((order.get(v, len(order)), str(v)) if r == "stage_game" else (0, str(v)) for r, v in zip(rows, key))
+    sort_key = _row_order(rows)
 
     def shares(ds: Sequence[Dyad]) -> dict[str, float]:
         counts = dict.fromkeys(JOINT, 0)
@@ -778,11 +783,7 @@ def joint_outcome_table(traces: Iterable[Any], *, rows: Sequence[str] = ("stage_
         return {j: c / total for j, c in counts.items()}
 
     out = []
-    for key, members in sorted(_group(dyads, rows).items(), key=lambda kv: sort_key(kv[0])):
-        strata = [pair for pair in _cell_strata(members, cells).values() if pair[0] and pair[1]]
-        if not strata:
-            continue
-        values = dict(zip(rows, key))
+    for values, strata in _groups_with_strata(dyads, rows, cells):
         for treatment, side in (("none", 0), ("communication", 1)):
             per_cell = [shares(pair[side]) for pair in strata]
             out.append({**values, "game": _stage_name(values["stage_game"]) if "stage_game" in values else None,

@@ -250,21 +250,41 @@ def _fmt(v: Any, f: str) -> str:
 
 
 @dataclass
-class Report:
-    """What :func:`build_report` produced: the tables, the figure files, every file it
-    wrote, and notes (games left out, sections skipped)."""
+class Tables:
+    """Tables, the figure files and every file an analysis wrote, and its notes."""
 
     tables: list[Table] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    games: dict[str, int] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         for t in self.tables:
             if t.name == name:
                 return t
         raise KeyError(f"no table {name!r}; tables: {', '.join(t.name for t in self.tables)}")
+
+    def write_index(self, path: Path, head: list[str]) -> None:
+        """A markdown page at ``path``: ``head``, the notes, every table with its CSV
+        link and every figure; added to :attr:`files`."""
+        lines = list(head)
+        if self.notes:
+            lines += ["## Notes", ""] + [f"- {n}" for n in self.notes] + [""]
+        lines += ["## Tables", ""]
+        for t in self.tables:
+            lines += [t.markdown(), f"CSV: [{t.name}.csv]({t.name}.csv)", ""]
+        if self.figures:
+            lines += ["## Figures", ""] + [f"![{f.stem}]({f.name})\n" for f in self.figures]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.files.append(path)
+
+
+@dataclass
+class Report(Tables):
+    """What :func:`build_report` produced: the tables, the figure files, every file it
+    wrote, notes (games left out, sections skipped), and the games read per game id."""
+
+    games: dict[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- selection
@@ -1447,17 +1467,8 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     rep.files.append(path)
     rep.files.extend(rep.figures)
 
-    lines = ["# Report", "", "Games read: " + (", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())) or "none"), ""]
-    if rep.notes:
-        lines += ["## Notes", ""] + [f"- {n}" for n in rep.notes] + [""]
-    lines += ["## Tables", ""]
-    for t in rep.tables:
-        lines += [t.markdown(), f"CSV: [{t.name}.csv]({t.name}.csv)", ""]
-    if rep.figures:
-        lines += ["## Figures", ""] + [f"![{f.stem}]({f.name})\n" for f in rep.figures]
-    path = out / "report.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rep.files.append(path)
+    rep.write_index(out / "report.md", ["# Report", "", "Games read: " + (
+        ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())) or "none"), ""])
     return rep
 
 
