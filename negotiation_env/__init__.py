@@ -20,7 +20,7 @@ from .games.rulemaking.game import RulemakingConfig, RulemakingGame
 
 __version__ = "0.1.0"
 
-__all__ = ["env", "raw_env", "parallel_env", "make", "ENV_IDS", "GAMES", "ConfigError", "make_game", "__version__"]
+__all__ = ["env", "raw_env", "parallel_env", "make", "ENV_IDS", "ENV_ID_OF", "GAMES", "ConfigError", "make_game", "__version__"]
 
 #: game id -> (config dataclass, game class)
 GAMES: dict[str, tuple[type, type[Game]]] = {
@@ -33,6 +33,8 @@ GAMES: dict[str, tuple[type, type[Game]]] = {
 #: An id's version goes up whenever the game's rules or prompts change, so a result
 #: recorded under an id is reproducible with that id (docs: Command line, Versions).
 ENV_IDS: dict[str, str] = {game_cls.metadata["name"]: game for game, (_, game_cls) in GAMES.items()}
+#: game id -> the env id this package plays it under (:data:`ENV_IDS` turned around)
+ENV_ID_OF: dict[str, str] = {game: env_id for env_id, game in ENV_IDS.items()}
 
 
 def _factory(game: str, config: dict[str, Any]) -> Callable[[], Game]:
@@ -75,10 +77,10 @@ def make(env_id: str, *, parallel: bool = False, render_mode: str | None = None,
     if env_id not in ENV_IDS:
         hint = ""
         if env_id in GAMES:
-            hint = f" (the game {env_id!r} is the env id {next(i for i, g in ENV_IDS.items() if g == env_id)!r})"
+            hint = f" (the game {env_id!r} is the env id {ENV_ID_OF[env_id]!r})"
         else:
             base, _, version = env_id.rpartition("_v")
-            current = next((i for i, g in ENV_IDS.items() if g == base), None)
+            current = ENV_ID_OF.get(base)
             if current is not None and version.isdigit() and int(version) < int(current.rpartition("_v")[2]):
                 hint = (f" ({env_id!r} is an earlier version of the {base} game, no longer played: this package plays "
                         f"{current!r}; the version history is on the game's docs page)")

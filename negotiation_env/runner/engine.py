@@ -590,13 +590,6 @@ def _check_backend(plan: Plan, backend: str, workers: int) -> None:
     check_specs(plan)  # back ends import, names exist, options are known, model paths exist: all at once
 
 
-def _env_id(game: str | None) -> str | None:
-    """The env id (``metadata["name"]``) the installed package plays ``game`` under."""
-    from .. import ENV_IDS  # the package root sits above the runner
-
-    return next((i for i, g in ENV_IDS.items() if g == game), None)
-
-
 def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
                  retry_errors: bool) -> tuple[set[str], dict[int, tuple[str, str]]]:
     """Check every record already in ``path`` with the reader's schema; return the planned
@@ -607,6 +600,8 @@ def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
     ``"retried"`` a game that ended in error or was degraded. A record played under
     another env id of its game (another version of its rules) raises
     :class:`RunnerError`: the run is never finished with a different game."""
+    from .. import ENV_ID_OF as env_id_of  # the package root sits above the runner
+
     planned = {s.key for s in plan.specs}
     done: set[str] = set()
     drop: dict[int, tuple[str, str]] = {}
@@ -619,7 +614,7 @@ def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
             summary.unexpected.append(str(key))
             drop[where.line] = ("foreign", f"game {key!r} of run {run_id!r} is not in the plan of run {plan.run_id!r}")
             continue
-        current = _env_id(trace.game)
+        current = env_id_of.get(trace.game)
         if trace.env_name and current and trace.env_name != current:
             raise RunnerError(f"{path} holds game {key!r} played under {trace.env_name!r}, another version of the "
                               f"{trace.game} game than the one installed ({current!r}); a run never mixes two "

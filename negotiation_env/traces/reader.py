@@ -177,24 +177,25 @@ class EnvVersions:
     not checked."""
 
     def __init__(self) -> None:
-        self.ids: dict[str, dict[str, int]] = {}
-        self.first: dict[tuple[str, str], str] = {}
+        #: game -> [its env id, traces read under it, where the first one was]
+        self.ids: dict[str, list] = {}
 
     def add(self, game: Any, env_name: Any, where: str = "") -> None:
         if not game or not env_name:
             return
-        seen = self.ids.setdefault(str(game), {})
-        if seen and str(env_name) not in seen:
-            (old, n), = seen.items()
+        seen = self.ids.get(str(game))
+        if seen is None:
+            self.ids[str(game)] = [str(env_name), 1, where or "the first trace"]
+            return
+        old, n, first = seen
+        if str(env_name) != old:
             at = f" ({where})" if where else ""
             raise MixedEnvVersions(
                 f"traces of the {game} game under two env ids: {n} read under {old!r} "
-                f"(first at {self.first[(str(game), old)]}) and now one under {env_name!r}{at}; the two ids are "
+                f"(first at {first}) and now one under {env_name!r}{at}; the two ids are "
                 "different versions of the game's rules or prompts and are never pooled: read each run "
                 "separately")
-        if str(env_name) not in seen:
-            self.first[(str(game), str(env_name))] = where or "the first trace"
-        seen[str(env_name)] = seen.get(str(env_name), 0) + 1
+        seen[1] += 1
 
 
 def check_env_versions(traces: Iterable[Any]) -> None:

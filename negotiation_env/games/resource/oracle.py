@@ -40,11 +40,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
-import numpy as np
-
 from ...core.config import ConfigError
+from .rules import runs_usage
 from .scenario import AGENTS, Scenario, ScenarioError, ScenarioTooLarge, load_scenario
-from .solver import feasible_run_vectors, solve
+from .solver import solve
 
 __all__ = ["OracleReport", "JointOracleReport", "oracle_check", "filter_pool", "MODES"]
 
@@ -221,12 +220,8 @@ def _value(scenario: Scenario, agent: str, runs: dict[str, int]) -> float:
 
 
 def _usage(scenario: Scenario, agent: str, runs: Iterable[tuple[str, int]]) -> dict[str, int]:
-    use = {rid: 0 for rid in scenario.resource_ids}
-    req = {p.name: p.requires for p in scenario.projects_of(agent)}
-    for name, n in runs:
-        for rid, units in req[name]:
-            use[rid] += units * n
-    return use
+    """What ``agent``'s runs (``(project, runs)`` pairs) use of each resource."""
+    return runs_usage(scenario.projects_of(agent), dict(runs))
 
 
 def _rule_plans(scenario: Scenario, lead: str) -> tuple[list[dict[str, tuple]], float] | None:

@@ -106,18 +106,25 @@ def runs_usage(projects: tuple[Project, ...], runs: Mapping[str, int]) -> dict[s
     return use
 
 
-def auto_assign(projects: tuple[Project, ...], purchase: Mapping[str, int]) -> dict[str, int]:
-    """Engine assignment when runs are omitted: projects in presented order, each run as
-    many times as the remaining resources allow (Appendix D.1.3)."""
-    left = dict(purchase)
+def _assign(projects: tuple[Project, ...], left: dict[str, int], cap: Mapping[str, int] | None) -> dict[str, int]:
+    """Projects in presented order, each run as many times as ``left`` allows (at most
+    ``cap[name]`` when a cap is given); what the runs use is taken out of ``left``."""
     runs: dict[str, int] = {}
     for p in projects:
         n = min(left.get(rid, 0) // units for rid, units in p.requires)
+        if cap is not None:
+            n = min(n, cap.get(p.name, 0))
         runs[p.name] = n
         if n:
             for rid, units in p.requires:
                 left[rid] -= units * n
     return runs
+
+
+def auto_assign(projects: tuple[Project, ...], purchase: Mapping[str, int]) -> dict[str, int]:
+    """Engine assignment when runs are omitted: projects in presented order, each run as
+    many times as the remaining resources allow (Appendix D.1.3)."""
+    return _assign(projects, dict(purchase), None)
 
 
 def paid_runs(projects: tuple[Project, ...], purchase: Mapping[str, int],
@@ -134,15 +141,8 @@ def paid_runs(projects: tuple[Project, ...], purchase: Mapping[str, int],
     if declared is None:
         return auto_assign(projects, purchase)
     left = dict(purchase)
-    runs: dict[str, int] = {}
-    for p in projects:
-        want = declared.get(p.name, 0)
-        n = min([want] + [left.get(rid, 0) // units for rid, units in p.requires])
-        runs[p.name] = n
-        if n:
-            for rid, units in p.requires:
-                left[rid] -= units * n
-    for name, extra in auto_assign(projects, left).items():
+    runs = _assign(projects, left, declared)
+    for name, extra in _assign(projects, left, None).items():
         runs[name] += extra
     return runs
 
