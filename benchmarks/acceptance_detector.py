@@ -1,5 +1,5 @@
 """Acceptance-detector benchmark: precision and recall of
-:func:`negotiation_env.analysis.acceptance.accepts` on a labelled set of negotiation
+:func:`negotiation_env.games.resource.acceptance.accepts` on a labelled set of negotiation
 utterances (``tests/analysis/data/acceptance_utterances.jsonl``).
 
 Run from the repository root:
@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.analysis.acceptance import accepts, rejects  # noqa: E402
+from negotiation_env.games.resource.acceptance import accepts, rejects  # noqa: E402
 
 DATA = ROOT / "tests" / "analysis" / "data" / "acceptance_utterances.jsonl"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "acceptance_detector.json"

@@ -1,8 +1,12 @@
-"""The mini-grammar scripted negotiators speak and understand (resource game).
+"""What scripted negotiators say (resource game), and how they read what they are told.
 
-One sentence per act; resource names are the game's themed names (``wood``), project
-names stay abstract (``project_a``). Matching is case-insensitive and tolerant of extra
-words around a sentence, so a person typing the same sentences is understood too.
+Reading is :func:`negotiation_env.games.resource.reader.read`, the reader the process
+metrics use too: offers in the forms chat models write ("5 copper for you, 3 lithium for
+me", "You take 5 copper and I'll take 3 lithium", "Me: 3 lithium. You: 6 copper"),
+acceptances and refusals, disclosures ("Project A requires 2 copper + 1 lithium
+(reward: $16/run)") and questions. Speaking is :func:`render`, one sentence per act;
+resource names are the game's themed names (``wood``), project names stay abstract
+(``project_a``):
 
 | act | sentence | meaning |
 | --- | --- | --- |
@@ -10,123 +14,39 @@ words around a sentence, so a person typing the same sentences is understood too
 | ``Need`` | ``I need 4 stone for project_a.`` | a requirement, without the reward |
 | ``Ask`` | ``What are your projects?`` | asks the listener to disclose |
 | ``Propose`` | ``I propose: you take 5 wood, I take 2 stone and 3 gold.`` | a split of the pool; ``nothing`` for an empty share |
-| ``Accept`` | ``Agreed.`` (also ``Deal.`` as a sentence, ``It's a deal``, ``I accept.``) | accepts the listener's latest proposal |
-| ``Reject`` | ``I can't accept that.`` (also ``cannot accept``, ``no deal``) | rejects it |
+| ``Accept`` | ``Agreed.`` | accepts the listener's latest proposal |
+| ``Reject`` | ``I can't accept that.`` | rejects it |
 
 Acts are kept in the speaker's perspective: in ``Propose``, ``you`` is the listener's
-share and ``me`` the speaker's.
+share and ``me`` the speaker's; a share the message does not name is None.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass
-from typing import Iterable, Mapping, Union
+from typing import Iterable, Mapping
 
-__all__ = ["Disclose", "Need", "Ask", "Propose", "Accept", "Reject", "Act", "parse", "render", "render_units"]
+from negotiation_env.games.resource.reader import Accept, Act, Ask, Disclose, Need, Propose, Reject, read
 
+__all__ = ["Disclose", "Need", "Ask", "Propose", "Accept", "Reject", "Act", "parse", "guessed_names", "render", "render_units"]
 
-@dataclass(frozen=True)
-class Disclose:
-    project: str
-    requires: tuple[tuple[str, int], ...]
-    reward: float
-
-
-@dataclass(frozen=True)
-class Need:
-    units: int
-    resource: str
-    project: str
+# without the game's names, a word after a quantity is taken for a resource name
+_GUESS = re.compile(r"\b\d+\s*(?:x\s*)?(?:units?\s+of\s+|of\s+the\s+)?([^\W\d_]+)", re.I)
+_NOT_NAMES = frozenset({"per", "run", "runs", "of", "units", "unit", "and", "for", "times", "time", "points", "x",
+                        "more", "each", "the", "to", "or", "in", "is", "are", "round", "rounds", "turns", "turn"})
 
 
-@dataclass(frozen=True)
-class Ask:
-    pass
+def parse(text: str, names: Iterable[str] | None = None) -> list[Act]:
+    """Every act in ``text``, in the order said (a refusal or an acceptance first), as
+    the reader reads it with the resource ``names`` in play (the words that follow a
+    quantity when None)."""
+    return list(read(text, guessed_names(text) if names is None else names).acts)
 
 
-@dataclass(frozen=True)
-class Propose:
-    you: tuple[tuple[str, int], ...]  # the listener's share
-    me: tuple[tuple[str, int], ...]  # the speaker's share
-
-    def you_dict(self) -> dict[str, int]:
-        return dict(self.you)
-
-    def me_dict(self) -> dict[str, int]:
-        return dict(self.me)
-
-
-@dataclass(frozen=True)
-class Accept:
-    pass
-
-
-@dataclass(frozen=True)
-class Reject:
-    pass
-
-
-Act = Union[Disclose, Need, Ask, Propose, Accept, Reject]
-
-_NUM = r"(\d+(?:\.\d+)?)"
-_DISCLOSE = re.compile(r"\bmy\s+(\w+)\s+needs\s+(.+?)\s+per\s+run\s+and\s+pays\s+" + _NUM, re.I)
-_NEED = re.compile(r"\bI\s+need\s+(\d+)\s+(\w+)\s+for\s+(\w+)", re.I)
-_ASK = re.compile(r"\bwhat\s+are\s+your\s+projects\b", re.I)
-_PROPOSE = re.compile(r"\bI\s+propose:?\s*you\s+take\s+(.+?),\s*(?:and\s+)?I\s+take\s+(.+?)(?:\.(?:\s|$)|$|;|!|\?)", re.I | re.S)
-_REJECT = re.compile(r"\b(?:can'?t|cannot|can\s+not)\s+accept\b|\bno\s+deal\b|\bI\s+reject\b", re.I)
-# "Deal." only as a sentence of its own, so "what deal do you want?" is not an acceptance
-_ACCEPT = re.compile(r"\bagreed\b|\bit'?s\s+a\s+deal\b|(?:^|(?<=[.!?])\s*)deal\s*[.!]|\bI\s+accept\b", re.I)
-_ITEM = re.compile(r"^\s*(\d+)\s*(?:x\s*|×\s*)?(\w+)\s*$", re.I)
-
-
-def _units(text: str) -> tuple[tuple[str, int], ...] | None:
-    """``5 wood and 2 gold`` -> (("wood", 5), ("gold", 2)); ``nothing`` -> (); else None."""
-    text = text.strip().rstrip(".")
-    if re.fullmatch(r"(?:nothing|none|no\s+resources)", text, re.I):
-        return ()
-    out: list[tuple[str, int]] = []
-    for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
-        m = _ITEM.match(part)
-        if not m:
-            return None
-        out.append((m.group(2).lower(), int(m.group(1))))
-    return tuple(out)
-
-
-def parse(text: str) -> list[Act]:
-    """Every act in ``text``, in order of appearance (position of its sentence).
-
-    Parsed once per text and process (a negotiator re-reads the whole dialogue at every
-    turn); acts are frozen, and each call returns a new list."""
-    return list(_parse(text))
-
-
-@functools.lru_cache(maxsize=8192)
-def _parse(text: str) -> tuple[Act, ...]:
-    found: list[tuple[int, Act]] = []
-    for m in _DISCLOSE.finditer(text):
-        req = _units(m.group(2))
-        if req is not None:
-            found.append((m.start(), Disclose(m.group(1).lower(), req, float(m.group(3)))))
-    for m in _NEED.finditer(text):
-        found.append((m.start(), Need(int(m.group(1)), m.group(2).lower(), m.group(3).lower())))
-    for m in _ASK.finditer(text):
-        found.append((m.start(), Ask()))
-    for m in _PROPOSE.finditer(text):
-        you, me = _units(m.group(1)), _units(m.group(2))
-        if you is not None and me is not None:
-            found.append((m.start(), Propose(you, me)))
-    rejects = [m.start() for m in _REJECT.finditer(text)]
-    for pos in rejects:
-        found.append((pos, Reject()))
-    for m in _ACCEPT.finditer(text):
-        # "no deal" is a rejection, not an acceptance
-        if not any(r <= m.start() <= r + 12 for r in rejects):
-            found.append((m.start(), Accept()))
-    found.sort(key=lambda x: x[0])
-    return tuple(a for _, a in found)
+def guessed_names(text: str) -> set[str]:
+    """The words that follow a quantity in ``text``: its resource names, when the game's
+    are not known."""
+    return {w.lower() for w in _GUESS.findall(text)} - _NOT_NAMES
 
 
 def render_units(units: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:

@@ -128,7 +128,7 @@ def _partner_scenario(view: OwnView, disclosures: dict[str, G.Disclose]) -> Scen
     projects = {}
     for name, d in disclosures.items():
         req = view.ids(dict(d.requires))
-        if req and len(req) == len(d.requires):
+        if req and len(req) == len(d.requires) and d.reward is not None:
             projects[name] = {"requires": req, "reward": d.reward}
     if not projects:
         return None
@@ -147,6 +147,21 @@ class Exact(dict):
     inside it consume: how an agent that *takes a share* (its fair half, the share it was
     offered) submits. Build it with :meth:`ResourceNegotiator.take_share`, which keeps it
     within the budget and the type limit."""
+
+
+#: what an agent says when it cannot read the partner's message
+UNREAD_REPLY = ("I could not read an offer in your last message; could you state it as "
+                "\"you take <numbers and resources>, I take <numbers and resources>\"?")
+#: how much of an unread message its event keeps
+UNREAD_CHARS = 300
+
+
+def _restates(theirs: G.Propose, mine: G.Propose) -> bool:
+    """The partner's split is mine seen from its side (zero quantities aside)."""
+    def d(units):
+        return {str(n).lower(): q for n, q in (units or ()) if q}
+
+    return d(theirs.you) == d(mine.me) and d(theirs.me) == d(mine.you)
 
 
 def _say(acts) -> str:
@@ -202,6 +217,7 @@ class ResourceNegotiator(BasePolicy):
 
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
+        self.last_events = []
         view = OwnView.from_observation(obs)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
@@ -210,16 +226,33 @@ class ResourceNegotiator(BasePolicy):
             view = dataclasses.replace(view, turns_limit=self.horizon)
         plan = Plan.of(view)
         self._why = []
+        unread = self.unread(view)
         if view.phase == "decision" or (unlimited and view.turns_used >= self.horizon):
             acts, claim = [], self.final_claim(view, plan)
         else:
             acts, claim = self.talk(view, plan)
+            if unread:
+                self.why("I could not read their last message, so I ask them to state their offer with numbers.")
+                acts = [UNREAD_REPLY] + list(acts)
         if claim is not None:
             return self._decide(view, plan, acts, claim)
         text = _say(acts) or "Let's keep talking."
         if self.output == "text":
             return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
         return {"message": text, "thinking": self.thinking(), "decide": 0}
+
+    def unread(self, view: OwnView) -> list[str]:
+        """The partner's messages since my last one that talk about the negotiation but
+        say nothing the reader reads; each is recorded as an ``unread_message`` event of
+        this turn (:attr:`last_events`)."""
+        msgs = view.current.messages
+        k = len(msgs)
+        while k > 0 and msgs[k - 1][0] == "them":
+            k -= 1
+        out = [text for _who, text in msgs[k:] if view.current.reading(text).unread]
+        self.last_events = [{"type": "unread_message", "source": "policy", "round": view.round_index,
+                             "message": text[:UNREAD_CHARS]} for text in out]
+        return out
 
     def reflect(self, view: OwnView) -> Any:
         """The post-game reflection (D.5): a sentence of what the agent saw of its own
@@ -270,20 +303,22 @@ class ResourceNegotiator(BasePolicy):
 
     @staticmethod
     def partner_accepted_mine(view: OwnView) -> bool:
-        """The partner's latest message accepts, and I proposed before it."""
+        """The partner's latest message accepts, I proposed before it, and it proposes
+        nothing else (restating my split from its side is still accepting it)."""
         msgs = view.current.messages
-        if not msgs or msgs[-1][0] != "them":
+        mine = ResourceNegotiator.my_last_proposal(view)
+        if not msgs or msgs[-1][0] != "them" or mine is None:
             return False
-        last = G.parse(msgs[-1][1])
-        return any(isinstance(a, G.Accept) for a in last) and not any(isinstance(a, G.Propose) for a in last) \
-            and ResourceNegotiator.my_last_proposal(view) is not None
+        last = view.current.message_acts()[-1][1]
+        if not any(isinstance(a, G.Accept) for a in last):
+            return False
+        return all(_restates(a, mine) for a in last if isinstance(a, G.Propose))
 
     def agreed_claim(self, view: OwnView) -> dict[str, int] | None:
         """My share under this round's agreement, if one was reached."""
-        msgs = view.current.messages
         proposal, proposer = None, None
-        for who, text in msgs:
-            for a in G.parse(text):
+        for who, acts in view.current.message_acts():
+            for a in acts:
                 if isinstance(a, G.Propose):
                     proposal, proposer = a, who
                 elif isinstance(a, G.Accept) and proposal is not None and who != proposer:

@@ -22,7 +22,10 @@ from negotiation_env.games.resource.features import FeatureLayout
 from negotiation_env.games.resource.prompts import SITUATION_JOINT, SITUATION_JOINT_FAVOURED
 from negotiation_env.games.resource.scenario import Scenario
 
+from negotiation_env.games.resource.reader import Reading, read
+
 from . import grammar
+from .grammar import guessed_names as grammar_names
 
 __all__ = ["OwnView", "RoundLog"]
 
@@ -54,10 +57,40 @@ class RoundLog:
     #: resource names spoken in this round -> the latest names (set when a later round's
     #: theme renamed them), so that acts read in the names in effect now
     rename: dict[str, str] = field(default_factory=dict)
+    #: the resource names in effect in this round (what its messages are read with)
+    names: tuple[str, ...] = ()
+    #: each resource's supply by its latest name: a proposal naming one share only leaves
+    #: the rest of the pool to the other party
+    supply: dict[str, int] = field(default_factory=dict)
+
+    def reading(self, text: str) -> Reading:
+        """One message of this round as the reader reads it."""
+        return read(text, {n.lower(): n for n in self.names} if self.names else grammar_names(text))
+
+    def message_acts(self) -> list[tuple[str, list[grammar.Act]]]:
+        """(who, acts) of each message in order, in the names in effect now; a proposal
+        naming one share leaves the rest of the pool to the other party."""
+        out = []
+        for who, text in self.messages:
+            acts = list(self.reading(text).acts)
+            if self.rename:
+                acts = [_renamed(a, self.rename) for a in acts]
+            if self.supply:
+                acts = [_completed(a, self.supply) for a in acts]
+            out.append((who, acts))
+        return out
 
     def acts(self, who: str) -> list[grammar.Act]:
-        acts = [a for w, text in self.messages if w == who for a in grammar.parse(text)]
-        return [_renamed(a, self.rename) for a in acts] if self.rename else acts
+        return [a for w, acts in self.message_acts() if w == who for a in acts]
+
+
+def _completed(act: grammar.Act, supply: dict[str, int]) -> grammar.Act:
+    """A proposal naming one share, with the rest of the pool as the other share."""
+    if not isinstance(act, grammar.Propose) or act.is_split:
+        return act
+    named = dict(act.you if act.you is not None else act.me)
+    rest = tuple((n, q - named.get(n, 0)) for n, q in supply.items() if q - named.get(n, 0) > 0)
+    return grammar.Propose(rest, act.me) if act.you is None else grammar.Propose(act.you, rest)
 
 
 def _renamed(act: grammar.Act, rename: dict[str, str]) -> grammar.Act:
@@ -182,6 +215,7 @@ def _dialogue(conversation, names: list[str]) -> tuple[list[RoundLog], list[str]
             result["own"], result["opponent"] = (_rekey(result["own"], seen, current),
                                                  _rekey(result["opponent"], seen, current))
     for r, seen in zip(rounds, spoken):
+        r.names = tuple(seen)
         if seen != current:
             r.rename = {old.lower(): new for old, new in zip(seen, current)}
     return rounds, current
@@ -301,6 +335,9 @@ class OwnView:
             if len(_SCENARIOS) >= _SCENARIOS_KEPT:
                 _SCENARIOS.clear()
             _SCENARIOS[key] = sc
+        supply = {n: int(q) for n, q in zip(rnames, L.get(f, "supply"))}
+        for r in rounds:
+            r.supply = supply
         phase = ("talk", "decision", "done")[int(np.argmax(L.get(f, "phase")))]
         joint_plan, revealed = _read_joint(system, listed)
         return cls(

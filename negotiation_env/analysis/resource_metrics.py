@@ -157,13 +157,13 @@ of the same pairing, M/C, partner stability, rotation and protocol (:func:`match
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .acceptance import accepts, rejects
+from negotiation_env.games.resource.acceptance import accepts, rejects
+from negotiation_env.games.resource.reader import read
 
 __all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", "LIMIT_NOT_RECORDED",
            "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
@@ -171,15 +171,6 @@ __all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", 
            "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
            "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
            "TRANSITION_KEYS"]
-_YOU = re.compile(r"\byou\s+(?:can\s+|could\s+|should\s+|will\s+|'ll\s+)?(?:take|get|buy|have|purchase|keep)\b"
-                  r"(?P<body>[^.;!?]*)", re.IGNORECASE)
-_ME = re.compile(r"\b(?:i|i'll|i will)\s+(?:will\s+)?(?:take|get|buy|purchase|keep)\b(?P<body>[^.;!?]*)",
-                 re.IGNORECASE)
-_QTY = re.compile(r"(\d+)\s*(?:units?\s+of\s+|x\s*)?([^\W\d][\w\-]*)", re.UNICODE)
-_NOTHING = re.compile(r"\s*(?:nothing|none|no\s+resources)\b", re.IGNORECASE)
-_YOU_CUT = re.compile(r"\b(?:and\s+)?i\s+(?:will\s+|'ll\s+)?(?:take|get|buy|keep)\b", re.IGNORECASE)
-_ME_CUT = re.compile(r"\b(?:and\s+)?you\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.;!?]+[.;!?]*")
 
 
 @dataclass
@@ -292,46 +283,23 @@ def _names(outcome: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
-def _quantities(body: str, names: Mapping[str, str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for n, word in _QTY.findall(body):
-        w = word.lower()
-        rid = names.get(w) or names.get(w.rstrip("s"))
-        if rid is not None:
-            out[rid] = int(n)
-    return out
-
-
-def _clause_shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, int] | None, dict[str, int] | None,
-                                                                      bool, bool]:
-    """(listener's share, speaker's share) one sentence names, None for a share it does
-    not name, and whether each share is "nothing"."""
-    you: dict[str, int] | None = None
-    me: dict[str, int] | None = None
-    you_none = me_none = False
-    for m in _YOU.finditer(sentence):
-        body = _YOU_CUT.split(m.group("body"))[0]
-        you_none |= bool(_NOTHING.match(body))
-        q = _quantities(body, names)
-        if q:
-            you = {**(you or {}), **q}
-    for m in _ME.finditer(sentence):
-        body = _ME_CUT.split(m.group("body"))[0]
-        me_none |= bool(_NOTHING.match(body))
-        q = _quantities(body, names)
-        if q:
-            me = {**(me or {}), **q}
-    return you, me, you_none, me_none
+def _sentence_shares(speech: str, outcome: Mapping[str, Any]):
+    """Each allocation sentence of ``speech`` as the reader reads it: (listener's share,
+    speaker's share), None for a share not named, ``{}`` for "nothing"; and the resource
+    ids of the game."""
+    names = _names(outcome)
+    for p in read(speech, names).offers:
+        yield p.you_dict(), p.me_dict()
 
 
 def extract_proposals(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
-    """(share offered to the listener, share the speaker claims) named in ``speech``;
-    empty dicts when none. Only quantities of the game's resources count."""
+    """(share offered to the listener, share the speaker claims) named in ``speech``, as
+    :func:`~negotiation_env.games.resource.reader.read` reads its offers (a hypothetical,
+    reported or negated allocation is none); empty dicts when none. Only quantities of the
+    game's resources count; a later sentence revises an earlier one resource by resource."""
     you: dict[str, int] = {}
     me: dict[str, int] = {}
-    names = _names(outcome)
-    for sentence in _SENTENCE.findall(speech):
-        y, m, _, _ = _clause_shares(sentence, names)
+    for y, m in _sentence_shares(speech, outcome):
         you.update(y or {})
         me.update(m or {})
     return you, me
@@ -344,15 +312,13 @@ def commitments_in(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, i
     "nothing" and, in a sentence naming both shares, 0 for a resource named only in the
     other one. A claim in a sentence that also offers the listener a share is part of a
     proposal; one without ("I'll take 6 stone") is unilateral."""
-    names = _names(outcome)
-    every = {rid: 0 for rid in set(names.values())}
+    every = {rid: 0 for rid in set(_names(outcome).values())}
     offer: dict[str, int] = {}
     split: dict[str, int] = {}
     solo: dict[str, int] = {}
-    for sentence in _SENTENCE.findall(speech):
-        y, m, y_none, m_none = _clause_shares(sentence, names)
-        y = {**every, **(y or {})} if y_none else y
-        m = {**every, **(m or {})} if m_none else m
+    for y, m in _sentence_shares(speech, outcome):
+        y = every.copy() if y == {} else y
+        m = every.copy() if m == {} else m
         if y is not None and m is not None:
             y, m = {**{r: 0 for r in m}, **y}, {**{r: 0 for r in y}, **m}
             split.update(m)

@@ -40,14 +40,15 @@ __all__ = ["play_lockstep"]
 
 
 class _Seat:
-    """What one game's recorder reads about the policy that acted: its usage and
-    reasoning for this game's last call."""
+    """What one game's recorder reads about the policy that acted: its usage, reasoning
+    and reported events for this game's last call."""
 
-    __slots__ = ("last_usage", "last_reasoning")
+    __slots__ = ("last_usage", "last_reasoning", "last_events")
 
     def __init__(self) -> None:
         self.last_usage: dict[str, Any] | None = None
         self.last_reasoning: str | None = None
+        self.last_events: list | None = None
 
 
 @dataclass
@@ -113,10 +114,11 @@ def _advance(g: _Game) -> _Ask | None:
     return None
 
 
-def _record(ask: _Ask, usage: Any, reasoning: Any) -> None:
+def _record(ask: _Ask, usage: Any, reasoning: Any, events: Any = None) -> None:
     seat = ask.game.seats[ask.agent]
     seat.last_usage = usage
     seat.last_reasoning = reasoning
+    seat.last_events = events
 
 
 def _answer_one(policy: Any, ask: _Ask, seed: Any, takes_seeds: bool) -> Any:
@@ -127,7 +129,8 @@ def _answer_one(policy: Any, ask: _Ask, seed: Any, takes_seeds: bool) -> Any:
         _record(ask, usage[0] if usage else None, reasoning[0] if reasoning else None)
         return action
     action = policy.act(ask.obs)
-    _record(ask, getattr(policy, "last_usage", None), getattr(policy, "last_reasoning", None))
+    _record(ask, getattr(policy, "last_usage", None), getattr(policy, "last_reasoning", None),
+            getattr(policy, "last_events", None))
     return action
 
 

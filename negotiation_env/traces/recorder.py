@@ -25,8 +25,10 @@ What the recorder reads (the conventions every game in ``GAMES`` follows):
   ``"events"``, ``"last_turn"`` (or ``"parsed_action"``), ``"last_round"`` (a dict with
   ``"round"``: a new one means a round resolved), ``"active_agents"``, ``"usage"``;
 * optional attributes of the policy that acted, read right after its action was applied:
-  ``last_usage`` (token counts, a dict) and ``last_reasoning`` (model-side reasoning
-  text); its description comes from ``policy.settings()`` if it has one, else its public
+  ``last_usage`` (token counts, a dict), ``last_reasoning`` (model-side reasoning
+  text) and ``last_events`` (a list of event dicts the policy reports of its own turn,
+  such as a scripted negotiator's ``unread_message``: added to the step's events; an
+  ``*_error`` type is never taken from a policy); its description comes from ``policy.settings()`` if it has one, else its public
   scalar attributes, always passed through :func:`~.schema.redact`.
 
 What a step stores is bounded like what the games keep (:mod:`negotiation_env.core.answers`):
@@ -208,6 +210,9 @@ class _Builder:
         if tokens is None and policy is not None:
             tokens = getattr(policy, "last_usage", None)
         reasoning = getattr(policy, "last_reasoning", None) if policy is not None else None
+        told = getattr(policy, "last_events", None) if policy is not None else None
+        if isinstance(told, list):  # what the policy reports of its own turn (never an error)
+            events += [e for e in to_jsonable(told) if isinstance(e, dict) and not is_error_event(e)]
         text, kind = _action_text(action)
         text = _bounded(events, "action", text, ANSWER_CHARS if valid else REFUSED_ANSWER_CHARS)
         if isinstance(reasoning, str):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from negotiation_env.analysis.acceptance import accepts, rejects
+from negotiation_env.games.resource.acceptance import accepts, rejects
 
 DATA = Path(__file__).parent / "data" / "acceptance_utterances.jsonl"
 ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -93,7 +93,7 @@ def test_neither_acceptance_nor_rejection(text):
 def test_kept_answers_are_the_computed_ones():
     """accepts/rejects keep each short text's answer: the same as computing it afresh,
     for every labelled text, for texts over the kept length and for non-strings."""
-    from negotiation_env.analysis import acceptance as acc
+    from negotiation_env.games.resource import acceptance as acc
 
     long_ok = "Agreed. " + "x" * acc._CACHE_CHARS
     long_no = "No deal. " + "x" * acc._CACHE_CHARS

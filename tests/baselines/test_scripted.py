@@ -45,7 +45,8 @@ def test_person_phrasings_are_understood():
     assert G.parse("No deal.") == [G.Reject()]
     assert G.parse("I cannot accept that. What are your projects?") == [G.Reject(), G.Ask()]
     assert G.parse("I need 4 stone for project_a.") == [G.Need(4, "stone", "project_a")]
-    assert G.parse("I propose: you take lots, I take 3 wood.") == []  # unparseable share: no act
+    # an unreadable share is not named: the readable one is a claim
+    assert G.parse("I propose: you take lots, I take 3 wood.") == [G.Propose(None, (("wood", 3),))]
 
 
 # --------------------------------------------------------------------------- helpers

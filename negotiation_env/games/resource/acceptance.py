@@ -39,12 +39,25 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["accepts", "rejects"]
+__all__ = ["accepts", "rejects", "normalise_typography"]
 
 _F = re.IGNORECASE
 
-# typographic apostrophes and dashes (what model text is full of) to plain ones
-_NORMALISE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u2014": " - ", "\u2013": " - ", "\u2026": "..."})
+# typography model text is full of, made plain: curly quotes and apostrophes, dashes,
+# unicode spaces; zero-width characters and soft hyphens removed
+_NORMALISE = str.maketrans({
+    **{c: "'" for c in "\u2019\u2018\u201a\u201b\u2032\u02bc\uff07"},
+    **{c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
+    **{c: " - " for c in "\u2014\u2013\u2015\u2012"}, "\u2010": "-", "\u2011": "-", "\u2212": "-",
+    "\u2026": "...",
+    **{chr(c): " " for c in (0x00a0, 0x1680, *range(0x2000, 0x200b), 0x202f, 0x205f, 0x3000)},
+    **{chr(c): None for c in (0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad)},
+})
+
+
+def normalise_typography(text: str) -> str:
+    """``text`` with plain apostrophes, quotes, dashes and spaces (see ``_NORMALISE``)."""
+    return str(text).translate(_NORMALISE)
 
 # double negatives that accept: cues of their own, and not negations of a later cue
 _IDIOM = re.compile(
@@ -67,12 +80,19 @@ _CUE = re.compile(
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
     r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
     r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b"
-    r"|\blet'?s\s+(?:do\s+(?:it|that|this)|go\s+with(?!\s+my\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
+    r"|\blet'?s\s+(?:do\s+(?:it|that|this)(?!\s+(?:differently|another|a\s+different|my|instead|this\s+way|like\s+this|the\s+other))"
+    r"|go\s+with(?!\s+my\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
     r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
     r"|\bon\s+board\b|\bfine\s+(?:by|with)\s+me\b|\bi'?m\s+fine\s+with\b|\bcan\s+live\s+with\b"
     r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+my\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
     r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
-    r"|\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b", _F)
+    r"|\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b"
+    r"|\b(?:i|we)\s+(?:can|could)\s+(?:definitely\s+|certainly\s+)?work\s+with\s+(?:that|this|it|your)\b"
+    r"|\b(?:i'?ll|i\s+will|i'?d|we'?ll)\s+(?:happily\s+|gladly\s+)?take\s+(?:it|that|this|your\s+(?:offer|proposal|deal|split|plan))\b"
+    r"(?!\s+(?:back|into|as|further))"
+    r"|\b(?:i|we)\s+(?:fully\s+)?concur\b|\byou'?ve\s+got\s+(?:yourself\s+)?a\s+deal\b|\bgot\s+yourself\s+a\s+deal\b"
+    r"|\bsounds?\s+like\s+a\s+(?:\w+\s+)?(?:plan|deal)\b|\b(?:that'?s|it'?s|this\s+is)\s+a\s+(?:\w+\s+)?plan\b(?!\s+(?:where|if|for)\b)"
+    r"|\bi'?m\s+(?:good|ok|okay|cool|down)\s+with\s+(?:that|this|it|your)\b", _F)
 # a short reply's opening word
 _WEAK = re.compile(r"^\s*(?:yes|yep|yeah|sure|ok|okay|alright|all\s+right|perfect|excellent)\b(?=\s*(?:[.!,;:]|-|$))",
                    _F)
@@ -107,7 +127,8 @@ _RETRACT = re.compile(r"\bactually\b|\bwait\b|\bon\s+second\s+thought|\bhold\s+o
                       r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e"
                       r"|\btoo\s+(?:fast|quickly|soon)\b"
                       r"|\bcounter\b", _F)
-_DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b", _F)
+_DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b|\b(?:i|we)\s+(?:would\s+)?(?:propose|suggest)\b"
+                              r"|\b(?:how|what)\s+about\b|\binstead\b|\bcounter", _F)
 
 _REFUSAL = re.compile(
     r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b"
@@ -164,7 +185,7 @@ def _cues(text: str) -> list[tuple[int, int, bool, bool]]:
 
 
 def _normalise(text: str) -> str:
-    return _IDIOM.sub(" ACCEPTIDIOM ", str(text).translate(_NORMALISE))
+    return _IDIOM.sub(" ACCEPTIDIOM ", normalise_typography(text))
 
 
 #: texts up to this length have their answers kept (a cohort's scripted messages repeat
