@@ -206,6 +206,16 @@ class ResourceNegotiator(BasePolicy):
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._why: list[str] = []
+        self._last_acts: list | None = None
+
+    @property
+    def last_acts(self) -> list | None:
+        """What the latest turn said, as the list its speech was rendered from (acts and
+        stock phrases; empty when the agent fell back on its default sentence), or None
+        before the first turn and after a turn that says nothing to the partner (the
+        reflection). A wrapper reads it to know what was said without parsing the words.
+        (Not an instance attribute: the trace's policy settings stay as they were.)"""
+        return self._last_acts
 
     def why(self, reason: str) -> None:
         """Note one sentence of this turn's reasoning (sent as the private thinking)."""
@@ -218,6 +228,7 @@ class ResourceNegotiator(BasePolicy):
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
         self.last_events = []
+        self._last_acts = None
         view = OwnView.from_observation(obs)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
@@ -236,6 +247,7 @@ class ResourceNegotiator(BasePolicy):
                 acts = [UNREAD_REPLY] + list(acts)
         if claim is not None:
             return self._decide(view, plan, acts, claim)
+        self._last_acts = list(acts)
         text = _say(acts) or "Let's keep talking."
         if self.output == "text":
             return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
@@ -274,6 +286,7 @@ class ResourceNegotiator(BasePolicy):
             usage = plan.vec(claim)
         bought = G.render_units([(n, int(q)) for n, q in zip(view.resource_names, usage)])
         self.why(f"I buy {bought} to run {_runs_text(view.project_names, runs)}, worth {_n(plan.value[i])} to me.")
+        self._last_acts = list(acts)
         speech = _say(acts) or "Here is my decision."
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
