@@ -70,7 +70,8 @@ _CUE = re.compile(
     r"\b(?:i|we)\s+(?:fully\s+|completely\s+|totally\s+)?(?:agree|accept)\b"
     r"(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w|we\b"
     r"|on\s+the\s+(?:goal|problem|need)|with\s+you\s+that))"
-    r"|\b(?:agreed|accepted)\b(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w"
+    r"|\b(?:agreed|accepted)\b(?![,:]?\s+(?:that\s+)?the\s+\w+\s+(?:is|are|was|were|really)\b)"
+    r"(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w"
     r"|on\s+the\s+(?:goal|problem|need)))"
     r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with(?!\s+my\b)|take\s+(?:that|it|your))\b"
     r"|\bcan\s+(?:accept|agree)\b"
@@ -79,10 +80,10 @@ _CUE = re.compile(
     r"|\b(?:it'?s|that'?s|it\s+is|that\s+is|you'?ve\s+got|you\s+have|we\s+have|we'?ve\s+got|we\s+got)\s+"
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
     r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
-    r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b"
+    r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b(?!\s+better)"
     r"|\blet'?s\s+(?:do\s+(?:it|that|this)(?!\s+(?:differently|another|a\s+different|my|instead|this\s+way|like\s+this|the\s+other))"
     r"|go\s+with(?!\s+my\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
-    r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
+    r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b(?!\s+(?:my|mine|a|our\s+own)\b)|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
     r"|\bon\s+board\b|\bfine\s+(?:by|with)\s+me\b|\bi'?m\s+fine\s+with\b|\bcan\s+live\s+with\b"
     r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+my\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
     r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
@@ -91,8 +92,14 @@ _CUE = re.compile(
     r"|\b(?:i'?ll|i\s+will|i'?d|we'?ll)\s+(?:happily\s+|gladly\s+)?take\s+(?:it|that|this|your\s+(?:offer|proposal|deal|split|plan))\b"
     r"(?!\s+(?:back|into|as|further))"
     r"|\b(?:i|we)\s+(?:fully\s+)?concur\b|\byou'?ve\s+got\s+(?:yourself\s+)?a\s+deal\b|\bgot\s+yourself\s+a\s+deal\b"
-    r"|\bsounds?\s+like\s+a\s+(?:\w+\s+)?(?:plan|deal)\b|\b(?:that'?s|it'?s|this\s+is)\s+a\s+(?:\w+\s+)?plan\b(?!\s+(?:where|if|for)\b)"
-    r"|\bi'?m\s+(?:good|ok|okay|cool|down)\s+with\s+(?:that|this|it|your)\b", _F)
+    r"|\bsounds?\s+like\s+a\s+(?:\w+\s+)?(?:plan|deal)\b|\b(?:that'?s|it'?s|this\s+is)\s+a\s+(?:\w+\s+)?plan\b(?!\s+(?:where|if)\b)"
+    r"|\b(?:happy|content|satisfied|pleased)\s+with\s+(?:that|this|the|your)\s+(?:split|plan|offer|proposal|deal|allocation"
+    r"|arrangement)\b|\b(?:that|this|the|your)\s+(?:split|plan|offer|proposal|deal|allocation|arrangement)\s+(?:is|seems|sounds"
+    r"|looks)\s+(?:\w+\s+)?(?:fair|good|great|fine|perfect|reasonable|acceptable)\b"
+    r"|^\W*sold\b|\b(?:yes|yeah|yep|ok|okay|sure)\W+(?:\w+\W+)?deal\b(?!\s+(?:on|where|with|for|in|if)\b)"
+    r"|\b(?:i|we)\s+(?:fully\s+|completely\s+)?(?:support|endorse|back)\s+(?:this|that|your|the)\b"
+    r"|\bi'?m\s+(?:good|ok|okay|cool|down)\s+with\s+(?:that|this|it|your)\b"
+    r"|\bwe\s+(?:have|'ve\s+got|'ve\s+reached|have\s+reached|reached)\s+(?:an?\s+)?(?:agreement|deal)\b", _F)
 # a short reply's opening word
 _WEAK = re.compile(r"^\s*(?:yes|yep|yeah|sure|ok|okay|alright|all\s+right|perfect|excellent)\b(?=\s*(?:[.!,;:]|-|$))",
                    _F)
@@ -108,7 +115,7 @@ _HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|in\s+
 _REPORTED = re.compile(r"\b(?:said|say|saying|told|thought)\b[^.!?;]*$", _F)
 _PAST = re.compile(r"\b(?:i|we|you|they|he|she|i'd|we'd|you'd|had|have|i've|we've|you've)\s*$", _F)
 # a cue framing the speaker's own proposal ("here's what would work for me:")
-_FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$", _F)
+_FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$|\bmake\s+(?:this|it|that|things|everything|a\s+split)\s+$", _F)
 _DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confirm|see|consider)\b|\bbefore\s+i\s+commit"
                     r"|\bneed\s+to\s+(?:check|see|verify|think|confirm)\b|\b(?:i'?ll|i\s+will)\s+(?:consider|think)\b"
                     r"|\bdepending\s+on\b|\bpending\b|\bhaven'?t\s+worked\s+out\b|\bdouble-check\b", _F)
@@ -116,7 +123,7 @@ _CONDITION = re.compile(r"\b(?:if|provided|providing|as\s+long\s+as|so\s+long\s+
                         r"|unless|once\s+you|should\s+you|only\s+if|but\s+only|but\s+first|first\s+i\s+need)\b", _F)
 _LATER = re.compile(r"\b(?:next|later|future|following|another)\s+rounds?\b|\bnext\s+time\b|\bin\s+future\b", _F)
 _CONTRAST = re.compile(r"\b(?:but|except|however|though|although|yet)\b|;", _F)
-_PROBLEM = re.compile(r"\b(?:need|needs|rather|instead|revisit|swap|change|short|without|enough|overdraws?|overdrew"
+_PROBLEM = re.compile(r"\b(?:need|needs|rather|instead|revisit|swap|change|tweak\w*|adjust\w*|modif\w*|amend\w*|short|without|enough|overdraws?|overdrew"
                       r"|drop|reduce|lower|more|less|miscount\w*|reali[sz]\w*|only\s+if|first|budget|leaves?|cover)\b"
                       r"|n't\b|\b(?:no|not|cannot)\b", _F)
 _REAFFIRM = re.compile(r"\b(?:what|as)\s+we\s+agreed\b|\bthe\s+agreed\b|\bas\s+agreed\b", _F)
@@ -126,19 +133,29 @@ _RETRACT = re.compile(r"\bactually\b|\bwait\b|\bon\s+second\s+thought|\bhold\s+o
                       r"|\bwithdraw\b|\bscratch\b|\bchang(?:e|ing)\s+my\s+mind\b|\bmiscount\w*|\bhmm+\b|\bredo\b"
                       r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e"
                       r"|\btoo\s+(?:fast|quickly|soon)\b"
-                      r"|\bcounter\b", _F)
+                      r"|\bcounter\b|\b(?:tweak|adjustment|amendment|modification|caveat)\b|\binstead\b"
+                      r"|\b(?:i'?d|i\s+would)\s+(?:propose|suggest)\b|\bproposal\s*:|\brevised\b", _F)
 _DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b|\b(?:i|we)\s+(?:would\s+)?(?:propose|suggest)\b"
-                              r"|\b(?:how|what)\s+about\b|\binstead\b|\bcounter", _F)
+                              r"|\b(?:how|what)\s+about\b|\binstead\b|\bcounter|\bsubmit\w*"
+                              r"|\bmy\s+(?:decision|choice|purchase|own)\b|\bidea\b|\balternative", _F)
 
 _REFUSAL = re.compile(
-    r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b"
+    r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b(?!\s+on\b)"
     r"|\b(?:don'?t|do\s+not|never)\s+(?:\w+\s+)?(?:agree|accept)\b|\bno\s+deal\b|\bdeal(?:'s|\s+is)\s+off\b"
-    r"|\bi\s+(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
+    r"|\bi\s+(?:\w+ly\s+)?(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+|am\s+going\s+to\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
     r"|\b(?:have\s+to|must|'d\s+have\s+to|got\s+to)\s+(?:decline|refuse|say\s+no)\b|\bturning\s+(?:that|it|this)\s+down\b"
-    r"|\b(?:i'?ll|i\s+will|i\s+have\s+to|i\s+must)\s+pass\b|\bnon-?starter\b|\bunacceptable\b|\babsolutely\s+not\b"
+    r"|\b(?:i'?ll|i\s+will|i)\s+(?:have\s+to\s+|must\s+|'ll\s+have\s+to\s+)?pass\b|\bnon-?starter\b|\bunacceptable\b|\babsolutely\s+not\b"
     r"|\bnot\s+(?:going\s+to\s+work|acceptable|okay|ok|comfortable)\b|\b(?:doesn'?t|won'?t|wouldn'?t)\s+work\b"
-    r"|^\s*(?:no|nope|sorry,?\s+no)\b(?!\s+(?:objections?|complaints?|problems?|issues?|need|reason)\b)"
-    r"|\b(?:so|then|that'?s\s+a)\s+no\b", _F)
+    r"|^\s*(?:no|nope|sorry,?\s+no)\b(?!\s+(?:objections?|complaints?|problems?|issues?|need|reason|decision|strong"
+    r"|rush|hurry|pressure|preferences?|worries|idea|one|doubt|matter)\b)(?!,?\s+you'?re\s+right)"
+    r"|\b(?:thought|actually|wait|respectfully),?\s+no\b|\bretract\w*|\bhard\s+no\b|\bnegative\s+on\b"
+    r"|^\W*(?:rejected|rejecting|declined|declining)\b|\bnot\s+this\s+time\b|\bturn\s+(?:that|it|this)\s+down\b"
+    r"|\b(?:can'?t|cannot|can\s+not)\s+(?:do|make)\s+(?:that|this|it)\b|\bdon'?t\s+think\s+i\s+can\s+do\b"
+    r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s*[.!]|\b(?:isn'?t|is\s+not|not)\s+(?:feasible|workable|doable|viable)\b"
+    r"|\b(?:that|this|it|split|offer|proposal|plan)(?:'s|\s+is)?\s+(?:\w+\s+)?too\s+(?:much|many|lopsided|one-sided"
+    r"|unbalanced|unfair|greedy|skewed)\b"
+    r"|\b(?:so|then|that'?s\s+a)\s+no\b|\bsay(?:ing)?\s+no\s+to\b"
+    r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s+(?:take|accept|agree|go\s+with|do)\s+(?:that|this|it|your)\b", _F)
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -241,6 +258,8 @@ def _rejects(text: str) -> bool:
         return False
     for m in _REFUSAL.finditer(t):
         sent = next(((a, b) for a, b in _clauses(t) if a <= m.start() < b), (0, len(t)))
+        if t[sent[0]:sent[1]].rstrip().endswith("?") and not _REFUSAL.match(t, sent[0]):
+            continue  # asked: "Deal or no deal?"
         if not _CONDITION.search(t, sent[0], m.start()):  # "if we can't agree, ..." refuses nothing
             return True
     # a negated cue in the past ("the last deal didn't work for me") refuses nothing now

@@ -189,7 +189,8 @@ def _qty_res(names: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     before = re.compile(r"(?<![\w.$])(?P<n>\d+)(?!\.\d)\s*(?:x\s*)?" + _UNIT_WORDS + r"?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
                         r"(?P<name>" + name + r")\b", re.I)
     # "copper x6", "copper: 6", "copper (6)", "copper = 6", "copper - 6"
-    after = re.compile(r"\b(?P<name>" + name + r")\s*(?:x|\u00d7|:|=|\(|-|\s)\s*(?P<n>\d+)(?!\w|\.\d)\)?", re.I)
+    after = re.compile(r"\b(?P<name>" + name + r")\s*(?:x|\u00d7|:|=|\(|-|\s)\s*(?:all\s+)?(?P<n>\d+)(?:\s*x\b)?(?!\w|\.\d)\)?",
+                       re.I)
     return before, after
 
 
@@ -224,59 +225,89 @@ def quantities(text: str, names: Mapping[str, str]) -> list[tuple[int, int, str,
         if rid is not None:
             found.append((m.start(), m.end(), rid, int(m.group("n"))))
     found.sort()
-    return found
+    # bounds are not quantities: "at least 3 gold", "no more than 4 stone"
+    return [q for q in found if not _BOUND.search(text, max(0, q[0] - 14), q[0])]
+
+
+_BOUND = re.compile(r"\b(?:at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|up\s+to|over|under|beyond"
+                    r"|minimum(?:\s+of)?|maximum(?:\s+of)?)\s*$", re.I)
 
 
 # --------------------------------------------------------------------------- parties
 _F = re.IGNORECASE
-_VERB = (r"(?:take|taking|get|getting|buy|buying|have|purchase|keep|receive|grab|claim|go\s+with|go\s+for"
-         r"|end\s+up\s+with|secure|pick\s+up|acquire|use)")
-_ADV = r"(?:(?:then|just|also|only|simply|instead|all|both|each|now|still)\s+)?"
+_VERB = (r"(?:take|taking|takes|took|accept|accepting|get|getting|gets|buy|buying|buys|bought|have|having|purchase|purchasing|keep"
+         r"|keeping|receive|receiving|grab|grabbing|claim|claiming|obtain|obtaining|secure|securing|acquire|acquiring"
+         r"|go\s+with|go\s+for|going\s+for|end\s+up\s+with|pick\s+up|use|using|submit|submitting|request|ask\s+for"
+         r"|stick\s+(?:to|with)|sticking\s+(?:to|with)|stay\s+(?:on|with)|settle\s+(?:for|on)|aim\s+for"
+         r"|(?:do|go|doing|going)(?=\s+\d))")
+# adverbs between a subject, its modal and its verb: "I'm only going to buy", "you'd then get"
+_ADV = r"(?:(?:then|just|also|only|simply|instead|all|both|each|now|still|happily|gladly|really|probably|definitely|actually)\s+)?"
 _MODAL = (r"(?:'d|'ll|\s+would|\s+will|\s+can|\s+could|\s+should|\s+may|\s+might|\s+get\s+to|\s+are\s+to|\s+gets?"
-          r"|\s+take|\s+'re\s+going\s+to|\s+are\s+going\s+to|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna"
-          r"|\s+plan\s+to|\s+want\s+to|'d\s+like\s+to|\s+would\s+like\s+to|\s+intend\s+to|\s+need\s+to|\s+aim\s+to"
-          r"|\s+propose\s+to|\s+suggest\s+to|\s+shall|\s+must)?")
-_NEG_MODAL = (r"(?:\s+(?:won't|can't|cannot|wouldn't|shouldn't|don't|do\s+not|will\s+not|would\s+not|can\s+not"
-              r"|couldn't|could\s+not|never|mustn't|must\s+not|not))")
+          r"|\s+take|'re|\s+are|'m|\s+am|\s+plan\s+to|\s+want\s+to|\s+intend\s+to|\s+need\s+to|\s+aim\s+to"
+          r"|\s+propose\s+to|\s+suggest\s+to|\s+shall|\s+must|\s+might\s+as\s+well)?"
+          r"(?:\s+" + _ADV.rstrip("?") + r"?(?:going\s+to|gonna|like\s+to|be\s+(?:open|willing|happy|able|fine|ok|okay|"
+          r"ready)\s+(?:to|with)|(?:be\s+)?free\s+to|welcome\s+to|happy\s+to|able\s+to|glad\s+to))?")
+_NEG_MODAL = (r"(?:(?:'m|'re|\s+am|\s+are)\s+not|\s+(?:won't|can't|cannot|wouldn't|shouldn't|don't|do\s+not|will\s+not"
+              r"|would\s+not|can\s+not|couldn't|could\s+not|never|mustn't|must\s+not|not)"
+              r"(?:\s+(?:going\s+to|gonna|want\s+to|need\s+to|be\s+able\s+to))?)")
 _PRE = re.compile(
-    # subject + (modal) + verb: "you take", "you'd get", "I'll take", "I would like to have"
-    r"(?P<who>\byou|\bu|\bi)(?P<neg>" + _NEG_MODAL + r")?" + _MODAL + r"\s+" + _ADV + r"(?:\w+ly\s+)?" + _VERB + r"\b"
-    r"|(?P<who2>\byou|\bi)'d\s+like\b|(?P<who3>\bi)\s+want\b"
-    # "give you", "leave me", "let me take", "for you to take", "you get to keep"
-    r"|\b(?:give|leave|offer|allocate|allot|assign|hand|send|reserve|left|giving|leaving|offering)\s+(?P<obj>you|me)\b"
+    # subject + (modal) + verb: "you take", "you'd get", "I'll take", "I would like to have", "ill take"
+    r"(?P<who>\byou|\bu|\bi|\bill(?=\s+(?:take|get|buy|have|do|go)\b))(?P<neg>" + _NEG_MODAL + r")?" + _MODAL
+    + r"\s+" + _ADV + r"(?:\w+ly\s+)?" + _VERB + r"\b"
+    r"|(?P<who2>\byou|\bi)'d\s+(?:like|love|prefer)\b|(?P<who3>\bi)\s+(?:want|prefer)\b"
+    r"|(?P<need>\bi)\s+(?:still\s+|really\s+|only\s+|just\s+|do\s+)?need\b(?!\s+(?:to|you)\b)|\b(?P<who4>you)'?re\s+welcome\s+to\b"
+    # "give you", "leave me", "let me take", "for you to take", "count me in for", "put me down for"
+    r"|\b(?:give|leave|offer|allocate|allot|assign|hand|send|reserve|left|giving|leaving|offering|count|put)\s+"
+    r"(?P<obj>you|me)\b(?:\s+(?:in|down)\s+for\b)?"
     r"|\blet\s+(?P<let>me)\s+(?:\w+\s+)?" + _VERB + r"\b|\bfor\s+(?P<for>you|me)\s+to\s+" + _VERB + r"\b"
+    # imperatives to the listener: "take 6 oil", "feel free to grab 7 water", "go ahead and take"
+    r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:please\s+)?(?:(?:feel\s+free\s+to|go\s+ahead\s+and|go\s+ahead\s+"
+    r"(?:to\s+)?)\s*)?(?P<imp>take|grab|have|buy|keep)\b(?=\s+(?:all\s+|the\s+)?\d)"
+    r"|\b(?:feel\s+free\s+to|go\s+ahead\s+and)\s+(?P<imp2>take|grab|have|buy|keep)\b"
     # "your share: ...", "my part would be ..."
-    r"|\b(?P<pos>your|my)\s+(?:own\s+)?(?:share|part|portion|allocation|side|cut|purchase|half|order|buy)"
+    r"|\b(?P<pos>your|my)\s+(?:own\s+)?(?:share|part|portion|allocation|side|cut|purchase|half|order|buy|end)"
     r"(?:\s+(?:is|would\s+be|will\s+be|could\s+be|then|becomes))?\b"
-    # labels: "You: 5 copper", "Me - 3 lithium", "For you: ...", "Agent B (you):"
+    # labels: "You: 5 copper", "Me - 3 lithium", "For you: ...", "for you, 7 flour"
     r"|(?:^|(?<=[\s(,;]))(?:for\s+)?(?P<lab>you|me|i|myself|yourself)\s*(?:\)|\s)?\s*(?::|=|->|-(?=\s))"
+    r"|\bfor\s+(?P<for2>you|me)\s*,\s*(?=\d)"
     # ellipsis: "and I 3 lithium", "you 5 copper"
-    r"|(?:^|(?<=[\s,;(]))(?P<ell>you|me|i)\s+(?=\d)"
+    r"|(?:^|(?<=[\s,;(]))(?P<ell>you|me|i)\s+(?=\d|[a-z]+\s*(?:x|\u00d7|:)\s*\d|[a-z]+\s+\d+\s*(?:[,+&;.]|and\b|$))"
     # both parties: "we each take 3", "each of us gets 3"
-    r"|\b(?:we\s+(?:both|each)|each\s+of\s+us|both\s+of\s+us|we)\s+(?:\w+\s+)?(?P<both>take|get|buy|have)s?\b",
+    r"|\b(?:we\s+(?:both|each)|each\s+of\s+us|both\s+of\s+us|we)\s+(?:\w+\s+)?(?P<both>take|get|buy|have|took|got)s?\b",
     _F)
 _POST = re.compile(
-    r"^\s*(?:\w+\s+)?(?:(?:for|to)\s+(?P<w1>you|yourself|me|myself)\b|(?:goes?|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
-    r"|(?:is|are|would\s+be|will\s+be)\s+(?P<w3>yours|mine)\b|on\s+(?P<w4>your|my)\s+(?:side|end)\b"
-    r"|(?P<w5>each)\b)",
+    r"^\s*\)?\s*(?:\w+\s+)?(?:(?:for|to)\s+(?P<w1>you|yourself|me|myself)\b"
+    r"|(?:goes?|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
+    r"|(?:,\s*)?(?:is|are|would\s+be|will\s+be|it'?s|they'?re|that'?s)\s+(?:all\s+)?(?P<w3>yours|mine)\b"
+    r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|me)\b"
+    r"|(?P<w7>you|me)\s*(?=[,.;!?)]|$))",
     _F)
-_PARTY = {"you": "you", "u": "you", "yourself": "you", "yours": "you", "your": "you",
+_PARTY = {"you": "you", "u": "you", "ill": "me", "yourself": "you", "yours": "you", "your": "you",
           "me": "me", "i": "me", "myself": "me", "mine": "me", "my": "me", "each": "both"}
-_NOTHING = re.compile(r"^\s*(?:nothing|none|no\s+resources|zero|0\s+of\s+everything)\b", _F)
+_NOTHING = re.compile(r"^\s*(?:nothing|none(?!\s+of)|no\s+resources|zero|0\s+of\s+everything)\b", _F)
+# what a need is for, when it is not a claim: "I need 6 copper for two runs", "... per run"
+_NEED_FOR = re.compile(r"\s*(?:for\b|to\s+run|per\s+run|in\s+total|each\s+run|a\s+run|more\b)", _F)
+# equal and stated splits of one resource: "split the water 5/5", "gold 3/3", "a 4/2 split in my favour"
+_SPLIT_RE = r"(?:\bsplit\s+(?:the\s+)?(?P<a>NAME)\s+(?P<x>\d+)\s*/\s*(?P<y>\d+)|\b(?P<b>NAME)\s*(?:->\s*split\s+)?(?P<x2>\d+)\s*/\s*(?P<y2>\d+)" \
+    r"|\b(?P<x3>\d+)\s*/\s*(?P<y3>\d+)\s+split\s+(?:of\s+(?:the\s+)?(?P<c>NAME)\s+)?in\s+(?P<fav>my|your)\s+favou?r)"
+# "seeds -> you (7)"
+_ARROW_RE = r"\b(?P<name>NAME)\s*->\s*(?P<who>you|me)\s*\(\s*(?P<n>\d+)\s*\)"
 _POST_NOTHING = re.compile(r"\bnothing\s+(?:for|to)\s+(?P<who>you|me)\b", _F)
 
 
 def _party(m: re.Match) -> tuple[str, bool]:
     """(party, negated) of a pre marker."""
-    for g in ("who", "who2", "who3", "obj", "let", "for", "pos", "lab", "ell"):
+    for g in ("who", "who2", "who3", "need", "who4", "obj", "let", "for", "imp", "imp2", "pos", "lab", "for2", "ell"):
         v = m.group(g)
         if v:
+            if g in ("imp", "imp2"):
+                return "you", False
             return _PARTY[v.lower()], g == "who" and bool(m.group("neg"))
     return "both", False
 
 
 # --------------------------------------------------------------------------- sentence context
-_SENT = re.compile(r"[^\n.!?;]+(?:\.(?=\d)[^\n.!?;]*)*[.!?;]*")
+_SENT = re.compile(r"(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-)+(?:\.(?=\d)(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-)*)*[.!?;]*")
 _IF = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|now\s+|also\s+|because\s+)?(?:even\s+)?(?:if|suppose|supposing|assuming|"
                  r"in\s+case|should\s+you|unless|when|whenever|had\s+you|were\s+you|were\s+i)\b", _F)
 _IF_MID = re.compile(r",?\s*\b(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|assuming)\b", _F)
@@ -286,7 +317,15 @@ _REPORTED = re.compile(r"\b(?:last|previous|prior|earlier|first|1st|past)\s+(?:r
                        r"|\byou\s+(?:said|proposed|suggested|offered|mentioned|wanted|asked\s+for|claimed|wrote|took|bought)\b"
                        r"|\b(?:i|we)\s+(?:said|proposed|suggested|offered|mentioned|took|bought)\b"
                        r"|\byour\s+(?:proposal|offer|suggestion|plan|split|idea)\s+(?:of|to|where|with|that|gives?|was)\b"
-                       r"|\b(?:we|you|i)\s+(?:both\s+)?(?:took|bought|got|had|purchased)\b", _F)
+                       r"|\b(?:that|this|it|which|your\s+\w+)\s+(?:gives?|leaves?|would\s+give|would\s+leave)\s+(?:you|me)\b"
+                       r"|\b(?:hard\s+no|no|negative|not)\s+on\b|\bno\s+way\b|\b(?:we|you)\s+(?:had\s+)?agreed\s+on\b"
+                       r"|\bthought\s+we\b|\bcalled\s+it\b|\bin\s+total\b|\blast\s+game\b|\b(?:partner|they)\s+took\b"
+                       r"|\b(?:we|you|i)\s+(?:both\s+)?(?:took|bought|purchased)\b(?!\s+\d+\s+\w+\s+and\s+(?:you|i)\s+took)",
+                       _F)
+# an allocation that would be, or that replaces another: "would be greedy", "5 copper instead of 6"
+_MAYBE = re.compile(r"\b(?:would|could|'d)\b", _F)
+_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+\d|,?\s+not\s+\d+\b", _F)
+_WHAT_IF = re.compile(r"\b(?:what|how\s+about)\s+if\b", _F)
 _SAME_ROUND_REF = re.compile(r"\b(?:as|like)\s+(?:you|we)\s+(?:said|proposed|suggested|offered)\b", _F)
 # an offer whose only question is the offer itself
 _OFFER_Q = re.compile(r"\b(?:how\s+about|what\s+about|what\s+if|would|could|can|will|shall|why\s+don't|why\s+not"
@@ -294,44 +333,96 @@ _OFFER_Q = re.compile(r"\b(?:how\s+about|what\s+about|what\s+if|would|could|can|
 _QUESTION_ALSO = re.compile(r"\b(?:does|do|would|will|is|are|can|could)\s+(?:that|this|it)\s+(?:work|sound|suit|fit|seem|look)"
                             r"|\bwhat\s+do\s+you\s+think\b|\bthoughts\b|\bagree\b|\bokay\s+with\b|\bok\s+with\b"
                             r"|\bfine\s+with\b|\bacceptable\b|\bdeal\b|\bsound\s+(?:good|fair|ok)", _F)
+# a tag that asks for agreement ("Does that work?", "Thoughts?", "Let me know.", "fair?")
+_AGREE_Q = re.compile(r"^\W*(?:so\s+|ok\s+|okay\s+)?(?:\w+\s+){0,2}?(?:does|do|would|will|is|are|can|could|did)\s+"
+                      r"(?:that|this|it|these|those)\s+(?:\w+\s+)?(?:work|sound|suit|fit|seem|look|make|do)"
+                      r"|^\W*(?:thoughts|deal|agreed|ok|okay|fair|right|yes\s+or\s+no|sound\s+(?:good|fair|ok|okay))\W*\?"
+                      r"|\b(?:what\s+do\s+you\s+(?:say|think)|how\s+does\s+that\s+sound|let\s+me\s+know(?:\s+if\s+"
+                      r"(?:that|this|it)\s+works)?|(?:that'?s|is\s+that|sound)\s+(?:fair|good|ok|okay|reasonable)"
+                      r"(?:\s+right)?|right|fair|ok|okay|reasonable|agreed|deal|yes|acceptable|confirm(?:ed)?|works?"
+                      r"(?:\s+for\s+you)?|good\s+with\s+you|on\s+board|in)\W*\??\s*$", _F)
 _ASK = re.compile(r"\b(?:what|which|tell\s+me|share|describe|let\s+me\s+know|could\s+you\s+list|can\s+you\s+list"
                   r"|what's|how\s+many|how\s+much|do\s+you)\b[^.?!]*?\b(?:your|you)\b[^.?!]*?"
                   r"\b(?:projects?|needs?|need|requirements?|require|requires|working\s+on|priorit\w*|rewards?|pays?|payoffs?"
                   r"|looking\s+for|plans?|after)\b"
                   r"|\bwhat\s+(?:are|is)\s+your\s+projects?\b|\bwhat\s+do\s+you\s+need\b"
-                  r"|\b(?:what|how)\s+about\s+(?:yours|you)\s*\?|\band\s+(?:yours|you)\s*\?|^\W*yours\s*\?", _F)
-_TELL = re.compile(r"\b(?:tell\s+me|let\s+me\s+know|share\s+(?:your|what)|please\s+(?:share|describe|list|say))\b", _F)
+                  r"|\b(?:what|how)\s+about\s+(?:yours|you)\s*\?|\band\s+(?:yours|you)\s*\?|^\W*yours\s*\?"
+                  r"|\bwhat\s+(?:are|will|do)\s+you\s+(?:\w+\s+){0,3}?(?:build|run|make|produce|working|buy|purchase)"
+                  r"|\b(?:which|what)\s+projects?\b|\bhow\s+(?:much|many)\b[^.?!]*\b(?:they|it|each)\s+(?:need|use|require)", _F)
+_TELL = re.compile(r"(?<!not\s)(?<!once\s)(?<!when\s)\b(?:tell\s+me|let\s+me\s+know|share\s+(?:your|what)|please\s+(?:share|describe|list|say))\b", _F)
 
 
-def _sentences(text: str) -> list[tuple[int, str]]:
-    return [(m.start(), m.group(0)) for m in _SENT.finditer(text) if m.group(0).strip()]
+_SENT_NO_DASH = re.compile(r"[^\n.!?;]+(?:\.(?=\d)[^\n.!?;]*)*[.!?;]*")
+
+
+def _sentences(text: str, dashes: bool = True) -> list[tuple[int, str]]:
+    """(start, text) of each sentence; a spaced dash ends one unless ``dashes`` is False."""
+    return [(m.start(), m.group(0)) for m in (_SENT if dashes else _SENT_NO_DASH).finditer(text) if m.group(0).strip()]
+
+
+_GAP = re.compile(r"\s*(?:,|and|n|&|\+|plus|/|,\s*and|with|as\s+well\s+as|along\s+with|together\s+with)?\s*"
+                  r"(?:also\s+)?", _F)
+
+
+@functools.lru_cache(maxsize=256)
+def _split_res(names: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    name = _name_pattern(names)
+    return re.compile(_SPLIT_RE.replace("NAME", name), _F), re.compile(_ARROW_RE.replace("NAME", name), _F)
+
+
+def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str, int]], list[tuple[int, int]]]:
+    """Shares stated without a party marker: splits of one resource and arrows."""
+    split_re, arrow_re = _split_res(tuple(names))
+    out: dict[str, dict[str, int]] = {}
+    spans = []
+    for m in split_re.finditer(sentence):
+        word = m.group("a") or m.group("b") or m.group("c")
+        rid = _resolve(word, names) if word else None
+        x = int(m.group("x") or m.group("x2") or m.group("x3"))
+        y = int(m.group("y") or m.group("y2") or m.group("y3"))
+        if rid is None and m.group("fav"):  # "a 4/2 split in my favour" of the resource named nearby
+            near = quantities(sentence, names)
+            rid = near[0][2] if near else None
+        if rid is None or (x != y and not m.group("fav")):
+            continue
+        mine, yours = (x, y) if (m.group("fav") or "my").lower() == "my" else (y, x)
+        out.setdefault("me", {})[rid] = mine
+        out.setdefault("you", {})[rid] = yours
+        spans.append((m.start(), m.end()))
+    for m in arrow_re.finditer(sentence):
+        rid = _resolve(m.group("name"), names)
+        if rid is not None:
+            out.setdefault(_PARTY[m.group("who").lower()], {})[rid] = int(m.group("n"))
+            spans.append((m.start(), m.end()))
+    return out, spans
 
 
 def _shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str, int]], bool, dict[str, bool]]:
     """The shares a sentence assigns: ({"you": {...}, "me": {...}}, whether some party
     marker was negated, {party: share is "nothing"})."""
-    qty = quantities(sentence, names)
+    direct, spans = _direct(sentence, names)
+    qty = [q for q in quantities(sentence, names) if not any(a <= q[0] < b for a, b in spans)]
     nothing: dict[str, bool] = {}
     for m in _POST_NOTHING.finditer(sentence):
         nothing[_PARTY[m.group("who").lower()]] = True
-    markers: list[tuple[int, int, str, bool]] = []  # (start, end, party, negated)
+    markers: list[tuple[int, int, str, bool, bool]] = []  # (start, end, party, negated, a need)
     for m in _PRE.finditer(sentence):
         party, neg = _party(m)
-        markers.append((m.start(), m.end(), party, neg))
+        markers.append((m.start(), m.end(), party, neg, bool(m.group("need"))))
         if party != "both" and _NOTHING.match(sentence[m.end():]):
             if not neg:
                 nothing[party] = True
-    out: dict[str, dict[str, int]] = {}
+    out: dict[str, dict[str, int]] = {p: dict(sh) for p, sh in direct.items()}
     negated = False
     if not qty:
-        return out, any(n for *_, n in markers), nothing
+        return out, any(mk[3] for mk in markers), nothing
     # group adjacent quantities ("5 copper and 2 silicon"), then a party for each group:
     # a marker right after the group ("... for you"), else the nearest marker before it
     groups: list[list[tuple[int, int, str, int]]] = []
     for q in qty:
         if groups:
             gap = sentence[groups[-1][-1][1]:q[0]]
-            if re.fullmatch(r"\s*(?:,|and|&|\+|plus|/|,\s*and|with|as\s+well\s+as|along\s+with)?\s*(?:also\s+)?", gap, _F):
+            if _GAP.fullmatch(gap):
                 groups[-1].append(q)
                 continue
         groups.append([q])
@@ -340,13 +431,14 @@ def _shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
         nxt = next((s for s, *_ in qty if s >= end), len(sentence))
         post = _POST.match(sentence[end:nxt])
         party, neg = None, False
+        before = [mk for mk in markers if mk[1] <= g[0][0] + 1]
+        if before:
+            _, _, party, neg, need = before[-1]
+            if need and (_NEED_FOR.match(sentence, end) or before[-1][1] + 40 < g[0][0]):
+                party = None  # a need explained ("I need 6 copper for two runs"), not claimed
         if post:
             w = next(v for v in post.groups() if v)
             party = _PARTY[w.lower()]
-        else:
-            before = [mk for mk in markers if mk[1] <= g[0][0] + 1]
-            if before:
-                _, _, party, neg = before[-1]
         if party is None:
             continue
         if neg:
@@ -366,7 +458,8 @@ def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None
     if not shares and not nothing:
         # quantities in a condition or a report with no party named: "if 6 lithium go to
         # you", "last round you took 7 wood"
-        talked = bool(quantities(sentence, names)) and bool(_REPORTED.search(sentence) or _IF.search(sentence))
+        talked = bool(quantities(sentence, names)) and bool(
+            _REPORTED.search(sentence) or _IF.search(sentence) or _IF_MID.search(sentence) or _MAYBE.search(sentence))
         return None, negated or talked
     you = shares.get("you")
     me = shares.get("me")
@@ -377,7 +470,9 @@ def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None
     if you is None and me is None:
         return None, negated
     prop = Propose(None if you is None else tuple(you.items()), None if me is None else tuple(me.items()))
-    if _REPORTED.search(sentence) and not _SAME_ROUND_REF.search(sentence):
+    if _WHAT_IF.search(sentence):
+        return prop, negated
+    if _REPORTED.search(sentence) and not _SAME_ROUND_REF.search(sentence) and not accepts(sentence):
         return None, True
     if _IF.search(sentence):
         # the condition runs to the first comma or "then"; an allocation after it is an offer
@@ -402,20 +497,26 @@ def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None
 
 _DISCLOSE_PROJECT = re.compile(
     r"(?P<owner>\b(?:my|our|your|their|his|her|the\s+other)\s+(?:own\s+)?)?"
-    r"(?:\bproject[\s_-]*(?P<l1>[a-z0-9])\b(?!')|\b(?P<l2>[a-z])\s+project\b|\bproject\s+(?P<l3>alpha|beta|gamma|one|two|three)\b)",
+    r"(?:\bproject[\s_-]*(?P<l1>[a-z0-9])\b(?!')|\b(?P<l2>[a-z])\s+project\b|\bproject\s+(?P<l3>alpha|beta|gamma|one|two|three)\b"
+    r"|\b(?P<l5>1st|2nd|3rd|first|second|third)\s+project\b"
+    r"|(?:^|(?<=[\n.;]\s)|(?<=[\n.;]))\s*(?:\(\s*)?(?P<l4>[ABC])\s*(?:\)\s*)?:)",
     _F)
 _REWARD = re.compile(
-    r"(?:\b(?:pays?|paying|reward(?:s|ing)?|yields?|yielding|worth|earns?|earning|gives?|giving|returns?|value|makes?"
-    r"|scores?|nets?|payoff|profit|generates?)\b\s*(?:of\s+|is\s+|are\s+|:\s*|=\s*|about\s+|me\s+|per\s+run\s+)*"
+    r"(?:\b(?:pays?|paying|reward(?:s|ing)?|yields?|yielding|worth|earns?|earning|gives?|giving|gets?|returns?|value|makes?"
+    r"|scores?|nets?|payoff|profit|generates?|brings?|bringing)\b\s*"
+    r"(?:of\s+|is\s+|are\s+|:\s*|=\s*|about\s+|me\s+|per\s+run\s+|out\s+|in\s+|back\s+|up\s+|a\s+)*"
     r"|->\s*|=\s*|\(\s*)\$?\s*(?P<n>\d+(?:\.\d+)?)(?!\s*(?:x\b|units?|of\b))"
     r"|\$\s*(?P<n2>\d+(?:\.\d+)?)"
-    r"|(?P<n3>\d+(?:\.\d+)?)\s*(?:points?|pts|dollars|coins|credits|reward)\b", _F)
-_REQ_CUE = re.compile(r"\b(?:needs?|requires?|requiring|uses?|using|takes|consumes?|costs?|calls\s+for|made\s+from|with)\b|:|\(|=|->", _F)
-_MULTI_RUN = re.compile(r"\b(?:for|over|across)\s+(?:\d+|two|three|four|five|both|several)\s+runs\b|\b\d+\s+runs\b", _F)
+    r"|(?P<n3>\d+(?:\.\d+)?)\s*(?:points?|pts|dollars|coins|credits|reward|per\s+run|/\s*run|a\s+run|each\s+run)\b"
+    r"|\bfor\s+\$?(?P<n4>\d+(?:\.\d+)?)(?=\s*(?:[.,;)!]|$|and\b|-))", _F)
+_REQ_CUE = re.compile(r"\b(?:needs?|requires?|requiring|uses?|using|takes|consumes?|costs?|calls\s+for|made\s+from|with|is|are"
+                      r"|runs\s+on)\b|:|\(|=|->|-", _F)
+_MULTI_RUN = re.compile(r"\b(?:for|over|across|to\s+run\s+it)\s+(?:\d+|two|three|four|five|both|several)\s+(?:runs|times)\b"
+                        r"|\b\d+\s+runs\s+of\b|\bin\s+total\b", _F)
 _NEED = re.compile(r"\bi\s+(?:still\s+)?need\s+(?P<n>\d+)\s+(?:units?\s+of\s+)?(?P<name>\w+)\s+(?:for|to\s+run|to\s+complete)"
                    r"\s+(?:my\s+)?(?:project[\s_-]*(?P<p>[a-z0-9])\b|(?P<p2>[a-z])\s+project\b)", _F)
 _LETTERS = {"alpha": "a", "beta": "b", "gamma": "c", "one": "a", "two": "b", "three": "c",
-            "1": "a", "2": "b", "3": "c"}
+            "1": "a", "2": "b", "3": "c", "1st": "a", "2nd": "b", "3rd": "c", "first": "a", "second": "b", "third": "c"}
 
 
 def _project_name(letter: str) -> str:
@@ -423,48 +524,52 @@ def _project_name(letter: str) -> str:
     return "project_" + _LETTERS.get(letter, letter)
 
 
-def _disclosures(text: str, names: Mapping[str, str]) -> list[tuple[int, Disclose]]:
-    out: list[tuple[int, Disclose]] = []
+def _disclosures(text: str, names: Mapping[str, str]) -> list[tuple[tuple[int, int], Disclose]]:
+    """((start, end), disclosure) of each of the speaker's projects described in ``text``."""
+    out: list[tuple[tuple[int, int], Disclose]] = []
     mentions = list(_DISCLOSE_PROJECT.finditer(text))
-    sents = _sentences(text)
+    sents = _sentences(text, dashes=False)
     for i, m in enumerate(mentions):
         owner = (m.group("owner") or "").strip().lower()
         if owner and owner not in ("my", "our", "my own", "our own"):
             continue
-        letter = m.group("l1") or m.group("l2") or m.group("l3")
+        letter = m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4") or m.group("l5")
         start = m.end()
         stop = mentions[i + 1].start() if i + 1 < len(mentions) else len(text)
-        # the mention's sentence, and the next one when it only adds the reward ("It pays 16.")
-        s_end = next((s + len(t) for s, t in sents if s <= m.start() < s + len(t)), len(text))
+        s_start, s_end = next(((s, s + len(t)) for s, t in sents if s <= m.start() < s + len(t)), (0, len(text)))
+        if _MULTI_RUN.search(text, s_start, m.start()):  # "Two runs of my project_c would need ..."
+            continue
         seg_end = min(stop, s_end)
         seg = text[start:seg_end]
+        qty = quantities(seg, names)
+        if not qty or not _REQ_CUE.search(seg[:qty[0][0]] or " "):
+            continue
+        reward_m = next((rm for rm in _REWARD.finditer(seg)
+                         if not any(s <= rm.start(rm.lastgroup) < e for s, e, *_ in qty)), None)
+        if reward_m is not None and reward_m.start() > qty[0][0]:  # the requirements end where the reward is given
+            cut = reward_m.end()
+            qty = [q for q in qty if q[0] < cut and not (reward_m.start() <= q[0] < reward_m.end())]
+            seg = seg[:cut]
+        elif reward_m is None and seg_end < stop:  # the next sentence adds only the reward: "It pays 16."
+            nxt = _sentences(text[seg_end:stop], dashes=False)
+            if nxt and not quantities(nxt[0][1], names) and not _DISCLOSE_PROJECT.search(nxt[0][1]):
+                reward_m = _REWARD.search(nxt[0][1])
         if _MULTI_RUN.search(seg):
             continue
-        qty = quantities(seg, names)
-        if not qty or not _REQ_CUE.search(text[start:qty[0][0] + start] or " "):
-            continue
-        reward_m = None
-        for rm in _REWARD.finditer(seg):
-            if not any(s <= rm.start() < e for s, e, *_ in qty) and not any(
-                    s <= rm.start(rm.lastgroup) < e for s, e, *_ in qty):
-                reward_m = rm
-                break
-        if reward_m is None and seg_end < stop:
-            nxt = text[seg_end:stop]
-            nxt_sent = _sentences(nxt)
-            if nxt_sent and not quantities(nxt_sent[0][1], names) and not _DISCLOSE_PROJECT.search(nxt_sent[0][1]):
-                reward_m = _REWARD.search(nxt_sent[0][1])
-        req: dict[str, int] = {}
-        reward_span = (reward_m.start(), reward_m.end()) if reward_m is not None else None
-        for s, e, rid, n in qty:
-            if reward_span and reward_m.string is seg and s >= reward_span[0] and e <= reward_span[1]:
-                continue
-            req[rid] = n
         reward = None
         if reward_m is not None:
-            reward = float(next(v for v in (reward_m.group("n"), reward_m.group("n2"), reward_m.group("n3")) if v))
-        out.append((m.start(), Disclose(_project_name(letter), tuple(req.items()), reward)))
+            reward = float(next(v for v in (reward_m.group("n"), reward_m.group("n2"), reward_m.group("n3"),
+                                            reward_m.group("n4")) if v))
+        req = {rid: n for _s, _e, rid, n in qty}
+        out.append(((m.start(), start + max(len(seg), qty[-1][1])), Disclose(_project_name(letter), tuple(req.items()), reward)))
     return out
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span (a disclosure's requirements) blanked out, positions kept."""
+    for a, b in spans:
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
 
 
 # --------------------------------------------------------------------------- the reader
@@ -491,18 +596,18 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
     hypothetical = False
     question = False
     asked = False
-    disclosed = _disclosures(digits, names)
-    for pos, d in disclosed:
-        acts.append((pos, d))
+    tags: list[bool] = []  # per asking sentence: a tag asking agreement with an offer
+    found = _disclosures(digits, names)
+    disclosed_spans = [span for span, _ in found]
+    disclosed = [(span[0], d) for span, d in found]
+    acts.extend(disclosed)
     for m in _NEED.finditer(digits):
         rid = _resolve(m.group("name"), names)
         if rid is not None:
             acts.append((m.start(), Need(int(m.group("n")), rid, _project_name(m.group("p") or m.group("p2")))))
-    disclosure_spans = {pos for pos, _ in disclosed}
-    for start, sentence in _sentences(digits):
-        is_disclosure = any(start <= p < start + len(sentence) for p in disclosure_spans) or _NEED.search(sentence)
-        prop, hypo = (None, False) if is_disclosure else _allocation(sentence, names)
-        hypothetical |= hypo and prop is None
+    for start, sentence in _sentences(_blank(digits, disclosed_spans)):
+        prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names)
+        hypothetical |= (hypo and prop is None) or bool(_REPLACED.search(sentence) and quantities(sentence, names))
         if prop is not None:
             offers.append(prop)
             acts.append((start, prop))
@@ -511,8 +616,13 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
             if _ASK.search(s):
                 asked = True
                 acts.append((start, Ask()))
-            if prop is None or _QUESTION_ALSO.search(s) or not _OFFER_Q.search(s):
+            if prop is not None:
+                continue  # an offer asked: "How about you take ...?", "..., sound fair?"
+            tags.append(bool(_AGREE_Q.search(s)) and prop is None)
+            if not tags[-1]:
                 question = True
+    if tags and all(tags) and not offers:
+        question = True  # "Deal?" with no offer in the message asks for one
     acc = accepts(text)
     rej = rejects(text)
     if rej:
