@@ -1,7 +1,7 @@
 """The resource game's discrete menu and numeric observation.
 
-Talk acts are sentences of the scripted mini-grammar (:mod:`baselines.scripted.grammar`),
-so scripted agents, and anyone who speaks the grammar, understand them; decisions are
+Talk acts are sentences of the scripted negotiators (:mod:`baselines.scripted.grammar`),
+read by the reader of negotiation language the scripted agents use; decisions are
 the agent's own purchase options. An agent's **options** are its affordable run vectors
 (:func:`~negotiation_env.games.resource.solver.feasible_run_vectors`: within budget,
 type limit and supply) that no other option dominates (uses no more of any resource
@@ -30,7 +30,7 @@ budget, type limit, supply, cost, own project table, last purchases of both agen
 last outcome and reward, cumulative reward), then what the partner revealed this round
 and the options (see :attr:`ResourceMenu.layout`'s entries and the table in the
 README section "Training RL agents"). The partner block is read from the agent's own conversation
-(the grammar's sentences the partner sent), so it respects context resets exactly as
+(what the partner said, as the reader reads it), so it respects context resets exactly as
 the text does: disclosures count from the last change of projects on.
 
 Recorded actions (the ``action`` column of the runner's transitions export) map back
@@ -215,7 +215,7 @@ class ResourceMenu(Menu):
             r.claim = self._vec(view.ids(dict(prop.me)))
         r.accepted = _READER.partner_accepted_mine(view)
         if cur.messages and cur.messages[-1][0] == "them":
-            r.rejected = any(isinstance(a, G.Reject) for a in G.parse(cur.messages[-1][1]))
+            r.rejected = cur.reading(cur.messages[-1][1]).rejects
         r.asked = any(isinstance(a, G.Ask) for a in them)
         mine = cur.acts("me")
         r.own_disclosed = any(isinstance(a, G.Disclose) for a in mine)
@@ -227,7 +227,7 @@ class ResourceMenu(Menu):
             r.agreed = self._vec(agreed)
         for d in _READER.partner_disclosures(view).values():
             req = view.ids(dict(d.requires))
-            if req and len(req) == len(d.requires):
+            if req and len(req) == len(d.requires) and d.reward is not None:
                 r.partner_projects.append((self._vec(req), float(d.reward)))
         return r
 
@@ -337,7 +337,8 @@ class ResourceMenu(Menu):
         is what the scripted agents buy), else ``decide_k`` for the option ``k`` whose
         purchase it equals, or the nearest option (L1 over units, then higher reward)
         when it buys something no option buys (dominated, or beyond the first ``D``).
-        Talk is read with the grammar, first matching: a disclosure -> ``disclose``
+        Talk is read with :func:`negotiation_env.games.resource.reader.read`, first
+        matching: a disclosure -> ``disclose``
         (exact when it discloses every project and asks, as the menu's does); a
         proposal -> ``propose_k`` for the option equal to (else nearest to) the speaker's
         own share; a bare question -> ``disclose``; a rejection -> ``reject``. A message
@@ -345,7 +346,9 @@ class ResourceMenu(Menu):
         a turn, and a disclosure goes first because the partner's answer depends on it
         (the oracle proposes the joint optimum only once it knows both sides) while a
         proposal can follow next turn; a counter-proposal ("I can't accept that. I
-        propose: ...") is the proposal. Free text the grammar does not read is unmapped.
+        propose: ...") is the proposal; an offer naming only the listener's share
+        leaves the speaker the rest of the pool. Free text the reader does not read is
+        unmapped.
         The reflection step maps to ``reflect``. Resource names are read in any theme
         (:func:`position_of_name`)."""
         if action is None:
@@ -375,12 +378,16 @@ class ResourceMenu(Menu):
             return DISCLOSE, "exact" if full and all(isinstance(a, (G.Disclose, G.Ask)) for a in acts) else "nearest"
         props = [a for a in acts if isinstance(a, G.Propose)]
         if props:
-            mine = np.zeros(R, dtype=np.int64)
-            for name, q in props[-1].me:
+            # the speaker's share; an offer naming only the listener's leaves it the rest
+            share, sign = (props[-1].me, 1) if props[-1].me is not None else (props[-1].you, -1)
+            mine = np.zeros(R, dtype=np.int64) if sign > 0 else np.array(
+                [r.supply for r in scenario.resources], dtype=np.int64)
+            for name, q in share:
                 pos = position_of_name(name, R)
                 if pos is None:
                     return None, "unmapped"
-                mine[pos] += int(q)
+                mine[pos] += sign * int(q)
+            mine = np.maximum(mine, 0)
             k, exact = self._nearest(opts, mine)
             return self.PROPOSE + k, "exact" if exact and len(acts) == 1 else "nearest"
         if any(isinstance(a, G.Ask) for a in acts):
