@@ -54,6 +54,9 @@ number of rounds are read.
 * ``resource_errors``: the Agent errors section per model: validation errors, format
   warnings, heuristic fallbacks, auto-filled decisions, forfeited talk turns, their rates
   per agent-round, games with an error (every complete game, fallbacks counted).
+* ``resource_understanding``: per pairing and scripted reader, the partner's talk
+  messages it received, how many it could not read (``unread_message`` events) and the
+  share read.
 * ``judge_prevalence`` / ``judge_enrichment`` (with judge labels: ``DIR/judge/merged.jsonl``
   or ``labels.jsonl``): Table 13's prevalence by round outcome and Figure 7's enrichment.
 
@@ -773,6 +776,9 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
     complete = [d for d in (as_dict(t) for t in traces) if d.get("game") == "resource"
                 and d.get("status", "complete") == "complete" and d.get("rounds")]
     tables.append(_error_table(complete))
+    read = _understanding_table(complete)
+    if read is not None:
+        tables.append(read)
 
     # the judge's labels: Table 13 prevalence and Figure 7 enrichment, main cohort
     enrichment_plot: dict[str, Any] = {}
@@ -940,6 +946,25 @@ def _error_table(complete: Sequence[dict[str, Any]]) -> Table:
                   "substituted decision). Talk turns forfeited (a talk turn with no valid answer after every retry) "
                   "are ours and not in the total. Agent-rounds: resolved rounds x the model's seats (a self-play "
                   "round counts twice). Fallback rounds are counted here, not left out."])
+
+
+def _understanding_table(complete: Sequence[dict[str, Any]]) -> Table | None:
+    """How much of its partners' talk each scripted negotiator read, per pairing."""
+    from .resource_metrics import understanding
+
+    rows = [[pair, reader, r["games"], r["messages"], r["unread"],
+             1 - r["unread"] / r["messages"] if r["messages"] else None]
+            for (pair, reader), r in understanding(complete).items()]
+    if not rows:
+        return None
+    return Table("resource_understanding", "Partner messages the scripted negotiators read, per pairing",
+                 ["Pairing", "Reader", "Games", "Partner messages", "Unread", "Read %"], rows,
+                 ["text", "text", "int", "int", "int", "pct"],
+                 ["Every complete resource game read. A scripted negotiator logs an unread_message event for each "
+                  "partner message about the negotiation (a number, a resource, a split, a deal, a project) in "
+                  "which the reader of negotiation language read nothing, and answers it by asking for the offer "
+                  "in words; small talk is not counted as unread. Read % = 1 - unread / partner messages "
+                  "delivered in talk. Only scripted seats report: a model's seat has no row."])
 
 
 # --------------------------------------------------------------------------- rulemaking

@@ -170,6 +170,7 @@ __all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", 
            "kept_round_counts",
            "pooled_metrics", "pool", "model_metrics", "is_rotating", "fallback_rounds", "FALLBACK_EVENTS",
            "intervention_of", "protocol_of", "match_key", "round_kind", "round_classes", "token_usage", "error_rates", "ERROR_EVENTS",
+           "understanding",
            "TRANSITION_KEYS"]
 
 
@@ -283,49 +284,37 @@ def _names(outcome: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
-def _sentence_shares(speech: str, outcome: Mapping[str, Any]):
-    """Each allocation sentence of ``speech`` as the reader reads it: (listener's share,
-    speaker's share), None for a share not named, ``{}`` for "nothing"; and the resource
-    ids of the game."""
-    names = _names(outcome)
-    for p in read(speech, names).offers:
-        yield p.you_dict(), p.me_dict()
+def _offer(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    """The offer of ``speech`` as the reader reads it (its sentences' shares together):
+    (listener's share, speaker's share), None for a share not named, ``{}`` for
+    "nothing"; (None, None) without one."""
+    offer = read(speech, _names(outcome)).offer
+    return (None, None) if offer is None else (offer.you_dict(), offer.me_dict())
 
 
 def extract_proposals(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
     """(share offered to the listener, share the speaker claims) named in ``speech``, as
-    :func:`~negotiation_env.games.resource.reader.read` reads its offers (a hypothetical,
-    reported or negated allocation is none); empty dicts when none. Only quantities of the
-    game's resources count; a later sentence revises an earlier one resource by resource."""
-    you: dict[str, int] = {}
-    me: dict[str, int] = {}
-    for y, m in _sentence_shares(speech, outcome):
-        you.update(y or {})
-        me.update(m or {})
-    return you, me
+    :func:`~negotiation_env.games.resource.reader.read` reads its offer (a hypothetical,
+    reported or negated allocation is none; "Me: 3 lithium. You: 6 copper." is one
+    offer); empty dicts when none. Only quantities of the game's resources count."""
+    you, me = _offer(speech, outcome)
+    return dict(you or {}), dict(me or {})
 
 
 def commitments_in(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
     """The caps ``speech`` states, for the abandonment flag: (share offered to the listener,
     speaker's own share in that proposed split, speaker's unilateral claim). Quantities as
     :func:`extract_proposals` reads them, plus 0 of every resource for a share of
-    "nothing" and, in a sentence naming both shares, 0 for a resource named only in the
-    other one. A claim in a sentence that also offers the listener a share is part of a
+    "nothing" and, in an offer naming both shares, 0 for a resource named only in the
+    other one. A claim in a message that also offers the listener a share is part of a
     proposal; one without ("I'll take 6 stone") is unilateral."""
     every = {rid: 0 for rid in set(_names(outcome).values())}
-    offer: dict[str, int] = {}
-    split: dict[str, int] = {}
-    solo: dict[str, int] = {}
-    for y, m in _sentence_shares(speech, outcome):
-        y = every.copy() if y == {} else y
-        m = every.copy() if m == {} else m
-        if y is not None and m is not None:
-            y, m = {**{r: 0 for r in m}, **y}, {**{r: 0 for r in y}, **m}
-            split.update(m)
-        elif m is not None:
-            solo.update(m)
-        offer.update(y or {})
-    return offer, split, solo
+    y, m = _offer(speech, outcome)
+    y = every.copy() if y == {} else y
+    m = every.copy() if m == {} else m
+    if y is not None and m is not None:
+        return {**{r: 0 for r in m}, **y}, {**{r: 0 for r in y}, **m}, {}
+    return dict(y or {}), {}, dict(m or {})
 
 
 def _other(agent: str, agents: Iterable[str]) -> str:
@@ -887,3 +876,36 @@ def error_rates(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dict[
             row(model)["games_with_error"] += 1
         total["games_with_error"] += bool(hit)
     return dict(sorted(acc.items(), key=lambda kv: (kv[0] == "All", kv[0])))
+
+
+def understanding(traces: Iterable[Mapping[str, Any]], label: Any = None) -> dict[tuple[str, str], dict[str, int]]:
+    """How much of what its partners said a reporting policy read, per (pairing, reader
+    label): ``messages`` (the partner's talk messages delivered to the reader: accepted
+    talk steps with speech), ``unread`` (``unread_message`` events the reader logged:
+    messages about the negotiation in which it read nothing) and ``games``. Only seats of
+    policies that report unread messages are counted: the scripted resource negotiators
+    (label or spec ``scripted:...``); another policy's silence says nothing."""
+    if label is None:
+        from .cells import seat_label as label
+    from .cells import pairing
+
+    out: dict[tuple[str, str], dict[str, int]] = {}
+    for t in traces:
+        agents = list(t.get("agents") or [])
+        if len(agents) != 2:
+            continue
+        for reader in agents:
+            info = (t.get("policies") or {}).get(reader) or {}
+            if not any(str(info.get(k) or "").startswith("scripted:") for k in ("spec", "label")):
+                continue
+            row = out.setdefault((pairing(t), label(t, reader)), {"games": 0, "messages": 0, "unread": 0})
+            row["games"] += 1
+            for st in t.get("steps") or []:
+                parsed = st.get("parsed")
+                if st.get("agent") != reader and st.get("phase") == "talk" and isinstance(parsed, Mapping) \
+                        and parsed.get("speech"):
+                    row["messages"] += 1
+                if st.get("agent") == reader:
+                    row["unread"] += sum(1 for e in st.get("events") or []
+                                         if isinstance(e, Mapping) and e.get("type") == "unread_message")
+    return dict(sorted(out.items()))

@@ -570,8 +570,9 @@ def test_oracle_check_games_are_in_no_table():
     tables, data = resource_tables(main + checks)
     base = {x.name: x.rows for x in resource_tables(main)[0]}
     # the agent-error table counts every game's answers; no other table holds the checks
-    assert {x.name: x.rows for x in tables if x.name != "resource_errors"} == \
-        {k: v for k, v in base.items() if k != "resource_errors"}
+    every_game = ("resource_errors", "resource_understanding")
+    assert {x.name: x.rows for x in tables if x.name not in every_game} == \
+        {k: v for k, v in base.items() if k not in every_game}
     assert any(n.startswith("resource: 2 oracle-check game(s)") for n in data["notes"])
 
 
@@ -605,7 +606,7 @@ def test_fallback_rounds_are_left_out_and_counted_in_every_table(tmp_path):
     assert "resource_table3: 2 of 12 rounds (fallback) left out in 2 game(s)." in rep.notes
     assert any(n.startswith("resource: rounds with a fallback decision") for n in rep.notes)
     for t in rep.tables:  # every resource table says what it did with them
-        if t.name.startswith("resource_") and t.name != "resource_errors":
+        if t.name.startswith("resource_") and t.name not in ("resource_errors", "resource_understanding"):
             assert any(n.startswith("Fallback rounds") for n in t.notes), t.name
     # counted as play: the substituted rounds drag efficiency down
     inc = build_report(tr, tmp_path / "inc", plots=False, include_fallbacks=True)

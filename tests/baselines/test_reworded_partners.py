@@ -99,3 +99,17 @@ def test_an_unread_message_is_answered_in_words_and_recorded():
     assert len(answered) == len(unread) == 4
     assert all(any(e["type"] == "unread_message" for e in s["events"]) for s in answered)
     assert unread[0]["message"] == "Let's split it sixty-forty, in my favour." and unread[0]["source"] == "policy"
+
+
+def test_the_report_counts_what_each_scripted_reader_read():
+    from negotiation_env.analysis.resource_metrics import understanding
+
+    oracle = make("oracle", seed=1, output="text")
+    _eff, _over, t = play(Unreadable(), oracle, scenario="mc080_1", seed=0)
+    t["policies"]["agent_a"]["label"] = "python:unreadable"
+    t["policies"]["agent_b"]["label"] = "scripted:oracle"
+    rows = understanding([t])
+    said = sum(1 for s in t["steps"] if s["agent"] == "agent_a" and s["phase"] == "talk" and s.get("parsed"))
+    # only the scripted seat reports; the other seat's silence is not counted as reading
+    assert rows == {("python:unreadable × scripted:oracle", "scripted:oracle"):
+                    {"games": 1, "messages": said, "unread": 4}}

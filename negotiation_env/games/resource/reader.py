@@ -117,7 +117,8 @@ Act = Union[Disclose, Need, Ask, Propose, Accept, Reject]
 
 @dataclass(frozen=True)
 class Reading:
-    """What one message says (module docstring); ``acts`` in the order they are said."""
+    """What one message says (module docstring); ``acts`` in the order they are said, a
+    refusal or an acceptance first and the message's offer (:attr:`offer`) once."""
 
     acts: tuple[Act, ...] = ()
     #: the allocation the message finally proposes (its last offer), None without one
@@ -292,7 +293,7 @@ _SPLIT_RE = r"(?:\bsplit\s+(?:the\s+)?(?P<a>NAME)\s+(?P<x>\d+)\s*/\s*(?P<y>\d+)|
     r"|\b(?P<x3>\d+)\s*/\s*(?P<y3>\d+)\s+split\s+(?:of\s+(?:the\s+)?(?P<c>NAME)\s+)?in\s+(?P<fav>my|your)\s+favou?r)"
 # "seeds -> you (7)"
 _ARROW_RE = r"\b(?P<name>NAME)\s*->\s*(?P<who>you|me)\s*\(\s*(?P<n>\d+)\s*\)"
-_POST_NOTHING = re.compile(r"\bnothing\s+(?:for|to)\s+(?P<who>you|me)\b", _F)
+_POST_NOTHING = re.compile(r"\bnothing\s+(?:(?:goes|going|would\s+go|will\s+go|left)\s+)?(?:for|to)\s+(?P<who>you|me)\b", _F)
 
 
 def _party(m: re.Match) -> tuple[str, bool]:
@@ -597,6 +598,7 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
     question = False
     asked = False
     tags: list[bool] = []  # per asking sentence: a tag asking agreement with an offer
+    offer_at = 0
     found = _disclosures(digits, names)
     disclosed_spans = [span for span, _ in found]
     disclosed = [(span[0], d) for span, d in found]
@@ -609,8 +611,9 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
         prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names)
         hypothetical |= (hypo and prop is None) or bool(_REPLACED.search(sentence) and quantities(sentence, names))
         if prop is not None:
+            if not offers:
+                offer_at = start
             offers.append(prop)
-            acts.append((start, prop))
         s = sentence.strip()
         if s.endswith("?") or _TELL.search(s):
             if _ASK.search(s):
@@ -629,8 +632,10 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
         acts.append((-1, Reject()))
     if acc:
         acts.append((-1, Accept()))
-    acts.sort(key=lambda x: x[0])
     offer = _merge(offers)
+    if offer is not None:  # one proposal a message: its sentences' shares together
+        acts.append((offer_at, offer))
+    acts.sort(key=lambda x: x[0])
     on_topic = bool(_TOPIC.search(digits)) or bool(quantities(digits, names)) or any(
         re.search(r"\b" + re.escape(n) + r"\b", digits, _F) for n in names)
     return Reading(acts=tuple(a for _, a in acts), offer=offer, accepts=acc, rejects=rej,
