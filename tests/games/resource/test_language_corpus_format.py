@@ -11,6 +11,7 @@ the coverage of each kind of utterance and that a third of each kind is held out
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -69,6 +70,13 @@ KINDS: dict[str, int] = {
     "chitchat": 10,
 }
 HELDOUT_SHARE = (0.30, 0.37)
+
+# The corpus grows in batches (see make_language_corpus.py): the last id of every batch but
+# the last, which runs to the end of the file. Each batch's split is drawn on its own, so a
+# later batch leaves the split of an earlier one as it was; batch 1's is pinned by a digest of
+# its held-out ids (sorted, comma-joined), as first released.
+BATCH_ENDS = (595,)
+BATCH_1_HELDOUT_SHA256 = "7ef878e4930dcd1dcfc04c656970c96610a4fb160357f4de3a255fd892eb9571"
 
 # exact texts the corpus must hold, with the labels they must carry
 EXACT: dict[str, dict] = {
@@ -281,3 +289,30 @@ def test_exact_cases(rows):
         row = by_text[text]
         for field, value in want.items():
             assert row[field] == value, f"{text!r}: {field} is {row[field]!r}, want {value!r}"
+
+
+def _batches(rows: list[dict]) -> list[list[dict]]:
+    bounds = (0, *BATCH_ENDS, float("inf"))
+    return [
+        [r for r in rows if lo < int(r["id"][1:]) <= hi] for lo, hi in zip(bounds, bounds[1:])
+    ]
+
+
+def test_first_batch_split_unchanged(rows):
+    first = _batches(rows)[0]
+    assert len(first) == BATCH_ENDS[0]
+    held = ",".join(sorted(r["id"] for r in first if r["split"] == "heldout"))
+    assert hashlib.sha256(held.encode()).hexdigest() == BATCH_1_HELDOUT_SHA256
+
+
+def test_each_batch_holds_out_a_third(rows):
+    lo, hi = HELDOUT_SHARE
+    for n, batch in enumerate(_batches(rows), 1):
+        assert batch, f"batch {n} is empty"
+        share = sum(r["split"] == "heldout" for r in batch) / len(batch)
+        assert lo <= share <= hi, f"batch {n}: held-out share {share:.3f}"
+        for kind in KINDS:
+            of_kind = [r for r in batch if kind in kinds(r)]
+            if len(of_kind) >= 20:
+                share = sum(r["split"] == "heldout" for r in of_kind) / len(of_kind)
+                assert lo <= share <= hi, f"batch {n}, {kind}: held-out share {share:.3f}"

@@ -1,4 +1,4 @@
-"""Write ``language_corpus.jsonl`` from the hand-written lines in ``language_corpus_lines.py``.
+"""Write ``language_corpus.jsonl`` from the hand-written lines in ``language_corpus_lines*.py``.
 
 Run from the repository root::
 
@@ -18,8 +18,16 @@ notation that this script expands into the JSON schema that
   chit-chat).
 * ``n``: a note on a tricky label.
 
-The split is seeded and stratified: a random third is held out, then single lines are moved
-between the splits until every kind in ``KINDS`` has a held-out share near a third.
+The lines come in batches, one module each, numbered on in the order of ``BATCHES``:
+
+* batch 1, ``language_corpus_lines.py``: ids c0001-c0595;
+* batch 2, ``language_corpus_lines_2.py``: ids c0596 on, written later and independently of
+  batch 1 and of any reader.
+
+The split is seeded and stratified, and drawn for each batch on its own with that batch's
+seed: a random third of the batch is held out, then single lines are moved between the splits
+until every kind in ``KINDS`` has a held-out share near a third. So a later batch never
+changes the split of an earlier one.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from language_corpus_lines import LINES  # noqa: E402
+from language_corpus_lines_2 import LINES as LINES_2  # noqa: E402
 
 from tests.games.resource.test_language_corpus_format import (  # noqa: E402
     KINDS,
@@ -43,6 +52,8 @@ from tests.games.resource.test_language_corpus_format import (  # noqa: E402
 )
 
 SEED = 20240611
+# (lines, seed of their split), in id order; append a batch, never edit or reorder one
+BATCHES = ((LINES, SEED), (LINES_2, 20250318))
 OUT = HERE / "language_corpus.jsonl"
 TAG_NAMES = {
     "nw": "number_words",
@@ -101,8 +112,9 @@ def _disclosures(spec: str | None, theme: tuple[str, ...]) -> list[dict]:
 
 
 def build() -> list[dict]:
+    lines = [line for batch, _ in BATCHES for line in batch]
     rows = []
-    for i, (style, theme_key, text, kw) in enumerate(LINES, 1):
+    for i, (style, theme_key, text, kw) in enumerate(lines, 1):
         unknown = set(kw) - {"o", "a", "r", "d", "q", "h", "t", "n"}
         if unknown:
             raise ValueError(f"line {i}: unknown keys {unknown}")
@@ -163,19 +175,38 @@ def assign_splits(rows: list[dict], seed: int = SEED) -> None:
         r["split"] = "heldout" if i in held else "dev"
 
 
-def main() -> None:
-    rows = build()
-    assign_splits(rows)
-    with OUT.open("w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    print(f"wrote {len(rows)} lines to {OUT}")
+def split_batches(rows: list[dict]) -> list[list[dict]]:
+    """Split each batch on its own; return the batches' rows."""
+    batches, start = [], 0
+    for lines, seed in BATCHES:
+        batch = rows[start : start + len(lines)]
+        assign_splits(batch, seed)
+        batches.append(batch)
+        start += len(lines)
+    assert start == len(rows)
+    return batches
+
+
+def _table(rows: list[dict]) -> None:
     for k in KINDS:
         all_k = [r for r in rows if k in kinds(r)]
         held = sum(r["split"] == "heldout" for r in all_k)
         print(f"{k:15s} {len(all_k):4d}  heldout {held:3d}  dev {len(all_k) - held:3d}")
     held = sum(r["split"] == "heldout" for r in rows)
     print(f"{'all':15s} {len(rows):4d}  heldout {held:3d}  dev {len(rows) - held:3d}")
+
+
+def main() -> None:
+    rows = build()
+    batches = split_batches(rows)
+    with OUT.open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(f"wrote {len(rows)} lines to {OUT}")
+    _table(rows)
+    for n, batch in enumerate(batches, 1):
+        print(f"\nbatch {n}: {batch[0]['id']}-{batch[-1]['id']}")
+        _table(batch)
 
 
 if __name__ == "__main__":
