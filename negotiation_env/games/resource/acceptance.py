@@ -68,9 +68,11 @@ _IDIOM = re.compile(
 
 _CUE = re.compile(
     r"\b(?:i|we)\s+(?:fully\s+|completely\s+|totally\s+)?(?:agree|accept)\b"
+    r"(?!\s+the\s+\w+\s+(?:portion|part|split|piece|bit|half|side)\b)"
     r"(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w|we\b"
     r"|on\s+the\s+(?:goal|problem|need)|with\s+you\s+that))"
-    r"|\b(?:agreed|accepted)\b(?![,:]?\s+(?:that\s+)?the\s+\w+\s+(?:is|are|was|were|really)\b)"
+    r"|\b(?:agreed|accepted)\b(?!\s*[,:]?\s+(?:that\s+)?(?:the\s+)?\w+\s+(?:is|are|was|were|really|helps|hurts|matters"
+    r"|makes|would)\b)"
     r"(?!\s+(?:that\s+(?!(?:split|plan|proposal|offer|allocation|deal|arrangement)\b)\w"
     r"|on\s+the\s+(?:goal|problem|need)))"
     r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with(?!\s+my\b)|take\s+(?:that|it|your))\b"
@@ -81,13 +83,15 @@ _CUE = re.compile(
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
     r"|\b(?:sounds?|looks?|that'?s|seems?)\s+(?:really\s+|very\s+)?(?:good|great|perfect|fine|fair|reasonable)\b"
     r"|\bworks?\s+(?:\w+\s+)?for\s+(?:me|us|both)\b|\b(?:that|it|this|split|plan|allocation|proposal)\s+works\b(?!\s+better)"
-    r"|\blet'?s\s+(?:do\s+(?:it|that|this)(?!\s+(?:differently|another|a\s+different|my|instead|this\s+way|like\s+this|the\s+other))"
-    r"|go\s+with(?!\s+my\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
+    r"|\blet'?s\s+(?:do\s+(?:exactly\s+|just\s+)?(?:it|that|this)(?!\s+(?:differently|another|a\s+different|my|instead"
+    r"|this\s+way|like\s+this|the\s+other))"
+    r"|go\s+with(?!\s+(?:my|a|an|\d)\b)|lock|proceed|finali[sz]e|stick\s+with(?!\s+my\b))\b"
     r"|\block(?:ing)?\s+(?:it\s+|that\s+|this\s+)?in\b(?!\s+(?:my|mine|a|our\s+own)\b)|\b(?:i'?m|count\s+me)\s+in\b(?=\s*(?:[.!,;]|-|$))"
     r"|\bon\s+board\b|\bfine\s+(?:by|with)\s+me\b|\bi'?m\s+fine\s+with\b|\bcan\s+live\s+with\b"
-    r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+my\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
+    r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+(?:my|a|an|\d+)\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
     r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
-    r"|\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b"
+    r"|(?<!so\s)\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b"
+    r"|\bconsider\s+it\s+done\b|^\W*(?:bet|say\s+less|accept)\s*[.!,]"
     r"|\b(?:i|we)\s+(?:can|could)\s+(?:definitely\s+|certainly\s+)?work\s+with\s+(?:that|this|it|your)\b"
     r"|\b(?:i'?ll|i\s+will|i'?d|we'?ll)\s+(?:happily\s+|gladly\s+)?take\s+(?:it|that|this|your\s+(?:offer|proposal|deal|split|plan))\b"
     r"(?!\s+(?:back|into|as|further))"
@@ -109,6 +113,7 @@ _NEGATOR = re.compile(r"\b(?:not|no|never|nor|cannot|hardly|neither|unable)\b|n'
 _SCOPE = re.compile(r"[.!?;]|\s-\s|\b(?:so|but|and\s+then|then|because|yet)\b", _F)
 _PAST_NEG = re.compile(r"\b(?:didn'?t|did\s+not|wasn'?t|weren'?t|hadn'?t)\b", _F)
 _HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|in\s+principle|in\s+theory|on\s+paper"
+                    r"|in\s+general|generally|overall|mostly|largely|for\s+the\s+most\s+part"
                     r"|tentative(?:ly)?|leaning|inclined|open\s+to|not\s+sure|seems?)\b", _F)
 # the cue is reported or quoted, not said now: "earlier I said it works"; and a past
 # participle with a subject is a past agreement ("I'd agreed", "you agreed")
@@ -120,6 +125,7 @@ _DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confir
                     r"|\bneed\s+to\s+(?:check|see|verify|think|confirm)\b|\b(?:i'?ll|i\s+will)\s+(?:consider|think)\b"
                     r"|\bdepending\s+on\b|\bpending\b|\bhaven'?t\s+worked\s+out\b|\bdouble-check\b", _F)
 _CONDITION = re.compile(r"\b(?:if|provided|providing|as\s+long\s+as|so\s+long\s+as|on\s+the\s+condition|assuming"
+                        r"|conditional(?:ly)?\s+(?:on|upon)"
                         r"|unless|once\s+you|should\s+you|only\s+if|but\s+only|but\s+first|first\s+i\s+need)\b", _F)
 _LATER = re.compile(r"\b(?:next|later|future|following|another)\s+rounds?\b|\bnext\s+time\b|\bin\s+future\b", _F)
 _CONTRAST = re.compile(r"\b(?:but|except|however|though|although|yet)\b|;", _F)
@@ -133,29 +139,33 @@ _RETRACT = re.compile(r"\bactually\b|\bwait\b|\bon\s+second\s+thought|\bhold\s+o
                       r"|\bwithdraw\b|\bscratch\b|\bchang(?:e|ing)\s+my\s+mind\b|\bmiscount\w*|\bhmm+\b|\bredo\b"
                       r"|\b(?:although|but|oh)\s+no\b|\bno,?\s+sorry\b|\bi\s+(?:just\s+)?reali[sz]e"
                       r"|\btoo\s+(?:fast|quickly|soon)\b"
-                      r"|\bcounter\b|\b(?:tweak|adjustment|amendment|modification|caveat)\b|\binstead\b"
+                      r"|\bcounter\b|\bexcept\b|\b(?:tweak|adjustment|amendment|modification|caveat)\b|\binstead\b"
                       r"|\b(?:i'?d|i\s+would)\s+(?:propose|suggest)\b|\bproposal\s*:|\brevised\b", _F)
 _DISCLOSE_OR_ASK = re.compile(r"\?|\bmy\s+project|\bhere\s+(?:are|is)\b|\bshare\b|\b(?:i|we)\s+(?:would\s+)?(?:propose|suggest)\b"
-                              r"|\b(?:how|what)\s+about\b|\binstead\b|\bcounter|\bsubmit\w*"
+                              r"|\b(?:how|what)\s+about\b|\binstead\b|\bcounter|\bsubmit\w*\s+my\b"
                               r"|\bmy\s+(?:decision|choice|purchase|own)\b|\bidea\b|\balternative", _F)
 
 _REFUSAL = re.compile(
     r"\b(?:can'?t|cannot|can\s+not|won'?t|will\s+not|unable\s+to|not\s+able\s+to)[\w\s,]{0,40}?\b(?:accept|agree)\b(?!\s+on\b)"
     r"|\b(?:don'?t|do\s+not|never)\s+(?:\w+\s+)?(?:agree|accept)\b|\bno\s+deal\b|\bdeal(?:'s|\s+is)\s+off\b"
-    r"|\bi\s+(?:\w+ly\s+)?(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+|am\s+going\s+to\s+have\s+to\s+)?(?:reject|decline|refuse)\b"
+    r"|\bi\s+(?:\w+ly\s+)?(?:must\s+|have\s+to\s+|'ll\s+have\s+to\s+|am\s+going\s+to\s+have\s+to\s+)?(?:\w+ly\s+)?"
+    r"(?:reject|decline|refuse)\b"
     r"|\b(?:have\s+to|must|'d\s+have\s+to|got\s+to)\s+(?:decline|refuse|say\s+no)\b|\bturning\s+(?:that|it|this)\s+down\b"
     r"|\b(?:i'?ll|i\s+will|i)\s+(?:have\s+to\s+|must\s+|'ll\s+have\s+to\s+)?pass\b|\bnon-?starter\b|\bunacceptable\b|\babsolutely\s+not\b"
     r"|\bnot\s+(?:going\s+to\s+work|acceptable|okay|ok|comfortable)\b|\b(?:doesn'?t|won'?t|wouldn'?t)\s+work\b"
     r"|^\s*(?:no|nope|sorry,?\s+no)\b(?!\s+(?:objections?|complaints?|problems?|issues?|need|reason|decision|strong"
     r"|rush|hurry|pressure|preferences?|worries|idea|one|doubt|matter)\b)(?!,?\s+you'?re\s+right)"
-    r"|\b(?:thought|actually|wait|respectfully),?\s+no\b|\bretract\w*|\bhard\s+no\b|\bnegative\s+on\b"
-    r"|^\W*(?:rejected|rejecting|declined|declining)\b|\bnot\s+this\s+time\b|\bturn\s+(?:that|it|this)\s+down\b"
+    r"|\b(?:thought|actually|wait|respectfully|hmm+|um+|honestly|sorry),?\s+no\b|\bretract\w*|\bhard\s+no\b|\bnegative\s+on\b"
+    r"|^\W*(?:rejected|rejecting|declined|declining|refused?|reject)\b|\bnot\s+a\s+deal\s+i\b|\bwouldn'?t\s+sign\b"
+    r"|\b(?:can'?t|cannot|won'?t)\s+say\s+yes\b|\b(?:does\s+not|doesn'?t|won'?t|wouldn'?t)\s+(?:suit|fit|meet|cover)\b"
+    r"|\b(?:can'?t|cannot)\s+(?:give\s+up|part\s+with|let\s+go\s+of)\b|\bleaves?\s+me\s+(?:with\s+)?(?:nothing|zero|zip)\b"
+    r"|\bi'?m\s+going\s+to\s+(?:have\s+to\s+)?(?:decline|reject|refuse|pass)\b|\bnot\s+agreeable\b|\bnot\s+this\s+time\b|\bturn\s+(?:that|it|this)\s+down\b"
     r"|\b(?:can'?t|cannot|can\s+not)\s+(?:do|make)\s+(?:that|this|it)\b|\bdon'?t\s+think\s+i\s+can\s+do\b"
     r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s*[.!]|\b(?:isn'?t|is\s+not|not)\s+(?:feasible|workable|doable|viable)\b"
     r"|\b(?:that|this|it|split|offer|proposal|plan)(?:'s|\s+is)?\s+(?:\w+\s+)?too\s+(?:much|many|lopsided|one-sided"
     r"|unbalanced|unfair|greedy|skewed)\b"
     r"|\b(?:so|then|that'?s\s+a)\s+no\b|\bsay(?:ing)?\s+no\s+to\b"
-    r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s+(?:take|accept|agree|go\s+with|do)\s+(?:that|this|it|your)\b", _F)
+    r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s+(?:take|accept|agree|go\s+with|do|commit)\s+(?:to\s+)?(?:that|this|it|your)\b", _F)
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -258,12 +268,17 @@ def _rejects(text: str) -> bool:
         return False
     for m in _REFUSAL.finditer(t):
         sent = next(((a, b) for a, b in _clauses(t) if a <= m.start() < b), (0, len(t)))
-        if t[sent[0]:sent[1]].rstrip().endswith("?") and not _REFUSAL.match(t, sent[0]):
+        if t[sent[0]:sent[1]].rstrip().endswith("?") and re.search(r"\bor\s+$", t[sent[0]:m.start()]):
             continue  # asked: "Deal or no deal?"
         if not _CONDITION.search(t, sent[0], m.start()):  # "if we can't agree, ..." refuses nothing
             return True
-    # a negated cue in the past ("the last deal didn't work for me") refuses nothing now
-    return any(neg and not past for _s, _e, neg, past in _cues(t))
+    # a negated cue in the past ("the last deal didn't work for me") or under a condition
+    # ("if I took 5, ... which doesn't seem fair") refuses nothing now
+    for s, _e, neg, past in _cues(t):
+        sent = next(((a, b) for a, b in _clauses(t) if a <= s < b), (0, len(t)))
+        if neg and not past and not _CONDITION.search(t, sent[0], s):
+            return True
+    return False
 
 
 # the answers depend on the text alone: each distinct text is read once

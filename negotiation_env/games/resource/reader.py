@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Union
 
@@ -156,8 +157,9 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192|\u27f6|\u21d2)\s*")
 
 def normalise(text: str) -> str:
     """Typography and markdown made plain: what every rule below reads. Lines stay lines
-    (a bullet is a sentence of its own)."""
+    (a bullet is a sentence of its own); emoji and other symbols become spaces."""
     t = normalise_typography(text)
+    t = "".join(" " if unicodedata.category(c) == "So" else c for c in t) if not t.isascii() else t
     t = _BULLET.sub("", t)
     t = _MD.sub("", t)
     t = _ARROW.sub(" -> ", t)
@@ -179,7 +181,8 @@ _UNIT_WORDS = r"(?:(?:units?|pieces?|portions?|lots?|bundles?|loads?|counts?|pcs
 
 @functools.lru_cache(maxsize=256)
 def _name_pattern(names: tuple[str, ...]) -> str:
-    alts = sorted({re.escape(n) for n in names}, key=len, reverse=True)
+    forms = set(names) | {n[:-1] for n in names if len(n) > 3 and n.endswith("s") and not n.endswith("ss")}
+    alts = sorted({re.escape(n) for n in forms}, key=len, reverse=True)
     return r"(?:" + "|".join(alts) + r")(?:e?s)?"
 
 
@@ -255,6 +258,12 @@ _PRE = re.compile(
     # subject + (modal) + verb: "you take", "you'd get", "I'll take", "I would like to have", "ill take"
     r"(?P<who>\byou|\bu|\bi|\bill(?=\s+(?:take|get|buy|have|do|go)\b))(?P<neg>" + _NEG_MODAL + r")?" + _MODAL
     + r"\s+" + _ADV + r"(?:\w+ly\s+)?" + _VERB + r"\b"
+    r"|(?P<who6>\bme|\byou|\bi'?m|\byou'?re)\s+(?:(?:taking|getting|buying|keeping|purchasing|on|with)\b(?!\s+(?:the\s+)?"
+    r"(?:same|other|side|board|it|that|this)\b))"
+    r"|(?P<who7>\bi)(?:'ll|\s+will)\s+be\s+(?:buying|taking|getting|purchasing|going\s+for)\b"
+    r"|(?P<who8>\bi)(?:'d|\s+would)\s+be\s+(?:best\s+off|happy|fine|good)\s+with\b"
+    r"|(?P<who9>\bi)(?:'m|\s+am)\s+(?:planning|aiming|going)\s+(?:on|for)\b"
+    r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:just\s+)?(?P<self>gonna|going\s+to)\s+(?:take|buy|get|grab)\b"
     r"|(?P<who2>\byou|\bi)'d\s+(?:like|love|prefer)\b|(?P<who3>\bi)\s+(?:want|prefer)\b"
     r"|(?P<need>\bi)\s+(?:still\s+|really\s+|only\s+|just\s+|do\s+)?need\b(?!\s+(?:to|you)\b)|\b(?P<who4>you)'?re\s+welcome\s+to\b"
     # "give you", "leave me", "let me take", "for you to take", "count me in for", "put me down for"
@@ -262,35 +271,37 @@ _PRE = re.compile(
     r"(?P<obj>you|me)\b(?:\s+(?:in|down)\s+for\b)?"
     r"|\blet\s+(?P<let>me)\s+(?:\w+\s+)?" + _VERB + r"\b|\bfor\s+(?P<for>you|me)\s+to\s+" + _VERB + r"\b"
     # imperatives to the listener: "take 6 oil", "feel free to grab 7 water", "go ahead and take"
-    r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:please\s+)?(?:(?:feel\s+free\s+to|go\s+ahead\s+and|go\s+ahead\s+"
+    r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:please\s+)?(?:just\s+)?(?:(?:feel\s+free\s+to|go\s+ahead\s+and|go\s+ahead\s+"
     r"(?:to\s+)?)\s*)?(?P<imp>take|grab|have|buy|keep)\b(?=\s+(?:all\s+|the\s+)?\d)"
     r"|\b(?:feel\s+free\s+to|go\s+ahead\s+and)\s+(?P<imp2>take|grab|have|buy|keep)\b"
     # "your share: ...", "my part would be ..."
     r"|\b(?P<pos>your|my)\s+(?:own\s+)?(?:share|part|portion|allocation|side|cut|purchase|half|order|buy|end)"
     r"(?:\s+(?:is|would\s+be|will\s+be|could\s+be|then|becomes))?\b"
     # labels: "You: 5 copper", "Me - 3 lithium", "For you: ...", "for you, 7 flour"
-    r"|(?:^|(?<=[\s(,;]))(?:for\s+)?(?P<lab>you|me|i|myself|yourself)\s*(?:\)|\s)?\s*(?::|=|->|-(?=\s))"
+    r"|(?:^|(?<=[\s(,;{\[]))(?:for\s+)?(?P<lab>you|u|me|i|myself|yourself)\s*(?:\)|\s)?\s*(?::|=|->|-(?=\s))"
     r"|\bfor\s+(?P<for2>you|me)\s*,\s*(?=\d)"
     # ellipsis: "and I 3 lithium", "you 5 copper"
-    r"|(?:^|(?<=[\s,;(]))(?P<ell>you|me|i)\s+(?=\d|[a-z]+\s*(?:x|\u00d7|:)\s*\d|[a-z]+\s+\d+\s*(?:[,+&;.]|and\b|$))"
+    r"|(?:^|(?<=[\s,;({]))(?P<ell>you|u|me|i)\s+(?=\d|[a-z]+\s*(?:x|\u00d7|:)\s*\d|[a-z]+\s+\d+\s*(?:[,+&;.]|and\b|$))"
     # both parties: "we each take 3", "each of us gets 3"
     r"|\b(?:we\s+(?:both|each)|each\s+of\s+us|both\s+of\s+us|we)\s+(?:\w+\s+)?(?P<both>take|get|buy|have|took|got)s?\b",
     _F)
 _POST = re.compile(
-    r"^\s*\)?\s*(?:\w+\s+)?(?:(?:for|to)\s+(?P<w1>you|yourself|me|myself)\b"
+    r"^\s*\)?\s*(?:(?:each|total|units?|extra|more|only|in\s+total)\s+)?(?:(?:for|to)\s+(?P<w1>you|u|yourself|me|myself)\b"
     r"|(?:goes?|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
     r"|(?:,\s*)?(?:is|are|would\s+be|will\s+be|it'?s|they'?re|that'?s)\s+(?:all\s+)?(?P<w3>yours|mine)\b"
     r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|me)\b"
-    r"|(?P<w7>you|me)\s*(?=[,.;!?)]|$))",
+    r"|(?P<w7>you|u|me|mine|yours)\s*(?=[,.;!?)}]|$|\s+and\b))",
     _F)
-_PARTY = {"you": "you", "u": "you", "ill": "me", "yourself": "you", "yours": "you", "your": "you",
+_PARTY = {"you": "you", "u": "you", "ill": "me", "i'm": "me", "im": "me", "you're": "you", "youre": "you", "yourself": "you", "yours": "you", "your": "you",
           "me": "me", "i": "me", "myself": "me", "mine": "me", "my": "me", "each": "both"}
 _NOTHING = re.compile(r"^\s*(?:nothing|none(?!\s+of)|no\s+resources|zero|0\s+of\s+everything)\b", _F)
 # what a need is for, when it is not a claim: "I need 6 copper for two runs", "... per run"
 _NEED_FOR = re.compile(r"\s*(?:for\b|to\s+run|per\s+run|in\s+total|each\s+run|a\s+run|more\b)", _F)
 # equal and stated splits of one resource: "split the water 5/5", "gold 3/3", "a 4/2 split in my favour"
-_SPLIT_RE = r"(?:\bsplit\s+(?:the\s+)?(?P<a>NAME)\s+(?P<x>\d+)\s*/\s*(?P<y>\d+)|\b(?P<b>NAME)\s*(?:->\s*split\s+)?(?P<x2>\d+)\s*/\s*(?P<y2>\d+)" \
-    r"|\b(?P<x3>\d+)\s*/\s*(?P<y3>\d+)\s+split\s+(?:of\s+(?:the\s+)?(?P<c>NAME)\s+)?in\s+(?P<fav>my|your)\s+favou?r)"
+_SPLIT_RE = (r"(?:\bsplit\s+(?:the\s+)?(?P<a>NAME)\s+(?P<x>\d+)\s*/\s*(?P<y>\d+)"
+             r"|\b(?P<b>NAME)\s*(?:->\s*split\s+|:\s*|(?:\w+\s+){1,2}?)?(?P<x2>\d+)\s*/\s*(?P<y2>\d+)"
+             r"|\b(?P<x3>\d+)\s*/\s*(?P<y3>\d+)\s+(?:(?P<d>NAME)\s+)?split\s+(?:of\s+(?:the\s+)?(?P<c>NAME)\s+)?)"
+             r"(?:\s*(?:split\s+)?in\s+(?P<fav>my|your)\s+favou?r)?")
 # "seeds -> you (7)"
 _ARROW_RE = r"\b(?P<name>NAME)\s*->\s*(?P<who>you|me)\s*\(\s*(?P<n>\d+)\s*\)"
 _POST_NOTHING = re.compile(r"\bnothing\s+(?:(?:goes|going|would\s+go|will\s+go|left)\s+)?(?:for|to)\s+(?P<who>you|me)\b", _F)
@@ -298,17 +309,19 @@ _POST_NOTHING = re.compile(r"\bnothing\s+(?:(?:goes|going|would\s+go|will\s+go|l
 
 def _party(m: re.Match) -> tuple[str, bool]:
     """(party, negated) of a pre marker."""
-    for g in ("who", "who2", "who3", "need", "who4", "obj", "let", "for", "imp", "imp2", "pos", "lab", "for2", "ell"):
+    for g in ("who", "who6", "who7", "who8", "who9", "self", "who2", "who3", "need", "who4", "obj", "let", "for", "imp", "imp2", "pos", "lab", "for2", "ell"):
         v = m.group(g)
         if v:
             if g in ("imp", "imp2"):
                 return "you", False
+            if g == "self":
+                return "me", False
             return _PARTY[v.lower()], g == "who" and bool(m.group("neg"))
     return "both", False
 
 
 # --------------------------------------------------------------------------- sentence context
-_SENT = re.compile(r"(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-)+(?:\.(?=\d)(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-)*)*[.!?;]*")
+_SENT = re.compile(r"(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-|(?<=\byou\s)-|(?<=\bme\s)-)+(?:\.(?=\d)(?:[^\n.!?;-]|-(?!\s)|(?<!\s)-)*)*[.!?;]*")
 _IF = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|now\s+|also\s+|because\s+)?(?:even\s+)?(?:if|suppose|supposing|assuming|"
                  r"in\s+case|should\s+you|unless|when|whenever|had\s+you|were\s+you|were\s+i)\b", _F)
 _IF_MID = re.compile(r",?\s*\b(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|assuming)\b", _F)
@@ -320,12 +333,22 @@ _REPORTED = re.compile(r"\b(?:last|previous|prior|earlier|first|1st|past)\s+(?:r
                        r"|\byour\s+(?:proposal|offer|suggestion|plan|split|idea)\s+(?:of|to|where|with|that|gives?|was)\b"
                        r"|\b(?:that|this|it|which|your\s+\w+)\s+(?:gives?|leaves?|would\s+give|would\s+leave)\s+(?:you|me)\b"
                        r"|\b(?:hard\s+no|no|negative|not)\s+on\b|\bno\s+way\b|\b(?:we|you)\s+(?:had\s+)?agreed\s+on\b"
+                       r"|\b(?:can'?t|cannot|won'?t|will\s+not|don'?t|refuse\s+to)\s+(?:accept|agree\s+to|do)\b[^.;]*?"
+                       r"\b(?:in\s+which|where|with)\b|^\W*(?:round\s+\d+|scenario|example|e\.g\.|say)\s*:"
                        r"|\bthought\s+we\b|\bcalled\s+it\b|\bin\s+total\b|\blast\s+game\b|\b(?:partner|they)\s+took\b"
                        r"|\b(?:we|you|i)\s+(?:both\s+)?(?:took|bought|purchased)\b(?!\s+\d+\s+\w+\s+and\s+(?:you|i)\s+took)",
                        _F)
 # an allocation that would be, or that replaces another: "would be greedy", "5 copper instead of 6"
 _MAYBE = re.compile(r"\b(?:would|could|'d)\b", _F)
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+\d|,?\s+not\s+\d+\b", _F)
+# a verdict on the allocation just named: "is too many", "means my project gets nothing",
+# "leaves 1 for me", "-> overdraw"
+_VERDICT_AFTER = re.compile(r"\s*(?:for\s+(?:you|me|u)\s+)?(?:,\s*)?(?:(?:is|are|would\s+be|will\s+be|'s)\s+(?:too|way|far|all|more|"
+                            r"not|over|impossible|greedy|unfair|unworkable)|means|leaves|would\s+(?:leave|mean|overdraw|exceed)"
+                            r"|overdraws?|exceeds?|->\s*overdraw|\.\s*overdraw)", _F)
+# an acceptance opening a sentence whose condition names a share
+_ACCEPT_HEAD = re.compile(r"^\W*(?:yes|yeah|yep|ok|okay|sure|agreed|deal|fine|works\s+for\s+me|that\s+works|i'?m\s+in"
+                          r"|i\s+agree|i\s+accept)\b", _F)
 _WHAT_IF = re.compile(r"\b(?:what|how\s+about)\s+if\b", _F)
 _SAME_ROUND_REF = re.compile(r"\b(?:as|like)\s+(?:you|we)\s+(?:said|proposed|suggested|offered)\b", _F)
 # an offer whose only question is the offer itself
@@ -377,7 +400,7 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     out: dict[str, dict[str, int]] = {}
     spans = []
     for m in split_re.finditer(sentence):
-        word = m.group("a") or m.group("b") or m.group("c")
+        word = m.group("a") or m.group("b") or m.group("c") or m.group("d")
         rid = _resolve(word, names) if word else None
         x = int(m.group("x") or m.group("x2") or m.group("x3"))
         y = int(m.group("y") or m.group("y2") or m.group("y3"))
@@ -398,11 +421,38 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     return out, spans
 
 
+# a bare number given to a party, of the resource named just before: "silk 2 for you / 4
+# for me", "Pearls: 2 you, 4 me", "I'm on silk, 4 of it"
+_BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/|\.\d)(?:\s+of\s+(?:it|them|those|that))?\s*"
+                   r"(?=(?:for|to)\s+(?:you|u|me)\b|(?:you|u|me)\b\s*(?:[,.;)}]|$|and\b)|->\s*(?:you|u|me)\b|$|[,.;])", _F)
+
+
+def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, int, str, int]]
+                ) -> list[tuple[int, int, str, int]]:
+    """Bare numbers of the resource named last before them in the sentence (see _BARE);
+    only where a party marker follows the number or the name was just given one."""
+    mentions = [(m.start(), _resolve(m.group(0), names)) for m in
+                re.finditer(r"\b" + _name_pattern(tuple(names)) + r"\b", sentence, _F)]
+    out = []
+    for m in _BARE.finditer(sentence):
+        if any(a <= m.start() < b for a, b, *_ in taken):
+            continue
+        before = [rid for pos, rid in mentions if pos < m.start() and rid is not None]
+        if not before:
+            continue
+        tail = sentence[m.end():]
+        if not _POST.match(tail) and not re.match(r"\s*of\s+(?:it|them)", sentence[m.start() + len(m.group("n")):], _F):
+            continue
+        out.append((m.start(), m.start() + len(m.group("n")), before[-1], int(m.group("n"))))
+    return out
+
+
 def _shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str, int]], bool, dict[str, bool]]:
     """The shares a sentence assigns: ({"you": {...}, "me": {...}}, whether some party
     marker was negated, {party: share is "nothing"})."""
     direct, spans = _direct(sentence, names)
     qty = [q for q in quantities(sentence, names) if not any(a <= q[0] < b for a, b in spans)]
+    qty = sorted(qty + _elliptical(sentence, names, qty + [(a, b, "", 0) for a, b in spans]))
     nothing: dict[str, bool] = {}
     for m in _POST_NOTHING.finditer(sentence):
         nothing[_PARTY[m.group("who").lower()]] = True
@@ -475,6 +525,11 @@ def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None
         return prop, negated
     if _REPORTED.search(sentence) and not _SAME_ROUND_REF.search(sentence) and not accepts(sentence):
         return None, True
+    last = max(q[1] for q in quantities(sentence, names)) if quantities(sentence, names) else len(sentence)
+    if _VERDICT_AFTER.match(sentence[last:]):
+        return None, True  # judged, not proposed: "Silk 4 for you is too many", "... -> overdraw"
+    if _ACCEPT_HEAD.match(sentence) and _IF_MID.search(sentence):
+        return prop, negated  # "Agreed, as long as I get 6 wool": the condition is the offer
     if _IF.search(sentence):
         # the condition runs to the first comma or "then"; an allocation after it is an offer
         m = re.search(r",|\bthen\b|\bwe\b|\bthat\b|\bit\b|\bthere\b", sentence[_IF.search(sentence).end():], _F)
@@ -489,8 +544,8 @@ def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None
         if mid is not None:
             head, _, _ = _shares(sentence[:mid.start()], names)
             cond, _, _ = _shares(sentence[mid.end():], names)
-            if not head:
-                return None, True
+            if not head and not (len(cond) == 2 and not _OUTCOME.search(sentence[:mid.start()])):
+                return None, True  # a full split as the condition of a neutral head is proposed
             if not cond and _OUTCOME.search(sentence[mid.end():]):
                 return None, True
     return prop, negated
@@ -607,7 +662,11 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
         rid = _resolve(m.group("name"), names)
         if rid is not None:
             acts.append((m.start(), Need(int(m.group("n")), rid, _project_name(m.group("p") or m.group("p2")))))
-    for start, sentence in _sentences(_blank(digits, disclosed_spans)):
+    table, table_spans = _table(digits, names)
+    if table is not None:
+        offer_at = table_spans[0][0]
+        offers.append(table)
+    for start, sentence in _sentences(_blank(digits, disclosed_spans + table_spans)):
         prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names)
         hypothetical |= (hypo and prop is None) or bool(_REPLACED.search(sentence) and quantities(sentence, names))
         if prop is not None:
@@ -647,6 +706,44 @@ _TOPIC = re.compile(r"\d|\b(?:split\w*|shares?|offer\w*|propos\w*|deal|take|take
                     r"|allocat\w*|projects?|rest|remaining|percent|purchase\w*|agree\w*|accept\w*|reject\w*)\b", _F)
 
 
+def _table(text: str, names: Mapping[str, str]) -> tuple[Propose | None, list[tuple[int, int]]]:
+    """A markdown table of the split: a row per resource with "you" and "me" columns, or a
+    row per party with a column per resource; a cell of 0, "-" or empty gives nothing.
+    (the offer, the table's spans)."""
+    lines = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"^[ \t]*\|.*\|[ \t]*$", text, re.M)]
+    if len(lines) < 2:
+        return None, []
+    cells = [[c.strip().lower() for c in line.strip().strip("|").split("|")] for _a, _b, line in lines]
+    rows = [c for c in cells if not all(re.fullmatch(r":?-+:?|", x) for x in c)]
+    header, body = rows[0], rows[1:]
+    shares: dict[str, dict[str, int]] = {}
+
+    def num(x: str) -> int | None:
+        m = re.fullmatch(r"\D{0,3}(\d+)\D{0,12}", x)
+        return int(m.group(1)) if m else None
+
+    cols = {i: _PARTY.get(h) for i, h in enumerate(header) if _PARTY.get(h) in ("you", "me")}
+    if len(set(cols.values())) == 2:
+        for row in body:
+            rid = next((_resolve(x, names) for x in row if _resolve(x, names)), None)
+            for i, party in cols.items():
+                n = num(row[i]) if rid is not None and i < len(row) else None
+                if n:
+                    shares.setdefault(party, {})[rid] = n
+    else:
+        res = {i: _resolve(h, names) for i, h in enumerate(header) if _resolve(h, names)}
+        for row in body:
+            party = next((_PARTY.get(x) for x in row[:1] if _PARTY.get(x) in ("you", "me")), None)
+            for i, rid in res.items():
+                n = num(row[i]) if party and i < len(row) else None
+                if n:
+                    shares.setdefault(party, {})[rid] = n
+    if not shares:
+        return None, []
+    you, me = shares.get("you", {}), shares.get("me", {})
+    return Propose(tuple(you.items()), tuple(me.items())), [(lines[0][0], lines[-1][1])]
+
+
 def _merge(offers: list[Propose]) -> Propose | None:
     """The message's offer: its sentences' shares, a later sentence revising an earlier
     one share by share ("Me: 3 lithium. You: 6 copper.")."""
@@ -655,8 +752,11 @@ def _merge(offers: list[Propose]) -> Propose | None:
     you: dict[str, int] | None = None
     me: dict[str, int] | None = None
     for p in offers:
+        named = {n for n, _ in (p.you or ())} | {n for n, _ in (p.me or ())}
+        so_far = set(you or {}) | set(me or {})
+        replace = p.is_split and named >= so_far  # a whole new split, not one more line of it
         if p.you is not None:
-            you = dict(p.you) if p.is_split or you is None else {**you, **dict(p.you)}
+            you = dict(p.you) if replace or you is None else {**you, **dict(p.you)}
         if p.me is not None:
-            me = dict(p.me) if p.is_split or me is None else {**me, **dict(p.me)}
+            me = dict(p.me) if replace or me is None else {**me, **dict(p.me)}
     return Propose(None if you is None else tuple(you.items()), None if me is None else tuple(me.items()))
