@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 __all__ = ["accepts", "rejects", "normalise_typography"]
 
@@ -56,8 +57,10 @@ _NORMALISE = str.maketrans({
 
 
 def normalise_typography(text: str) -> str:
-    """``text`` with plain apostrophes, quotes, dashes and spaces (see ``_NORMALISE``)."""
-    return str(text).translate(_NORMALISE)
+    """``text`` with plain apostrophes, quotes, dashes and spaces (see ``_NORMALISE``);
+    emoji and other symbols become spaces."""
+    t = str(text).translate(_NORMALISE)
+    return t if t.isascii() else "".join(" " if unicodedata.category(c) == "So" else c for c in t)
 
 # double negatives that accept: cues of their own, and not negations of a later cue
 _IDIOM = re.compile(
@@ -99,7 +102,7 @@ _CUE = re.compile(
     r"|\bsounds?\s+like\s+a\s+(?:\w+\s+)?(?:plan|deal)\b|\b(?:that'?s|it'?s|this\s+is)\s+a\s+(?:\w+\s+)?plan\b(?!\s+(?:where|if)\b)"
     r"|\b(?:happy|content|satisfied|pleased)\s+with\s+(?:that|this|the|your)\s+(?:split|plan|offer|proposal|deal|allocation"
     r"|arrangement)\b|\b(?:that|this|the|your)\s+(?:split|plan|offer|proposal|deal|allocation|arrangement)\s+(?:is|seems|sounds"
-    r"|looks)\s+(?:\w+\s+)?(?:fair|good|great|fine|perfect|reasonable|acceptable)\b"
+    r"|looks)\s+(?:(?!not\b)\w+\s+)?(?:fair|good|great|fine|perfect|reasonable|acceptable)\b"
     r"|^\W*sold\b|\b(?:yes|yeah|yep|ok|okay|sure)\W+(?:\w+\W+)?deal\b(?!\s+(?:on|where|with|for|in|if)\b)"
     r"|\b(?:i|we)\s+(?:fully\s+|completely\s+)?(?:support|endorse|back)\s+(?:this|that|your|the)\b"
     r"|\bi'?m\s+(?:good|ok|okay|cool|down)\s+with\s+(?:that|this|it|your)\b"
@@ -120,7 +123,7 @@ _HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|in\s+
 _REPORTED = re.compile(r"\b(?:said|say|saying|told|thought)\b[^.!?;]*$", _F)
 _PAST = re.compile(r"\b(?:i|we|you|they|he|she|i'd|we'd|you'd|had|have|i've|we've|you've)\s*$", _F)
 # a cue framing the speaker's own proposal ("here's what would work for me:")
-_FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$|\bmake\s+(?:this|it|that|things|everything|a\s+split)\s+$", _F)
+_FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$|\b(?:that|which)\s+(?:should|would|could|might|will)\s+(?:\w+\s+)?$|\bmake\s+(?:this|it|that|things|everything|a\s+split)\s+$", _F)
 _DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confirm|see|consider)\b|\bbefore\s+i\s+commit"
                     r"|\bneed\s+to\s+(?:check|see|verify|think|confirm)\b|\b(?:i'?ll|i\s+will)\s+(?:consider|think)\b"
                     r"|\bdepending\s+on\b|\bpending\b|\bhaven'?t\s+worked\s+out\b|\bdouble-check\b", _F)

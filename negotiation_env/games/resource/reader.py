@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Union
 
@@ -157,12 +156,14 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192|\u27f6|\u21d2)\s*")
 
 def normalise(text: str) -> str:
     """Typography and markdown made plain: what every rule below reads. Lines stay lines
-    (a bullet is a sentence of its own); emoji and other symbols become spaces."""
+    (a bullet is a sentence of its own)."""
     t = normalise_typography(text)
-    t = "".join(" " if unicodedata.category(c) == "So" else c for c in t) if not t.isascii() else t
     t = _BULLET.sub("", t)
     t = _MD.sub("", t)
     t = _ARROW.sub(" -> ", t)
+    t = re.sub(r"[ \t]{2,}", " ", t)
+    # "Lithium - 2 for you": a resource named as a label, not the end of a sentence
+    t = re.sub(r"(?m)^(\W*)([A-Za-z]+) - (?=\d|all\b)", r"\1\2: ", t)
     return t
 
 
@@ -205,6 +206,9 @@ def _resolve(word: str, names: Mapping[str, str]) -> str | None:
     for cut in (1, 2):  # plural forms: "woods", "glasses"
         if len(w) > cut and w[:-cut] in names:
             return names[w[:-cut]]
+    for add in ("s", "es"):  # singular forms: "1 pearl"
+        if w + add in names:
+            return names[w + add]
     return None
 
 
@@ -242,7 +246,7 @@ _F = re.IGNORECASE
 _VERB = (r"(?:take|taking|takes|took|accept|accepting|get|getting|gets|buy|buying|buys|bought|have|having|purchase|purchasing|keep"
          r"|keeping|receive|receiving|grab|grabbing|claim|claiming|obtain|obtaining|secure|securing|acquire|acquiring"
          r"|go\s+with|go\s+for|going\s+for|end\s+up\s+with|pick\s+up|use|using|submit|submitting|request|ask\s+for"
-         r"|stick\s+(?:to|with)|sticking\s+(?:to|with)|stay\s+(?:on|with)|settle\s+(?:for|on)|aim\s+for"
+         r"|live\s+with|stick\s+(?:to|with)|sticking\s+(?:to|with)|stay\s+(?:on|with)|settle\s+(?:for|on)|aim\s+for"
          r"|(?:do|go|doing|going)(?=\s+\d))")
 # adverbs between a subject, its modal and its verb: "I'm only going to buy", "you'd then get"
 _ADV = r"(?:(?:then|just|also|only|simply|instead|all|both|each|now|still|happily|gladly|really|probably|definitely|actually)\s+)?"
@@ -250,13 +254,13 @@ _MODAL = (r"(?:'d|'ll|\s+would|\s+will|\s+can|\s+could|\s+should|\s+may|\s+might
           r"|\s+take|'re|\s+are|'m|\s+am|\s+plan\s+to|\s+want\s+to|\s+intend\s+to|\s+need\s+to|\s+aim\s+to"
           r"|\s+propose\s+to|\s+suggest\s+to|\s+shall|\s+must|\s+might\s+as\s+well)?"
           r"(?:\s+" + _ADV.rstrip("?") + r"?(?:going\s+to|gonna|like\s+to|be\s+(?:open|willing|happy|able|fine|ok|okay|"
-          r"ready)\s+(?:to|with)|(?:be\s+)?free\s+to|welcome\s+to|happy\s+to|able\s+to|glad\s+to))?")
+          r"ready|agreeable)\s+(?:to|with)|(?:be\s+)?free\s+to|welcome\s+to|happy\s+to|able\s+to|glad\s+to|prefer\s+to))?")
 _NEG_MODAL = (r"(?:(?:'m|'re|\s+am|\s+are)\s+not|\s+(?:won't|can't|cannot|wouldn't|shouldn't|don't|do\s+not|will\s+not"
               r"|would\s+not|can\s+not|couldn't|could\s+not|never|mustn't|must\s+not|not)"
               r"(?:\s+(?:going\s+to|gonna|want\s+to|need\s+to|be\s+able\s+to))?)")
 _PRE = re.compile(
     # subject + (modal) + verb: "you take", "you'd get", "I'll take", "I would like to have", "ill take"
-    r"(?P<who>\byou|\bu|\bi|\bill(?=\s+(?:take|get|buy|have|do|go)\b))(?P<neg>" + _NEG_MODAL + r")?" + _MODAL
+    r"(?P<who>\byou|\bu|\bi|\bill(?=\s+(?:just\s+)?(?:take|get|buy|have|do|go)\b))(?P<neg>" + _NEG_MODAL + r")?" + _MODAL
     + r"\s+" + _ADV + r"(?:\w+ly\s+)?" + _VERB + r"\b"
     r"|(?P<who6>\bme|\byou|\bi'?m|\byou'?re)\s+(?:(?:taking|getting|buying|keeping|purchasing|on|with)\b(?!\s+(?:the\s+)?"
     r"(?:same|other|side|board|it|that|this)\b))"
@@ -287,7 +291,7 @@ _PRE = re.compile(
     _F)
 _POST = re.compile(
     r"^\s*\)?\s*(?:(?:each|total|units?|extra|more|only|in\s+total)\s+)?(?:(?:for|to)\s+(?P<w1>you|u|yourself|me|myself)\b"
-    r"|(?:goes?|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
+    r"|(?:go|goes|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
     r"|(?:,\s*)?(?:is|are|would\s+be|will\s+be|it'?s|they'?re|that'?s)\s+(?:all\s+)?(?P<w3>yours|mine)\b"
     r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|me)\b"
     r"|(?P<w7>you|u|me|mine|yours)\s*(?=[,.;!?)}]|$|\s+and\b))",
@@ -343,13 +347,15 @@ _MAYBE = re.compile(r"\b(?:would|could|'d)\b", _F)
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+\d|,?\s+not\s+\d+\b", _F)
 # a verdict on the allocation just named: "is too many", "means my project gets nothing",
 # "leaves 1 for me", "-> overdraw"
-_VERDICT_AFTER = re.compile(r"\s*(?:for\s+(?:you|me|u)\s+)?(?:,\s*)?(?:(?:is|are|would\s+be|will\s+be|'s)\s+(?:too|way|far|all|more|"
+_VERDICT_AFTER = re.compile(r"\s*(?:(?:for|->)\s*(?:you|me|u)\s+)?(?:,\s*)?(?:(?:is|are|would\s+be|will\s+be|'s)\s+(?:too|way|far|all\s+of\s+it|more|"
                             r"not|over|impossible|greedy|unfair|unworkable)|means|leaves|would\s+(?:leave|mean|overdraw|exceed)"
                             r"|overdraws?|exceeds?|->\s*overdraw|\.\s*overdraw)", _F)
 # an acceptance opening a sentence whose condition names a share
 _ACCEPT_HEAD = re.compile(r"^\W*(?:yes|yeah|yep|ok|okay|sure|agreed|deal|fine|works\s+for\s+me|that\s+works|i'?m\s+in"
                           r"|i\s+agree|i\s+accept)\b", _F)
-_WHAT_IF = re.compile(r"\b(?:what|how\s+about)\s+if\b", _F)
+_WHAT_IF = re.compile(r"\b(?:what|how\s+about)\s+if\b|\bwould\s+it\s+(?:bother\s+you|be\s+(?:ok|okay|alright|fine))\b"
+                      r"|\bwould\s+you\s+mind\b|\bis\s+it\s+(?:ok|okay|alright|fine)\b|\bhow\s+would\s+you\s+feel\b"
+                      r"|\bdo\s+you\s+mind\b", _F)
 _SAME_ROUND_REF = re.compile(r"\b(?:as|like)\s+(?:you|we)\s+(?:said|proposed|suggested|offered)\b", _F)
 # an offer whose only question is the offer itself
 _OFFER_Q = re.compile(r"\b(?:how\s+about|what\s+about|what\s+if|would|could|can|will|shall|why\s+don't|why\s+not"
@@ -423,7 +429,7 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
 
 # a bare number given to a party, of the resource named just before: "silk 2 for you / 4
 # for me", "Pearls: 2 you, 4 me", "I'm on silk, 4 of it"
-_BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/|\.\d)(?:\s+of\s+(?:it|them|those|that))?\s*"
+_BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/|\.\d)(?:\s+of\s+(?:it|them|those|that)|\s+units?)?\s*"
                    r"(?=(?:for|to)\s+(?:you|u|me)\b|(?:you|u|me)\b\s*(?:[,.;)}]|$|and\b)|->\s*(?:you|u|me)\b|$|[,.;])", _F)
 
 
@@ -441,7 +447,9 @@ def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, 
         if not before:
             continue
         tail = sentence[m.end():]
-        if not _POST.match(tail) and not re.match(r"\s*of\s+(?:it|them)", sentence[m.start() + len(m.group("n")):], _F):
+        after = sentence[m.start() + len(m.group("n")):]
+        if not (_POST.match(tail) or re.match(r"\s*(?:of\s+(?:it|them)|units?\b(?!\s+of))", after, _F)
+                or re.search(r"\b(?:you|u|me)\s*:?\s*$", sentence[:m.start()], _F)):
             continue
         out.append((m.start(), m.start() + len(m.group("n")), before[-1], int(m.group("n"))))
     return out

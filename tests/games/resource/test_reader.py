@@ -88,7 +88,8 @@ def test_acts_come_in_the_order_said():
 
 
 def test_typography_is_made_plain():
-    assert normalise("I\u2019ll\u202ftake\u00a0**5**\u200b copper \u2014 ok") == "I'll take 5 copper  -  ok"
+    assert normalise("I\u2019ll\u202ftake\u00a0**5**\u200b copper \u2014 ok \U0001f91d") == "I'll take 5 copper - ok "
+    assert normalise("- **Lithium** \u2014 2 for you") == "Lithium: 2 for you"
 
 
 def test_unread_is_on_topic_text_with_nothing_read():
