@@ -73,10 +73,12 @@ HELDOUT_SHARE = (0.30, 0.37)
 
 # The corpus grows in batches (see make_language_corpus.py): the last id of every batch but
 # the last, which runs to the end of the file. Each batch's split is drawn on its own, so a
-# later batch leaves the split of an earlier one as it was; batch 1's is pinned by a digest of
-# its held-out ids (sorted, comma-joined), as first released.
-BATCH_ENDS = (595,)
+# later batch leaves the split of an earlier one as it was; the splits of batches 1 and 2 are
+# pinned by digests of their held-out ids (sorted, comma-joined), as first released.
+BATCH_ENDS = (595, 1063)
 BATCH_1_HELDOUT_SHA256 = "7ef878e4930dcd1dcfc04c656970c96610a4fb160357f4de3a255fd892eb9571"
+BATCH_2_HELDOUT_SHA256 = "390c7f1c56023e4b3c2dcfb15e824cd38e102116675c341430b4f20133773b31"
+PINNED_SPLITS = (BATCH_1_HELDOUT_SHA256, BATCH_2_HELDOUT_SHA256)
 
 # exact texts the corpus must hold, with the labels they must carry
 EXACT: dict[str, dict] = {
@@ -298,11 +300,12 @@ def _batches(rows: list[dict]) -> list[list[dict]]:
     ]
 
 
-def test_first_batch_split_unchanged(rows):
-    first = _batches(rows)[0]
-    assert len(first) == BATCH_ENDS[0]
-    held = ",".join(sorted(r["id"] for r in first if r["split"] == "heldout"))
-    assert hashlib.sha256(held.encode()).hexdigest() == BATCH_1_HELDOUT_SHA256
+@pytest.mark.parametrize("n", range(len(PINNED_SPLITS)))
+def test_earlier_batch_splits_unchanged(rows, n):
+    batch = _batches(rows)[n]
+    assert len(batch) == BATCH_ENDS[n] - (BATCH_ENDS[n - 1] if n else 0)
+    held = ",".join(sorted(r["id"] for r in batch if r["split"] == "heldout"))
+    assert hashlib.sha256(held.encode()).hexdigest() == PINNED_SPLITS[n], f"batch {n + 1}"
 
 
 def test_each_batch_holds_out_a_third(rows):

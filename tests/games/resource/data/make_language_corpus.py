@@ -21,8 +21,10 @@ notation that this script expands into the JSON schema that
 The lines come in batches, one module each, numbered on in the order of ``BATCHES``:
 
 * batch 1, ``language_corpus_lines.py``: ids c0001-c0595;
-* batch 2, ``language_corpus_lines_2.py``: ids c0596 on, written later and independently of
-  batch 1 and of any reader.
+* batch 2, ``language_corpus_lines_2.py``: ids c0596-c1063, written later and independently of
+  batch 1 and of any reader;
+* batch 3, ``language_corpus_lines_3.py``: ids c1064 on, written independently of batches 1
+  and 2 and of any reader, weighted towards offers, acceptances and their near misses.
 
 The split is seeded and stratified, and drawn for each batch on its own with that batch's
 seed: a random third of the batch is held out, then single lines are moved between the splits
@@ -42,6 +44,7 @@ sys.path.insert(0, str(HERE))
 
 from language_corpus_lines import LINES  # noqa: E402
 from language_corpus_lines_2 import LINES as LINES_2  # noqa: E402
+from language_corpus_lines_3 import LINES as LINES_3  # noqa: E402
 
 from tests.games.resource.test_language_corpus_format import (  # noqa: E402
     KINDS,
@@ -53,7 +56,7 @@ from tests.games.resource.test_language_corpus_format import (  # noqa: E402
 
 SEED = 20240611
 # (lines, seed of their split), in id order; append a batch, never edit or reorder one
-BATCHES = ((LINES, SEED), (LINES_2, 20250318))
+BATCHES = ((LINES, SEED), (LINES_2, 20250318), (LINES_3, 20250611))
 OUT = HERE / "language_corpus.jsonl"
 TAG_NAMES = {
     "nw": "number_words",
