@@ -152,6 +152,7 @@ class Reading:
 _MD = re.compile(r"\*\*|__|`+|^\s{0,3}#{1,6}\s*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|~~", re.M)
 _BULLET = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25e6\u2023>]|\d+[.)])\s+", re.M)
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192|\u27f6|\u21d2)\s*")
+_LEFT_ARROW = re.compile(r"\s*(?:<-|\u2190|\u27f5|\u21d0)\s*")
 
 
 def normalise(text: str) -> str:
@@ -161,6 +162,9 @@ def normalise(text: str) -> str:
     t = _BULLET.sub("", t)
     t = _MD.sub("", t)
     t = _ARROW.sub(" -> ", t)
+    t = _LEFT_ARROW.sub(": ", t)  # "you <- steel 9" gives the listener steel 9
+    t = re.sub(r"\s*[\u00b7\u2022|]\s*(?=\S)", "; ", t) if "|" not in t else re.sub(r"\s*[\u00b7\u2022]\s*", "; ", t)
+    t = re.sub(r'["{}\[\]]', " ", t) if "{" in t else t  # JSON-ish: {"you": {"copper": 8}}
     t = re.sub(r"[ \t]{2,}", " ", t)
     # "Lithium - 2 for you": a resource named as a label, not the end of a sentence
     t = re.sub(r"(?m)^(\W*)([A-Za-z]+) - (?=\d|all\b)", r"\1\2: ", t)
@@ -246,7 +250,7 @@ _F = re.IGNORECASE
 _VERB = (r"(?:take|taking|takes|took|accept|accepting|get|getting|gets|buy|buying|buys|bought|have|having|purchase|purchasing|keep"
          r"|keeping|receive|receiving|grab|grabbing|claim|claiming|obtain|obtaining|secure|securing|acquire|acquiring"
          r"|go\s+with|go\s+for|going\s+for|end\s+up\s+with|pick\s+up|use|using|submit|submitting|request|ask\s+for"
-         r"|live\s+with|stick\s+(?:to|with)|sticking\s+(?:to|with)|stay\s+(?:on|with)|settle\s+(?:for|on)|aim\s+for"
+         r"|live\s+with|plan\s+on|count\s+on|stick\s+(?:to|with)|sticking\s+(?:to|with)|stay\s+(?:on|with)|settle\s+(?:for|on)|aim\s+for"
          r"|(?:do|go|doing|going)(?=\s+\d))")
 # adverbs between a subject, its modal and its verb: "I'm only going to buy", "you'd then get"
 _ADV = r"(?:(?:then|just|also|only|simply|instead|all|both|each|now|still|happily|gladly|really|probably|definitely|actually)\s+)?"
@@ -268,7 +272,12 @@ _PRE = re.compile(
     r"|(?P<who8>\bi)(?:'d|\s+would)\s+be\s+(?:best\s+off|happy|fine|good)\s+with\b"
     r"|(?P<who9>\bi)(?:'m|\s+am)\s+(?:planning|aiming|going)\s+(?:on|for)\b"
     r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:just\s+)?(?P<self>gonna|going\s+to)\s+(?:take|buy|get|grab)\b"
-    r"|(?P<who2>\byou|\bi)'d\s+(?:like|love|prefer)\b|(?P<who3>\bi)\s+(?:want|prefer)\b"
+    r"|\b(?P<ask>my)\s+(?:ask|request|claim|pick|target|order)\b(?:\s+(?:for\s+this\s+round\s+)?(?:is|would\s+be))?"
+    r"|\b(?P<after>i'?m|i\s+am|im)\s+(?:(?:only|just|really|mostly)\s+)?after\b|\b(?:all|what)\s+(?P<hope>i)'?m\s+"
+    r"(?:\w+\s+)?(?:after|hoping\s+for|asking\s+for|looking\s+for)\b|\bwhat\s+(?P<want>i)\s+(?:want|need|would\s+like)\s+is\b"
+    r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?P<claim>claiming|taking|submitting|ask|self-allocation|mine|request|for\s+me)\s*:"
+    r"|(?:^|(?<=[.!;]\s))\s*(?P<submit>submitting)\b|\b(?P<gimme>gimme|lemme\s+(?:grab|take|get|have))\b"
+    r"|(?P<who2>\byou|\bi)'d\s+(?:like|love|prefer)\b|(?P<who3>\bi)(?:'d|\s+would)?\s+(?:want|prefer)\b"
     r"|(?P<need>\bi)\s+(?:still\s+|really\s+|only\s+|just\s+|do\s+)?need\b(?!\s+(?:to|you)\b)|\b(?P<who4>you)'?re\s+welcome\s+to\b"
     # "give you", "leave me", "let me take", "for you to take", "count me in for", "put me down for"
     r"|\b(?:give|leave|offer|allocate|allot|assign|hand|send|reserve|left|giving|leaving|offering|count|put)\s+"
@@ -293,11 +302,12 @@ _POST = re.compile(
     r"^\s*\)?\s*(?:(?:each|total|units?|extra|more|only|in\s+total)\s+)?(?:(?:for|to)\s+(?P<w1>you|u|yourself|me|myself)\b"
     r"|(?:go|goes|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
     r"|(?:,\s*)?(?:is|are|would\s+be|will\s+be|it'?s|they'?re|that'?s)\s+(?:all\s+)?(?P<w3>yours|mine)\b"
-    r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|me)\b"
-    r"|(?P<w7>you|u|me|mine|yours)\s*(?=[,.;!?)}]|$|\s+and\b))",
+    r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|on\s+(?P<w11>mine|yours)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|u|me|yours|mine)\b"
+    r"|\(\s*(?P<w8>you|u|me|mine|yours)\s*\)|(?:come|comes|coming)\s+to\s+(?P<w9>me|you)\b"
+    r"|(?P<w7>you|u|me|mine|yours|urs)\s*(?=[,.;!?)}]|$|\s+and\b))",
     _F)
 _PARTY = {"you": "you", "u": "you", "ill": "me", "i'm": "me", "im": "me", "you're": "you", "youre": "you", "yourself": "you", "yours": "you", "your": "you",
-          "me": "me", "i": "me", "myself": "me", "mine": "me", "my": "me", "each": "both"}
+          "me": "me", "i": "me", "myself": "me", "mine": "me", "my": "me", "each": "both", "urs": "you"}
 _NOTHING = re.compile(r"^\s*(?:nothing|none(?!\s+of)|no\s+resources|zero|0\s+of\s+everything)\b", _F)
 # what a need is for, when it is not a claim: "I need 6 copper for two runs", "... per run"
 _NEED_FOR = re.compile(r"\s*(?:for\b|to\s+run|per\s+run|in\s+total|each\s+run|a\s+run|more\b)", _F)
@@ -305,20 +315,24 @@ _NEED_FOR = re.compile(r"\s*(?:for\b|to\s+run|per\s+run|in\s+total|each\s+run|a\
 _SPLIT_RE = (r"(?:\bsplit\s+(?:the\s+)?(?P<a>NAME)\s+(?P<x>\d+)\s*/\s*(?P<y>\d+)"
              r"|\b(?P<b>NAME)\s*(?:->\s*split\s+|:\s*|(?:\w+\s+){1,2}?)?(?P<x2>\d+)\s*/\s*(?P<y2>\d+)"
              r"|\b(?P<x3>\d+)\s*/\s*(?P<y3>\d+)\s+(?:(?P<d>NAME)\s+)?split\s+(?:of\s+(?:the\s+)?(?P<c>NAME)\s+)?)"
-             r"(?:\s*(?:split\s+)?in\s+(?P<fav>my|your)\s+favou?r)?")
+             r"(?:\s*(?:split\s+)?in\s+(?P<fav>my|your)\s+favou?r|\s*\(?\s*(?P<ord>you\s*/\s*me|me\s*/\s*you|u\s*/\s*me"
+             r"|me\s*/\s*u)\s*\)?)?"
+             r"|\b(?P<e>NAME)\s*(?::\s*)?(?P<x4>\d+)\s+and\s+(?P<y4>\d+)\b")
 # "seeds -> you (7)"
-_ARROW_RE = r"\b(?P<name>NAME)\s*->\s*(?P<who>you|me)\s*\(\s*(?P<n>\d+)\s*\)"
+_ARROW_RE = (r"\b(?P<name>NAME)\s*(?:->|:)\s*(?P<who>you|u|me)\s*(?:\(\s*(?:all\s+)?(?P<n>\d+)\s*\)|x\s*(?P<nx>\d+))"
+             r"(?:\s*,\s*(?P<who2>you|u|me)\s*(?:\(\s*(?P<n2>\d+)\s*\)|x\s*(?P<n2x>\d+)))?")
 _POST_NOTHING = re.compile(r"\bnothing\s+(?:(?:goes|going|would\s+go|will\s+go|left)\s+)?(?:for|to)\s+(?P<who>you|me)\b", _F)
 
 
 def _party(m: re.Match) -> tuple[str, bool]:
     """(party, negated) of a pre marker."""
-    for g in ("who", "who6", "who7", "who8", "who9", "self", "who2", "who3", "need", "who4", "obj", "let", "for", "imp", "imp2", "pos", "lab", "for2", "ell"):
+    for g in ("who", "who6", "who7", "who8", "who9", "self", "ask", "after", "hope", "want", "claim", "submit", "gimme",
+              "who2", "who3", "need", "who4", "obj", "let", "for", "imp", "imp2", "pos", "lab", "for2", "ell"):
         v = m.group(g)
         if v:
             if g in ("imp", "imp2"):
                 return "you", False
-            if g == "self":
+            if g in ("self", "ask", "after", "hope", "want", "claim", "submit", "gimme"):
                 return "me", False
             return _PARTY[v.lower()], g == "who" and bool(m.group("neg"))
     return "both", False
@@ -338,7 +352,8 @@ _REPORTED = re.compile(r"\b(?:last|previous|prior|earlier|first|1st|past)\s+(?:r
                        r"|\b(?:that|this|it|which|your\s+\w+)\s+(?:gives?|leaves?|would\s+give|would\s+leave)\s+(?:you|me)\b"
                        r"|\b(?:hard\s+no|no|negative|not)\s+on\b|\bno\s+way\b|\b(?:we|you)\s+(?:had\s+)?agreed\s+on\b"
                        r"|\b(?:can'?t|cannot|won'?t|will\s+not|don'?t|refuse\s+to)\s+(?:accept|agree\s+to|do)\b[^.;]*?"
-                       r"\b(?:in\s+which|where|with)\b|^\W*(?:round\s+\d+|scenario|example|e\.g\.|say)\s*:"
+                       r"\b(?:in\s+which|where|with)\b|^\W*(?:round\s+\d+|scenario|example|e\.g\.|say)(?:\s+\w+)?\s*:"
+                       r"|\b(?:you'?re|ur|you\s+are)\s+saying\b|\bif\s+i'?m\s+reading\s+you\b|\bjust\s+to\s+confirm\b"
                        r"|\bthought\s+we\b|\bcalled\s+it\b|\bin\s+total\b|\blast\s+game\b|\b(?:partner|they)\s+took\b"
                        r"|\b(?:we|you|i)\s+(?:both\s+)?(?:took|bought|purchased)\b(?!\s+\d+\s+\w+\s+and\s+(?:you|i)\s+took)",
                        _F)
@@ -406,10 +421,20 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     out: dict[str, dict[str, int]] = {}
     spans = []
     for m in split_re.finditer(sentence):
-        word = m.group("a") or m.group("b") or m.group("c") or m.group("d")
+        if re.search(r"\btotal\s*:?\s*$", sentence[:m.start()] + (m.group("b") or ""), _F) or \
+                re.search(r"\btotal\s*$", sentence[max(0, m.start() - 8):m.start()], _F):
+            continue  # "saffron total 6/6" counts the pool, it does not split it
+        word = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
         rid = _resolve(word, names) if word else None
-        x = int(m.group("x") or m.group("x2") or m.group("x3"))
-        y = int(m.group("y") or m.group("y2") or m.group("y3"))
+        x = int(m.group("x") or m.group("x2") or m.group("x3") or m.group("x4"))
+        y = int(m.group("y") or m.group("y2") or m.group("y3") or m.group("y4"))
+        if m.group("ord"):  # the stated order: "2/4 (you/me)"
+            if re.sub(r"\s", "", m.group("ord").lower()).startswith(("you", "u/")):
+                x, y = y, x
+            out.setdefault("me", {})[rid] = x
+            out.setdefault("you", {})[rid] = y
+            spans.append((m.start(), m.end()))
+            continue
         if rid is None and m.group("fav"):  # "a 4/2 split in my favour" of the resource named nearby
             near = quantities(sentence, names)
             rid = near[0][2] if near else None
@@ -422,7 +447,9 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     for m in arrow_re.finditer(sentence):
         rid = _resolve(m.group("name"), names)
         if rid is not None:
-            out.setdefault(_PARTY[m.group("who").lower()], {})[rid] = int(m.group("n"))
+            out.setdefault(_PARTY[m.group("who").lower()], {})[rid] = int(m.group("n") or m.group("nx"))
+            if m.group("who2"):
+                out.setdefault(_PARTY[m.group("who2").lower()], {})[rid] = int(m.group("n2") or m.group("n2x"))
             spans.append((m.start(), m.end()))
     return out, spans
 
@@ -433,34 +460,40 @@ _BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/|\.\d)(?:\s+of\s+(?:it|them|th
                    r"(?=(?:for|to)\s+(?:you|u|me)\b|(?:you|u|me)\b\s*(?:[,.;)}]|$|and\b)|->\s*(?:you|u|me)\b|$|[,.;])", _F)
 
 
-def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, int, str, int]]
-                ) -> list[tuple[int, int, str, int]]:
-    """Bare numbers of the resource named last before them in the sentence (see _BARE);
-    only where a party marker follows the number or the name was just given one."""
+def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, int, str, int]],
+                carry: str | None = None) -> list[tuple[int, int, str, int]]:
+    """Bare numbers of the resource named last before them (in the sentence, else
+    ``carry``, the one named last in the message before it; see _BARE); only where a
+    party marker follows the number or comes right before it."""
     mentions = [(m.start(), _resolve(m.group(0), names)) for m in
                 re.finditer(r"\b" + _name_pattern(tuple(names)) + r"\b", sentence, _F)]
+    ends = [m.end() for m in _PRE.finditer(sentence)]
     out = []
     for m in _BARE.finditer(sentence):
         if any(a <= m.start() < b for a, b, *_ in taken):
             continue
-        before = [rid for pos, rid in mentions if pos < m.start() and rid is not None]
+        before = [rid for pos, rid in mentions if pos < m.start() and rid is not None] or ([carry] if carry else [])
         if not before:
             continue
         tail = sentence[m.end():]
         after = sentence[m.start() + len(m.group("n")):]
-        if not (_POST.match(tail) or re.match(r"\s*(?:of\s+(?:it|them)|units?\b(?!\s+of))", after, _F)
+        marked = any(re.fullmatch(r"\s*(?:(?:the\s+)?other\s+|the\s+|another\s+|all\s+|just\s+|only\s+)*",
+                                  sentence[e:m.start()], _F) for e in ends if e <= m.start())
+        if not (marked or _POST.match(tail) or re.match(r"\s*(?:of\s+(?:it|them)|units?\b(?!\s+of))", after, _F)
                 or re.search(r"\b(?:you|u|me)\s*:?\s*$", sentence[:m.start()], _F)):
             continue
         out.append((m.start(), m.start() + len(m.group("n")), before[-1], int(m.group("n"))))
     return out
 
 
-def _shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str, int]], bool, dict[str, bool]]:
+def _shares(sentence: str, names: Mapping[str, str], carry: str | None = None
+            ) -> tuple[dict[str, dict[str, int]], bool, dict[str, bool]]:
     """The shares a sentence assigns: ({"you": {...}, "me": {...}}, whether some party
-    marker was negated, {party: share is "nothing"})."""
+    marker was negated, {party: share is "nothing"}). ``carry``: the resource named last
+    before the sentence, for a bare number ("Helium. I take 4.")."""
     direct, spans = _direct(sentence, names)
     qty = [q for q in quantities(sentence, names) if not any(a <= q[0] < b for a, b in spans)]
-    qty = sorted(qty + _elliptical(sentence, names, qty + [(a, b, "", 0) for a, b in spans]))
+    qty = sorted(qty + _elliptical(sentence, names, qty + [(a, b, "", 0) for a, b in spans], carry))
     nothing: dict[str, bool] = {}
     for m in _POST_NOTHING.finditer(sentence):
         nothing[_PARTY[m.group("who").lower()]] = True
@@ -510,10 +543,10 @@ def _shares(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     return out, negated, nothing
 
 
-def _allocation(sentence: str, names: Mapping[str, str]) -> tuple[Propose | None, bool]:
+def _allocation(sentence: str, names: Mapping[str, str], carry: str | None = None) -> tuple[Propose | None, bool]:
     """(the offer one sentence makes, whether it talks of an allocation it does not
     propose)."""
-    shares, negated, nothing = _shares(sentence, names)
+    shares, negated, nothing = _shares(sentence, names, carry)
     if not shares and not nothing:
         # quantities in a condition or a report with no party named: "if 6 lithium go to
         # you", "last round you took 7 wood"
@@ -654,7 +687,7 @@ def read(text: str, names: Mapping[str, str] | Iterable[str]) -> Reading:
 def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
     names = dict(names_key)
     plain = normalise(text)
-    digits = _digits(plain)
+    digits = _label_lines(_digits(plain))
     acts: list[tuple[int, Act]] = []
     offers: list[Propose] = []
     hypothetical = False
@@ -674,8 +707,12 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
     if table is not None:
         offer_at = table_spans[0][0]
         offers.append(table)
+    carry = None
+    name_re = re.compile(r"\b" + _name_pattern(tuple(names)) + r"\b", _F) if names else None
     for start, sentence in _sentences(_blank(digits, disclosed_spans + table_spans)):
-        prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names)
+        prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names, carry)
+        named = name_re.findall(sentence) if name_re else []
+        carry = _resolve(named[-1], names) if named else carry
         hypothetical |= (hypo and prop is None) or bool(_REPLACED.search(sentence) and quantities(sentence, names))
         if prop is not None:
             if not offers:
@@ -750,6 +787,25 @@ def _table(text: str, names: Mapping[str, str]) -> tuple[Propose | None, list[tu
         return None, []
     you, me = shares.get("you", {}), shares.get("me", {})
     return Propose(tuple(you.items()), tuple(me.items())), [(lines[0][0], lines[-1][1])]
+
+
+def _label_lines(text: str) -> str:
+    """A party named alone on its line ("me:") labels the lines under it, up to the next
+    label or a blank line: "me:\n  pearls: 4" reads as "me: pearls: 4"."""
+    if "\n" not in text:
+        return text
+    out, label = [], None
+    for line in text.split("\n"):
+        m = re.fullmatch(r"\W*(you|u|me|mine|yours)\s*:\s*", line, _F)
+        if m:
+            label = m.group(1)
+            out.append("")
+        elif label and line.strip():
+            out.append(f"{label}: {line.strip()}")
+        else:
+            label = None if not line.strip() else label
+            out.append(line)
+    return "\n".join(out)
 
 
 def _merge(offers: list[Propose]) -> Propose | None:
