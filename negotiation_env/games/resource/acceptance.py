@@ -94,7 +94,15 @@ _CUE = re.compile(
     r"|\bacceptable\b|\b(?:i'?ll|i\s+will)\s+go\s+with\b(?!\s+(?:my|a|an|\d+)\b)|\bgo\s+along\s+with\b|\bconfirmed\b"
     r"|\bsounds\s+like\s+a\s+plan\b|\bi'?m\s+happy\s+with\s+(?:that|this|it|your)\b|\blet'?s\s+go\s+ahead\b"
     r"|(?<!so\s)\bwe'?re\s+(?:aligned|agreed|in\s+agreement|on\s+the\s+same\s+page)\b|\bACCEPTIDIOM\b"
-    r"|\bconsider\s+it\s+done\b|^\W*(?:bet|say\s+less|accept)\s*[.!,]"
+    r"|\bconsider\s+it\s+done\b|^\W*(?:bet|say\s+less|accept|agree|concur|accepting|done|fine)\s*[.!,]"
+    r"|\b(?:i|we)\s+(?:(?!not\b|cannot\b|never\b|won|can|don|do\b|would\b|could\b|should\b|might\b|may\b)\w+\s+)?"
+    r"(?:accept|consent\s+to|back|endorse|approve)\s+(?:it|this|that|the|your)\b"
+    r"|\b(?:i|we)\s+hereby\s+accept\b|\bdone\s+deal\b|\bi\s+back\s+it\b|\b(?:your|the)\s+plan\s+it\s+is\b"
+    r"|\b(?:comfortable|satisfied|content)\s+with\s+(?:that|this|the|your)\b|\bsign\s+off\s+on\b"
+    r"|\bfind\s+(?:your|the|this|that)\s+(?:proposal|offer|plan|split|allocation)\s+(?:agreeable|acceptable|fair)\b"
+    r"|\bprepared\s+to\s+proceed\b|\bwill\s+proceed\s+with\s+(?:it|that|this|your)\b|\bmake\s+it\s+official\b"
+    r"|\bworks\s+4\s+me\b|\bgo(?:ing)?\s+with\s+your\s+(?:plan|split|proposal|numbers|offer)\b|\bper\s+your\s+numbers\b"
+    r"|\bsubmitting\s+your\b|\bas\s+final\b"
     r"|\b(?:i|we)\s+(?:can|could)\s+(?:definitely\s+|certainly\s+)?work\s+with\s+(?:that|this|it|your)\b"
     r"|\b(?:i'?ll|i\s+will|i'?d|we'?ll)\s+(?:happily\s+|gladly\s+)?take\s+(?:it|that|this|your\s+(?:offer|proposal|deal|split|plan))\b"
     r"(?!\s+(?:back|into|as|further))"
@@ -115,7 +123,8 @@ _NEGATOR = re.compile(r"\b(?:not|no|never|nor|cannot|hardly|neither|unable)\b|n'
 # what ends a negation's reach before a cue: sentence ends, semicolons, dashes, and a new clause
 _SCOPE = re.compile(r"[.!?;]|\s-\s|\b(?:so|but|and\s+then|then|because|yet)\b", _F)
 _PAST_NEG = re.compile(r"\b(?:didn'?t|did\s+not|wasn'?t|weren'?t|hadn'?t)\b", _F)
-_HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|in\s+principle|in\s+theory|on\s+paper"
+_HEDGE = re.compile(r"\b(?:might|may|could|possibly|perhaps|maybe|probably|likely|almost|nearly|in\s+principle|in\s+theory"
+                    r"|on\s+paper|-ish\b|ish\b"
                     r"|in\s+general|generally|overall|mostly|largely|for\s+the\s+most\s+part"
                     r"|tentative(?:ly)?|leaning|inclined|open\s+to|not\s+sure|seems?)\b", _F)
 # the cue is reported or quoted, not said now: "earlier I said it works"; and a past
@@ -124,7 +133,8 @@ _REPORTED = re.compile(r"\b(?:said|say|saying|told|thought)\b[^.!?;]*$", _F)
 _PAST = re.compile(r"\b(?:i|we|you|they|he|she|i'd|we'd|you'd|had|have|i've|we've|you've)\s*$", _F)
 # a cue framing the speaker's own proposal ("here's what would work for me:")
 _FRAME = re.compile(r"\bwhat\s+(?:\w+\s+)?$|\b(?:that|which)\s+(?:should|would|could|might|will)\s+(?:\w+\s+)?$|\bmake\s+(?:this|it|that|things|everything|a\s+split)\s+$", _F)
-_DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confirm|see|consider)\b|\bbefore\s+i\s+commit"
+_DEFER = re.compile(r"\blet\s+me\s+(?:think|check|run|double-check|verify|confirm|see|consider|come\s+back)\b"
+                    r"|\bawaiting\b|\bbefore\s+confirming\b|\bbefore\s+i\s+commit"
                     r"|\bneed\s+to\s+(?:check|see|verify|think|confirm)\b|\b(?:i'?ll|i\s+will)\s+(?:consider|think)\b"
                     r"|\bdepending\s+on\b|\bpending\b|\bhaven'?t\s+worked\s+out\b|\bdouble-check\b", _F)
 _CONDITION = re.compile(r"\b(?:if|provided|providing|as\s+long\s+as|so\s+long\s+as|on\s+the\s+condition|assuming"
@@ -158,11 +168,18 @@ _REFUSAL = re.compile(
     r"|\bnot\s+(?:going\s+to\s+work|acceptable|okay|ok|comfortable)\b|\b(?:doesn'?t|won'?t|wouldn'?t)\s+work\b"
     r"|^\s*(?:no|nope|sorry,?\s+no)\b(?!\s+(?:objections?|complaints?|problems?|issues?|need|reason|decision|strong"
     r"|rush|hurry|pressure|preferences?|worries|idea|one|doubt|matter)\b)(?!,?\s+you'?re\s+right)"
-    r"|\b(?:thought|actually|wait|respectfully|hmm+|um+|honestly|sorry),?\s+no\b|\bretract\w*|\bhard\s+no\b|\bnegative\s+on\b"
+    r"|\b(?:thought|actually|wait|respectfully|hmm+|um+|honestly|sorry|lol),?\s+no\b|\bno\s*[.!]\s*$|\bretract\w*|\bhard\s+no\b|\bnegative\s+on\b"
     r"|^\W*(?:rejected|rejecting|declined|declining|refused?|reject)\b|\bnot\s+a\s+deal\s+i\b|\bwouldn'?t\s+sign\b"
     r"|\b(?:can'?t|cannot|won'?t)\s+say\s+yes\b|\b(?:does\s+not|doesn'?t|won'?t|wouldn'?t)\s+(?:suit|fit|meet|cover)\b"
     r"|\b(?:can'?t|cannot)\s+(?:give\s+up|part\s+with|let\s+go\s+of)\b|\bleaves?\s+me\s+(?:with\s+)?(?:nothing|zero|zip)\b"
-    r"|\bi'?m\s+going\s+to\s+(?:have\s+to\s+)?(?:decline|reject|refuse|pass)\b|\bnot\s+agreeable\b|\bnot\s+this\s+time\b|\bturn\s+(?:that|it|this)\s+down\b"
+    r"|\bi'?m\s+going\s+to\s+(?:have\s+to\s+)?(?:decline|reject|refuse|pass)\b|\bnot\s+agreeable\b"
+    r"|\b(?:can'?t|cannot|won'?t)\s+(?:do|shake\s+on|endorse|support|sign\s+off\s+on|go\s+along\s+with)\b"
+    r"|\bnot\s+in\s+a\s+position\s+to\s+(?:accept|agree)\b|\b(?:i'?ll|i\s+will|i\s+am\s+compelled\s+to|compelled\s+to)\s+decline\b"
+    r"|^\W*(?:decline|declining|infeasible|nah|nope|pass)\b|\bdeclining\s*[.!]|\btoo\s+greedy\b"
+    r"|\bturn\s+(?:this|that|it)\s+(?:one\s+)?down\b|\bwithdraw\w*\s+my\b"
+    r"|\bdon'?t\s+think\s+(?:that|this|it)\s+(?:\w+\s+)?(?:is\s+workable|works|one\s+works|will\s+work)\b"
+    r"|\b(?:isn'?t|is\s+not|not)\s+(?:workable|feasible)\b|\bwon'?t\s+get\s+me\b|\bdoesn'?t\s+help\s+me\b"
+    r"|\bleaves?\s+my\s+\w+(?:\s+\w+)?\s+short\b|\bnot\s+this\s+time\b|\bturn\s+(?:that|it|this)\s+down\b"
     r"|\b(?:can'?t|cannot|can\s+not)\s+(?:do|make)\s+(?:that|this|it)\b|\bdon'?t\s+think\s+i\s+can\s+do\b"
     r"|\b(?:i'?d|i\s+would)\s+rather\s+not\s*[.!]|\b(?:isn'?t|is\s+not|not)\s+(?:feasible|workable|doable|viable)\b"
     r"|\b(?:that|this|it|split|offer|proposal|plan)(?:'s|\s+is)?\s+(?:\w+\s+)?too\s+(?:much|many|lopsided|one-sided"

@@ -285,7 +285,7 @@ _PRE = re.compile(
     r"|\blet\s+(?P<let>me)\s+(?:\w+\s+)?" + _VERB + r"\b|\bfor\s+(?P<for>you|me)\s+to\s+" + _VERB + r"\b"
     # imperatives to the listener: "take 6 oil", "feel free to grab 7 water", "go ahead and take"
     r"|(?:^|(?<=[.!;:,]\s)|(?<=[.!;:,]))\s*(?:please\s+)?(?:just\s+)?(?:(?:feel\s+free\s+to|go\s+ahead\s+and|go\s+ahead\s+"
-    r"(?:to\s+)?)\s*)?(?P<imp>take|grab|have|buy|keep)\b(?=\s+(?:all\s+|the\s+)?\d)"
+    r"(?:to\s+)?)\s*)?(?P<imp>take|grab|have|buy|keep)\b(?=\s+(?:(?:all|the|half|of|and|other)\s+)*(?:\w+\s+)?\d)"
     r"|\b(?:feel\s+free\s+to|go\s+ahead\s+and)\s+(?P<imp2>take|grab|have|buy|keep)\b"
     # "your share: ...", "my part would be ..."
     r"|\b(?P<pos>your|my)\s+(?:own\s+)?(?:share|part|portion|allocation|side|cut|purchase|half|order|buy|end)"
@@ -300,11 +300,11 @@ _PRE = re.compile(
     _F)
 _POST = re.compile(
     r"^\s*\)?\s*(?:(?:each|total|units?|extra|more|only|in\s+total)\s+)?(?:(?:for|to)\s+(?P<w1>you|u|yourself|me|myself)\b"
-    r"|(?:go|goes|going|would\s+go|will\s+go)\s+to\s+(?P<w2>you|me)\b"
+    r"|(?:go|goes|going|(?:would|will|should|could|can)\s+go)\s+to\s+(?P<w2>you|me)\b"
     r"|(?:,\s*)?(?:is|are|would\s+be|will\s+be|it'?s|they'?re|that'?s)\s+(?:all\s+)?(?P<w3>yours|mine)\b"
     r"|on\s+(?P<w4>your|my)\s+(?:side|end)\b|on\s+(?P<w11>mine|yours)\b|(?P<w5>each)\b|(?:->|:)\s*(?P<w6>you|u|me|yours|mine)\b"
     r"|\(\s*(?P<w8>you|u|me|mine|yours)\s*\)|(?:come|comes|coming)\s+to\s+(?P<w9>me|you)\b"
-    r"|(?P<w7>you|u|me|mine|yours|urs)\s*(?=[,.;!?)}]|$|\s+and\b))",
+    r"|,?\s*(?P<w7>you|u|me|mine|yours|urs)\s*(?=[,.;!?)}]|$|\s+and\b))",
     _F)
 _PARTY = {"you": "you", "u": "you", "ill": "me", "i'm": "me", "im": "me", "you're": "you", "youre": "you", "yourself": "you", "yours": "you", "your": "you",
           "me": "me", "i": "me", "myself": "me", "mine": "me", "my": "me", "each": "both", "urs": "you"}
@@ -406,7 +406,7 @@ def _sentences(text: str, dashes: bool = True) -> list[tuple[int, str]]:
 
 
 _GAP = re.compile(r"\s*(?:,|and|n|&|\+|plus|/|,\s*and|with|as\s+well\s+as|along\s+with|together\s+with)?\s*"
-                  r"(?:also\s+)?", _F)
+                  r"(?:also\s+|all\s+|the\s+)?", _F)
 
 
 @functools.lru_cache(maxsize=256)
@@ -421,8 +421,7 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
     out: dict[str, dict[str, int]] = {}
     spans = []
     for m in split_re.finditer(sentence):
-        if re.search(r"\btotal\s*:?\s*$", sentence[:m.start()] + (m.group("b") or ""), _F) or \
-                re.search(r"\btotal\s*$", sentence[max(0, m.start() - 8):m.start()], _F):
+        if re.search(r"\btotal\b", m.group(0), _F) or re.search(r"\btotal\s*$", sentence[max(0, m.start() - 8):m.start()], _F):
             continue  # "saffron total 6/6" counts the pool, it does not split it
         word = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
         rid = _resolve(word, names) if word else None
@@ -456,8 +455,9 @@ def _direct(sentence: str, names: Mapping[str, str]) -> tuple[dict[str, dict[str
 
 # a bare number given to a party, of the resource named just before: "silk 2 for you / 4
 # for me", "Pearls: 2 you, 4 me", "I'm on silk, 4 of it"
-_BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/|\.\d)(?:\s+of\s+(?:it|them|those|that)|\s+units?)?\s*"
-                   r"(?=(?:for|to)\s+(?:you|u|me)\b|(?:you|u|me)\b\s*(?:[,.;)}]|$|and\b)|->\s*(?:you|u|me)\b|$|[,.;])", _F)
+_BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/\s*\d|\.\d)(?:\s+of\s+(?:it|them|those|that|the\s+\d+)|\s+units?)?\s*"
+                   r"(?=(?:for|to)\s+(?:you|u|me)\b|(?:you|u|me|yours|mine|urs)\b\s*(?:[,.;)}]|$|and\b)|->\s*(?:you|u|me)\b"
+                   r"|\(\s*(?:you|u|me)\s*\)|each\b|(?:should|would|will|could|can)\s+go\s+to\b|$|[,.;/])", _F)
 
 
 def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, int, str, int]],
