@@ -13,6 +13,13 @@ what that is worth). It never names the agent, its class or its preset: who play
 seat is trace metadata (``policies``, the exports' ``policy`` column), never text a
 model could learn to copy.
 
+Speech is the mini-grammar's fixed sentences by default (``phrasing="fixed"``);
+``phrasing="varied"`` draws each act's wording from :func:`~baselines.scripted.grammar.phrasings`,
+from the agent's own phrasing stream: a generator derived from its seed and the
+observation it answers, apart from the one its decisions use
+(:attr:`ResourceNegotiator.rng`), so the same seed answering the same observation says
+the same words, and the decisions are the same whatever the wording.
+
 Shared vocabulary:
 
 * a **claim** is the units of each resource an agent intends to buy (resource ids);
@@ -37,6 +44,7 @@ Faratin/GENIUS formula writes the exponent as 1/e, i.e. the other way round.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -149,9 +157,34 @@ class Exact(dict):
     within the budget and the type limit."""
 
 
-def _say(acts) -> str:
-    """Acts rendered as sentences; plain strings (stock phrases) pass through."""
-    return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
+#: other wordings of the stock phrases, for varied speech
+_STOCK = {
+    "Let's keep talking.": ("Let's keep talking.", "Let's talk a bit more.", "Let's keep going."),
+    "Here is my decision.": ("Here is my decision.", "I've made my decision.", "This is my decision."),
+    "I'll go with my own best plan. Good luck!": (
+        "I'll go with my own best plan. Good luck!", "I'm going with my own best plan. Good luck!",
+        "My own best plan it is. Good luck!"),
+}
+
+#: the spawn key of an agent's speech phrasing stream: a child of its seed that its
+#: decision stream (a generator of the seed itself) never draws from
+_SPEECH_STREAM = 0x737065656368
+PHRASINGS = ("fixed", "varied")
+
+
+def _say(acts, rng: np.random.Generator | None = None) -> str:
+    """Acts rendered as sentences; plain strings (stock phrases) pass through. With
+    ``rng``, each act and stock phrase in one of its wordings, drawn from it."""
+    if rng is None:
+        return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
+    out = []
+    for a in acts:
+        if isinstance(a, str):
+            forms = _STOCK.get(a, (a,))
+            out.append(forms[int(rng.integers(len(forms)))])
+        else:
+            out.append(G.render(a, rng))
+    return " ".join(out)
 
 
 def _n(x: float) -> str:
@@ -179,22 +212,52 @@ class ResourceNegotiator(BasePolicy):
     #: own talk turns per round under unlimited talk (the paper's default limit is 5)
     horizon: int = 5
 
-    def __init__(self, seed: int | None = None, output: str = "structured", *, name_runs: bool = True):
+    def __init__(self, seed: int | None = None, output: str = "structured", *, name_runs: bool = True,
+                 phrasing: str = "fixed"):
         if output not in ("structured", "text"):
             raise ValueError(f"output must be 'structured' or 'text'; got {output!r}")
+        if phrasing not in PHRASINGS:
+            raise ValueError(f"phrasing must be one of {', '.join(PHRASINGS)}; got {phrasing!r}")
         self.output = output
+        #: how the agent speaks: "fixed" (the mini-grammar's sentence for each act) or
+        #: "varied" (one of several wordings of each act, from its own speech stream)
+        self.phrasing = phrasing
         #: text output names the runs in the purchase's "projects"; False leaves them out, and
         #: the engine assigns runs in the order the projects are presented (Appendix D.1.3),
         #: which can earn less than the best runs the purchase allows (the follower of
         #: benchmarks/train_sft.py: efficiency 0.942 against the oracle, not 1)
         self.name_runs = bool(name_runs)
         self.seed = seed
+        #: the decision stream: every choice the agent makes by chance draws from it
         self.rng = np.random.default_rng(seed)
+        # the phrasing stream (how its varied speech is worded), renewed at every turn from
+        # the seed and the observation answered (see :meth:`_phrasing`); an unseeded agent
+        # words as seed 0 does
+        self._phrasing_seed = 0 if seed is None else int(seed)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM)
         self._why: list[str] = []
+
+    def _phrasing(self, stream: int, obs: dict | None = None) -> np.random.Generator:
+        """The phrasing stream ``stream`` for answering ``obs``: a child of the agent's seed
+        keyed by the observation, so the same seed answering the same observation words it
+        the same way (asked twice, or in the batch form), and no draw from it touches
+        :attr:`rng`."""
+        key = 0
+        if obs is not None:
+            h = hashlib.blake2b(digest_size=8)
+            for m in obs["conversation"]:
+                h.update(f"{m['role']}\0{m['content']}\1".encode("utf-8", "surrogatepass"))
+            h.update(np.ascontiguousarray(obs["features"]).tobytes())
+            key = int.from_bytes(h.digest(), "little")
+        return np.random.default_rng(np.random.SeedSequence(self._phrasing_seed, spawn_key=(stream, key)))
 
     def why(self, reason: str) -> None:
         """Note one sentence of this turn's reasoning (sent as the private thinking)."""
         self._why.append(reason)
+
+    def say(self, acts) -> str:
+        """``acts`` as the agent speaks them (see :attr:`phrasing`)."""
+        return _say(acts, self._speech_rng if self.phrasing == "varied" else None)
 
     def thinking(self) -> str:
         """This turn's reasoning so far, as the private ``thinking`` text."""
@@ -203,6 +266,7 @@ class ResourceNegotiator(BasePolicy):
     # -- the policy protocol -----------------------------------------------------
     def act(self, obs: dict) -> Any:
         view = OwnView.from_observation(obs)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM, obs)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
         unlimited = view.phase == "talk" and view.turns_limit == 0
@@ -216,7 +280,7 @@ class ResourceNegotiator(BasePolicy):
             acts, claim = self.talk(view, plan)
         if claim is not None:
             return self._decide(view, plan, acts, claim)
-        text = _say(acts) or "Let's keep talking."
+        text = self.say(acts) or self.say(["Let's keep talking."])
         if self.output == "text":
             return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
         return {"message": text, "thinking": self.thinking(), "decide": 0}
@@ -241,7 +305,7 @@ class ResourceNegotiator(BasePolicy):
             usage = plan.vec(claim)
         bought = G.render_units([(n, int(q)) for n, q in zip(view.resource_names, usage)])
         self.why(f"I buy {bought} to run {_runs_text(view.project_names, runs)}, worth {_n(plan.value[i])} to me.")
-        speech = _say(acts) or "Here is my decision."
+        speech = self.say(acts) or self.say(["Here is my decision."])
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
             if self.name_runs:
@@ -373,8 +437,9 @@ class ConcessionNegotiator(ResourceNegotiator):
     was not annulled."""
 
     def __init__(self, seed=None, output="structured", *, exponent: float = 1.0, reservation: float = 0.0,
-                 noise: float = 0.0, aspiration: float | None = None, use_history: bool = True, name: str = "linear"):
-        super().__init__(seed, output)
+                 noise: float = 0.0, aspiration: float | None = None, use_history: bool = True, name: str = "linear",
+                 phrasing: str = "fixed"):
+        super().__init__(seed, output, phrasing=phrasing)
         if exponent <= 0:
             raise ValueError(f"exponent must be > 0; got {exponent}")
         if not 0.0 <= reservation <= 1.0:
@@ -631,8 +696,8 @@ class RandomNegotiator(ResourceNegotiator):
 
     name = "random"
 
-    def __init__(self, seed=None, output="structured", p_decide: float = 0.3):
-        super().__init__(seed, output)
+    def __init__(self, seed=None, output="structured", p_decide: float = 0.3, *, phrasing: str = "fixed"):
+        super().__init__(seed, output, phrasing=phrasing)
         if not 0.0 <= p_decide <= 1.0:
             raise ValueError(f"p_decide must be in [0, 1]; got {p_decide}")
         self.p_decide = p_decide
@@ -756,8 +821,8 @@ class Deferent(ResourceNegotiator):
     name = "deferent"
 
     def __init__(self, seed: int | None = None, output: str = "structured", *, decide_early: bool = True,
-                 name_runs: bool = True):
-        super().__init__(seed, output, name_runs=name_runs)
+                 name_runs: bool = True, phrasing: str = "fixed"):
+        super().__init__(seed, output, name_runs=name_runs, phrasing=phrasing)
         self.decide_early = bool(decide_early)
 
     def talk(self, view, plan):
@@ -815,8 +880,8 @@ class Abandoner(ConcessionNegotiator):
 # --------------------------------------------------------------------------- presets
 
 def _preset(cls, **kw):
-    def build(seed=None, output="structured"):
-        return cls(seed=seed, output=output, **kw)
+    def build(seed=None, output="structured", phrasing="fixed"):
+        return cls(seed=seed, output=output, phrasing=phrasing, **kw)
 
     build.__doc__ = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())})"
     return build
