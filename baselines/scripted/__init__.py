@@ -28,10 +28,14 @@ GreedyPolicy = SilentGreedy
 RandomPolicy = RandomNegotiator
 
 
-def make(name: str, seed: int | None = None, output: str = "structured"):
+def make(name: str, seed: int | None = None, output: str = "structured", phrasing: str = "varied"):
+    """The scripted negotiator ``name`` (a key of :data:`POLICIES`). ``phrasing``: "fixed"
+    speaks the mini-grammar's sentences, "varied" draws each act's wording from the
+    agent's own seeded stream; its thinking varies either way."""
     if name not in POLICIES:
         raise ValueError(f"unknown scripted policy {name!r}; available: {', '.join(POLICIES)}")
-    return POLICIES[name](seed=seed, output=output)
+    # a policy added to POLICIES by hand may not take ``phrasing``: pass it only when asked
+    return POLICIES[name](seed=seed, output=output, **({} if phrasing == "varied" else {"phrasing": phrasing}))
 
 
 __all__ = [

@@ -17,6 +17,11 @@ resource names are the game's themed names (``wood``), project names stay abstra
 | ``Accept`` | ``Agreed.`` | accepts the listener's latest proposal |
 | ``Reject`` | ``I can't accept that.`` | rejects it |
 
+:func:`render` writes the sentence of this table; given a generator it draws one of the
+act's :func:`phrasings` instead, several wordings of the same meaning ("How about you take
+5 wood and I take 2 stone?", "Deal.", "That doesn't work for me."), all of which the reader
+reads as the table's sentence.
+
 Acts are kept in the speaker's perspective: in ``Propose``, ``you`` is the listener's
 share and ``me`` the speaker's; a share the message does not name is None.
 """
@@ -24,11 +29,15 @@ share and ``me`` the speaker's; a share the message does not name is None.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from negotiation_env.games.resource.reader import Accept, Act, Ask, Disclose, Need, Propose, Reject, read
 
-__all__ = ["Disclose", "Need", "Ask", "Propose", "Accept", "Reject", "Act", "parse", "guessed_names", "render", "render_units"]
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+__all__ = ["Disclose", "Need", "Ask", "Propose", "Accept", "Reject", "Act", "parse", "guessed_names", "phrasings",
+           "render", "render_units"]
 
 # without the game's names, a word after a quantity is taken for a resource name
 _GUESS = re.compile(r"\b\d+\s*(?:x\s*)?(?:units?\s+of\s+|of\s+the\s+)?([^\W\d_]+)", re.I)
@@ -57,20 +66,41 @@ def render_units(units: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def render(act: Act) -> str:
+def phrasings(act: Act) -> tuple[str, ...]:
+    """Every wording of ``act``, all of the same meaning; the first is the sentence of the
+    table above (what :func:`render` writes without a generator)."""
     if isinstance(act, Disclose):
-        return f"My {act.project} needs {render_units(act.requires)} per run and pays {_num(act.reward)}."
+        req, pays = render_units(act.requires), _num(act.reward)
+        return (f"My {act.project} needs {req} per run and pays {pays}.",
+                f"{act.project} requires {req} per run and yields {pays}.",
+                f"Each run of my {act.project} takes {req} and pays {pays}.",
+                f"My {act.project} uses {req} per run and earns {pays}.")
     if isinstance(act, Need):
-        return f"I need {act.units} {act.resource} for {act.project}."
+        return (f"I need {act.units} {act.resource} for {act.project}.",
+                f"For {act.project} I need {act.units} {act.resource}.",
+                f"My {act.project} calls for {act.units} {act.resource}.",
+                f"I'd need {act.units} {act.resource} for {act.project}.")
     if isinstance(act, Ask):
-        return "What are your projects?"
+        return ("What are your projects?", "What do your projects need?", "Which projects do you have?",
+                "Could you tell me about your projects?")
     if isinstance(act, Propose):
-        return f"I propose: you take {render_units(act.you)}, I take {render_units(act.me)}."
+        you, me = render_units(act.you), render_units(act.me)
+        return (f"I propose: you take {you}, I take {me}.",
+                f"How about you take {you} and I take {me}?",
+                f"You take {you}; I take {me}.",
+                f"{you[:1].upper()}{you[1:]} for you, {me} for me.")
     if isinstance(act, Accept):
-        return "Agreed."
+        return ("Agreed.", "Deal.", "That works for me.", "Sounds good, let's do it.")
     if isinstance(act, Reject):
-        return "I can't accept that."
+        return ("I can't accept that.", "No deal.", "That doesn't work for me.", "I'll pass on that.")
     raise TypeError(f"not an act: {act!r}")
+
+
+def render(act: Act, rng: "np.random.Generator | None" = None) -> str:
+    """``act`` as a sentence: the sentence of the table above, or with ``rng`` one of its
+    :func:`phrasings`, drawn from it."""
+    forms = phrasings(act)
+    return forms[0] if rng is None else forms[int(rng.integers(len(forms)))]
 
 
 def _num(x: float) -> str:

@@ -11,7 +11,18 @@ sentences, written from the decision it just made (its target and what an offer 
 worth to it, the joint optimum it found, why it accepts or refuses, what it buys and
 what that is worth). It never names the agent, its class or its preset: who played a
 seat is trace metadata (``policies``, the exports' ``policy`` column), never text a
-model could learn to copy.
+model could learn to copy. Nor does its wording: each turn's thinking opens with
+sentences about the situation from a pool every agent shares, and every sentence has
+several wordings (:mod:`~baselines.scripted.thoughts`), drawn from the agent's own
+phrasing stream: a generator derived from its seed and the observation it answers,
+apart from the one its decisions use (:attr:`ResourceNegotiator.rng`), so the same seed
+answering the same observation writes the same words, and the decisions are the same
+whatever the wording.
+
+Speech varies too by default (``phrasing="varied"``): each act's wording is drawn from
+:func:`~baselines.scripted.grammar.phrasings` with a second stream of the same kind, and
+every wording reads alike (:mod:`negotiation_env.games.resource.reader`);
+``phrasing="fixed"`` speaks the mini-grammar's sentence for each act.
 
 Shared vocabulary:
 
@@ -37,6 +48,7 @@ Faratin/GENIUS formula writes the exponent as 1/e, i.e. the other way round.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -49,6 +61,7 @@ from negotiation_env.games.resource.scenario import Scenario
 from negotiation_env.games.resource.solver import feasible_run_vectors, solve
 
 from . import grammar as G
+from . import thoughts as T
 from .concession import aspiration
 from .view import OwnView
 
@@ -164,9 +177,27 @@ def _restates(theirs: G.Propose, mine: G.Propose) -> bool:
     return d(theirs.you) == d(mine.me) and d(theirs.me) == d(mine.you)
 
 
-def _say(acts) -> str:
-    """Acts rendered as sentences; plain strings (stock phrases) pass through."""
-    return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
+#: other wordings of the stock phrases, for varied speech
+_STOCK = {
+    "Let's keep talking.": ("Let's keep talking.", "Let's talk a bit more.", "Let's keep going."),
+    "Here is my decision.": ("Here is my decision.", "I've made my decision.", "This is my decision."),
+    "I'll go with my own best plan. Good luck!": (
+        "I'll go with my own best plan. Good luck!", "I'm going with my own best plan. Good luck!",
+        "My own best plan it is. Good luck!"),
+}
+
+#: the spawn keys of an agent's phrasing streams (thinking, speech): children of its seed
+#: that its decision stream (a generator of the seed itself) never draws from
+_THINKING_STREAM, _SPEECH_STREAM = 0x7468696E6B, 0x737065656368
+PHRASINGS = ("fixed", "varied")
+
+
+def _say(acts, rng: np.random.Generator | None = None) -> str:
+    """Acts rendered as sentences; plain strings (stock phrases) pass through. With
+    ``rng``, each act and stock phrase in one of its wordings, drawn from it."""
+    if rng is None:
+        return " ".join(a if isinstance(a, str) else G.render(a) for a in acts)
+    return " ".join(T.pick(rng, _STOCK.get(a, (a,))) if isinstance(a, str) else G.render(a, rng) for a in acts)
 
 
 def _n(x: float) -> str:
@@ -194,17 +225,30 @@ class ResourceNegotiator(BasePolicy):
     #: own talk turns per round under unlimited talk (the paper's default limit is 5)
     horizon: int = 5
 
-    def __init__(self, seed: int | None = None, output: str = "structured", *, name_runs: bool = True):
+    def __init__(self, seed: int | None = None, output: str = "structured", *, name_runs: bool = True,
+                 phrasing: str = "varied"):
         if output not in ("structured", "text"):
             raise ValueError(f"output must be 'structured' or 'text'; got {output!r}")
+        if phrasing not in PHRASINGS:
+            raise ValueError(f"phrasing must be one of {', '.join(PHRASINGS)}; got {phrasing!r}")
         self.output = output
+        #: how the agent speaks: "fixed" (the mini-grammar's sentence for each act) or
+        #: "varied" (one of several wordings of each act, from its own speech stream)
+        self.phrasing = phrasing
         #: text output names the runs in the purchase's "projects"; False leaves them out, and
         #: the engine assigns runs in the order the projects are presented (Appendix D.1.3),
         #: which can earn less than the best runs the purchase allows (the follower of
         #: benchmarks/train_sft.py: efficiency 0.942 against the oracle, not 1)
         self.name_runs = bool(name_runs)
         self.seed = seed
+        #: the decision stream: every choice the agent makes by chance draws from it
         self.rng = np.random.default_rng(seed)
+        # the phrasing streams (how its thinking and its varied speech are worded), renewed
+        # at every turn from the seed and the observation answered (see :meth:`_phrasing`);
+        # an unseeded agent words as seed 0 does
+        self._phrasing_seed = 0 if seed is None else int(seed)
+        self._thinking_rng = self._phrasing(_THINKING_STREAM)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM)
         self._why: list[str] = []
         self._last_acts: list | None = None
 
@@ -217,9 +261,29 @@ class ResourceNegotiator(BasePolicy):
         (Not an instance attribute: the trace's policy settings stay as they were.)"""
         return self._last_acts
 
-    def why(self, reason: str) -> None:
-        """Note one sentence of this turn's reasoning (sent as the private thinking)."""
-        self._why.append(reason)
+    def _phrasing(self, stream: int, obs: dict | None = None) -> np.random.Generator:
+        """The phrasing stream ``stream`` for answering ``obs``: a child of the agent's seed
+        keyed by the observation, so the same seed answering the same observation words it
+        the same way (asked twice, or in the batch form), and no draw from it touches
+        :attr:`rng`."""
+        key = 0
+        if obs is not None:
+            h = hashlib.blake2b(digest_size=8)
+            for m in obs["conversation"]:
+                h.update(f"{m['role']}\0{m['content']}\1".encode("utf-8", "surrogatepass"))
+            h.update(np.ascontiguousarray(obs["features"]).tobytes())
+            key = int.from_bytes(h.digest(), "little")
+        return np.random.default_rng(np.random.SeedSequence(self._phrasing_seed, spawn_key=(stream, key)))
+
+    def why(self, reason: str, **fields: Any) -> None:
+        """Note one sentence of this turn's reasoning (sent as the private thinking):
+        ``reason`` is a move of :data:`~baselines.scripted.thoughts.REASONS`, worded in
+        one of its ways (from the phrasing stream) with ``fields``, or a sentence as is."""
+        self._why.append(T.reason(reason, self._thinking_rng, **fields) if reason in T.REASONS else reason)
+
+    def say(self, acts) -> str:
+        """``acts`` as the agent speaks them (see :attr:`phrasing`)."""
+        return _say(acts, self._speech_rng if self.phrasing == "varied" else None)
 
     def thinking(self) -> str:
         """This turn's reasoning so far, as the private ``thinking`` text."""
@@ -230,13 +294,15 @@ class ResourceNegotiator(BasePolicy):
         self.last_events = []
         self._last_acts = None
         view = OwnView.from_observation(obs)
+        self._thinking_rng = self._phrasing(_THINKING_STREAM, obs)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM, obs)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
         unlimited = view.phase == "talk" and view.turns_limit == 0
         if unlimited:  # pace over the own horizon, then decide
             view = dataclasses.replace(view, turns_limit=self.horizon)
         plan = Plan.of(view)
-        self._why = []
+        self._why = [T.situation(view, plan.supply, plan.v_max, self._thinking_rng)]
         unread = self.unread(view)
         if view.phase == "decision" or (unlimited and view.turns_used >= self.horizon):
             acts, claim = [], self.final_claim(view, plan)
@@ -248,7 +314,7 @@ class ResourceNegotiator(BasePolicy):
         if claim is not None:
             return self._decide(view, plan, acts, claim)
         self._last_acts = list(acts)
-        text = _say(acts) or "Let's keep talking."
+        text = self.say(acts) or self.say(["Let's keep talking."])
         if self.output == "text":
             return json.dumps({"thinking": self.thinking(), "speech": text, "action": None}) if view.thinking else text
         return {"message": text, "thinking": self.thinking(), "decide": 0}
@@ -272,9 +338,7 @@ class ResourceNegotiator(BasePolicy):
         seen = [r.result for r in view.rounds if r.result is not None]
         earned = sum(float(r.get("reward") or 0) for r in seen)
         annulled = sum(r.get("kind") == "annulled" for r in seen)
-        text = (f"I earned {_n(earned)} over the {len(seen)} round{'s' if len(seen) != 1 else ''} I saw"
-                + (f", {annulled} of them annulled by overdraw" if annulled else "")
-                + ". Agreeing on a split that covers both parties' projects before buying is what pays.")
+        text = T.reflection(view.num_rounds, len(seen), earned, annulled, self._thinking_rng)
         return {"message": text, "thinking": "", "decide": 0} if self.output == "structured" else text
 
     def _decide(self, view: OwnView, plan: Plan, acts: list, claim: dict[str, int]):
@@ -285,9 +349,9 @@ class ResourceNegotiator(BasePolicy):
         if isinstance(claim, Exact):
             usage = plan.vec(claim)
         bought = G.render_units([(n, int(q)) for n, q in zip(view.resource_names, usage)])
-        self.why(f"I buy {bought} to run {_runs_text(view.project_names, runs)}, worth {_n(plan.value[i])} to me.")
+        self.why("buy", bought=bought, runs=_runs_text(view.project_names, runs), value=_n(plan.value[i]))
         self._last_acts = list(acts)
-        speech = _say(acts) or "Here is my decision."
+        speech = self.say(acts) or self.say(["Here is my decision."])
         if self.output == "text":
             action = {n: int(q) for n, q in zip(view.resource_names, usage) if q}
             if self.name_runs:
@@ -395,17 +459,17 @@ class ResourceNegotiator(BasePolicy):
     def final_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
         agreed = self.agreed_claim(view)
         if agreed is not None:
-            self.why("We reached an agreement this round, so I buy my share of it.")
+            self.why("agreed_share")
             return agreed
         mine = self.my_last_proposal(view)
         if mine is not None:
-            self.why("There is no agreement; I keep to my last proposal.")
+            self.why("keep_proposal")
             return view.ids(dict(mine.me))
         return self.fallback_claim(view, plan)
 
     def fallback_claim(self, view: OwnView, plan: Plan) -> dict[str, int]:
         """The claim at the decision prompt without agreement or own proposal."""
-        self.why("There is no agreement and I made no proposal, so I buy the best plan for my own projects.")
+        self.why("no_deal_no_proposal")
         return plan.best_claim()
 
 
@@ -421,8 +485,9 @@ class ConcessionNegotiator(ResourceNegotiator):
     was not annulled."""
 
     def __init__(self, seed=None, output="structured", *, exponent: float = 1.0, reservation: float = 0.0,
-                 noise: float = 0.0, aspiration: float | None = None, use_history: bool = True, name: str = "linear"):
-        super().__init__(seed, output)
+                 noise: float = 0.0, aspiration: float | None = None, use_history: bool = True, name: str = "linear",
+                 phrasing: str = "varied"):
+        super().__init__(seed, output, phrasing=phrasing)
         if exponent <= 0:
             raise ValueError(f"exponent must be > 0; got {exponent}")
         if not 0.0 <= reservation <= 1.0:
@@ -446,25 +511,25 @@ class ConcessionNegotiator(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
-            self.why("They accepted my proposal, so I buy my share of it.")
+            self.why("accepted_mine")
             return [], view.ids(dict(self.my_last_proposal(view).me))
         target = self.target(view, plan)
-        self.why(f"My target now is {_n(target)}, out of the {_n(plan.v_max)} my projects can make at best.")
+        self.why("target", target=_n(target), vmax=_n(plan.v_max))
         offer = self.last_partner_proposal(view)
         if offer is not None:
             share = view.ids(dict(offer.you))
             worth = plan.value_of(share)
             if worth >= target - 1e-9:
-                self.why(f"Their offer is worth {_n(worth)} to me, which meets my target, so I accept.")
+                self.why("offer_meets_target", worth=_n(worth))
                 return [G.Accept()], share
-            self.why(f"Their offer is worth only {_n(worth)} to me, below my target, so I turn it down.")
+            self.why("offer_below_target", worth=_n(worth))
         acts: list[G.Act] = [G.Reject()] if offer is not None else []
         if self.use_history and view.turns_used == 0 and view.previous is not None:
             prev = view.previous.result
             if prev and prev["kind"] != "annulled" and not view.current.new_projects:
                 mine, theirs = view.ids(prev["own"]), view.ids(prev["opponent"])
                 if plan.value_of(mine) >= plan.value_of({}) and mine:
-                    self.why("Last round's allocation went through, so I offer the same split again.")
+                    self.why("offer_last_round")
                     return acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
         return acts + [self.propose(view, plan, target)], None
 
@@ -482,12 +547,10 @@ class ConcessionNegotiator(ResourceNegotiator):
                 if best is None or key > best[0]:
                     best = (key, i, j)
             if best is not None:
-                self.why(f"From the projects they disclosed, I propose the split that leaves them the most "
-                         f"({_n(best[0][0])}) while my share is worth {_n(best[0][1])} to me.")
+                self.why("propose_for_them", theirs=_n(best[0][0]), mine=_n(best[0][1]))
                 return self.split_for(view, plan, plan.usage[best[1]], pu[best[2]])
         i = plan.cheapest_at_least(target, cost)
-        self.why(f"I ask for the cheapest share worth at least my target ({_n(plan.value[i])} to me) "
-                 "and offer them the rest of the pool.")
+        self.why("propose_cheapest", value=_n(plan.value[i]))
         return self.split_for(view, plan, plan.usage[i])
 
 
@@ -505,8 +568,7 @@ class Reciprocator(ConcessionNegotiator):
     def target(self, view, plan):
         offers = [view.ids(dict(a.you)) for a in view.current.acts("them") if isinstance(a, G.Propose)]
         concessions = sum(1 for a, b in zip(offers, offers[1:]) if plan.value_of(b) > plan.value_of(a) + 1e-9)
-        self.why(f"They have improved their offer to me {concessions} time{'s' if concessions != 1 else ''} this "
-                 "round, and I give ground only as far as they do.")
+        self.why("reciprocate", times=f"{concessions} time{'s' if concessions != 1 else ''}")
         vmax = plan.v_max
         return max(self.reservation * vmax, vmax * (1 - self.step * concessions))
 
@@ -528,18 +590,18 @@ class OracleNegotiator(ResourceNegotiator):
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
         if agreed is not None:
-            self.why("We agreed on a split this round, so I buy my share of it.")
+            self.why("agreed_split")
             return agreed
         if self.last_partner_proposal(view) is not None:
             return self.fallback_claim(view, plan)
         mine = self.my_last_proposal(view)
         if mine is not None:
-            self.why("There is no agreement and they proposed nothing, so I buy the share I proposed.")
+            self.why("own_proposal_stands")
             return view.ids(dict(mine.me))
         planned = self.joint_plan_claim(view, plan)
         if planned is not None:
             return planned
-        self.why("Nobody proposed a split, so I buy the best plan for my own projects.")
+        self.why("nobody_proposed")
         return plan.best_claim()
 
     def joint_plan_claim(self, view: OwnView, plan: Plan) -> dict[str, int] | None:
@@ -569,9 +631,7 @@ class OracleNegotiator(ResourceNegotiator):
         i = max(range(len(values)), key=lambda j: (values[j][k], -j))
         va, vb = values[i]
         mine = dict(sol.joint_optima[i][0])
-        self.why(f"Both parties' projects are known: the best joint reward this round is {_n(sol.joint_max)}. "
-                 f"Of the plans that reach it, the one that gives {'me' if k == 0 else 'them'} the most "
-                 f"is {_n(va)} for me and {_n(vb)} for them; I buy my part of it.")
+        self.why("joint_plan", joint=_n(sol.joint_max), whom="me" if k == 0 else "them", mine=_n(va), theirs=_n(vb))
         return plan.claim(_usage(partner, "agent_a", mine))
 
     def joint(self, view: OwnView, plan: Plan):
@@ -583,31 +643,31 @@ class OracleNegotiator(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
-            self.why("They accepted the jointly optimal split I proposed, so I buy my share of it.")
+            self.why("optimum_accepted")
             return [], view.ids(dict(self.my_last_proposal(view).me))
         disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
         acts: list[G.Act] = [] if disclosed else self.disclose_all(view) + [G.Ask()]
         if not disclosed:
-            self.why("I share my projects and ask for theirs: with both known I can compute the joint optimum.")
+            self.why("share_and_ask")
         partner, sol = self.joint(view, plan)
         offer = self.last_partner_proposal(view)
         if partner is not None:
-            self.why(f"With their projects known, the best joint reward this round is {_n(sol.joint_max)}.")
+            self.why("joint_max", joint=_n(sol.joint_max))
             if offer is not None:
                 mine = view.ids(dict(offer.you))
                 theirs = view.ids(dict(offer.me))
                 value = plan.value_of(mine) + _value(partner, "agent_b", theirs)
                 if value >= sol.joint_max - 1e-9:
-                    self.why("Their proposal reaches it, so I accept.")
+                    self.why("reaches_optimum")
                     return acts + [G.Accept()], mine
-                self.why(f"Their proposal would make only {_n(value)} together, so I turn it down.")
+                self.why("short_of_optimum", value=_n(value))
             split = self._optimum_split(view, plan, partner, sol)
             return acts + ([G.Reject()] if offer is not None else []) + [split], None
         if offer is not None and plan.value_of(view.ids(dict(offer.you))) >= plan.v_max - 1e-9:
-            self.why(f"Their offer already gives me my best reward of {_n(plan.v_max)}; nothing to gain by refusing.")
+            self.why("best_already", value=_n(plan.v_max))
             return acts + [G.Accept()], view.ids(dict(offer.you))  # nothing to gain by refusing
         if not acts:
-            self.why("I still do not know their projects, so I ask again.")
+            self.why("ask_again")
             acts = [G.Ask()]
         return acts, None
 
@@ -616,10 +676,9 @@ class OracleNegotiator(ResourceNegotiator):
         untouched (no overdraw on what it announced)."""
         offer = self.last_partner_proposal(view)
         if offer is None:
-            self.why("There is no agreement, so I buy the best plan for my own projects.")
+            self.why("no_deal_own_best")
             return plan.best_claim()
-        self.why("There is no agreement; I take the best I can from what their last proposal leaves, "
-                 "so that we do not overdraw the pool.")
+        self.why("take_what_is_left")
         left = np.maximum(plan.supply - plan.vec(view.ids(dict(offer.me))), 0)
         return plan.claim(plan.usage[plan.best_within(plan.claim(left))])
 
@@ -633,8 +692,7 @@ class OracleNegotiator(ResourceNegotiator):
             if best is None or key < best[0]:
                 best = (key, ra, rb, va, vb)
         _, ra, rb, va, vb = best
-        self.why(f"Among the jointly optimal splits I propose the one with the most even rewards: "
-                 f"{_n(va)} for me and {_n(vb)} for them.")
+        self.why("even_split", mine=_n(va), theirs=_n(vb))
         return self.split_for(view, plan, _usage(partner, "agent_a", ra), _usage(partner, "agent_b", rb))
 
 
@@ -657,11 +715,11 @@ class SilentGreedy(ResourceNegotiator):
     name = "greedy"
 
     def talk(self, view, plan):
-        self.why("I do not negotiate: I buy the plan that is best for my own projects, whatever they need.")
+        self.why("no_talk")
         return ["I'll go with my own best plan. Good luck!"], plan.best_claim()
 
     def final_claim(self, view, plan):
-        self.why("I buy the plan that is best for my own projects, whatever they need.")
+        self.why("own_best")
         return plan.best_claim()
 
 
@@ -679,19 +737,19 @@ class RandomNegotiator(ResourceNegotiator):
 
     name = "random"
 
-    def __init__(self, seed=None, output="structured", p_decide: float = 0.3):
-        super().__init__(seed, output)
+    def __init__(self, seed=None, output="structured", p_decide: float = 0.3, *, phrasing: str = "varied"):
+        super().__init__(seed, output, phrasing=phrasing)
         if not 0.0 <= p_decide <= 1.0:
             raise ValueError(f"p_decide must be in [0, 1]; got {p_decide}")
         self.p_decide = p_decide
 
     def _pick(self, plan):
-        self.why("I pick one of my affordable plans by chance.")
+        self.why("by_chance")
         return plan.claim(plan.usage[int(self.rng.integers(len(plan.usage)))])
 
     def talk(self, view, plan):
         if self.rng.random() >= self.p_decide:
-            self.why("I am not deciding yet; I keep the conversation going.")
+            self.why("keep_chatting")
             return [_PHRASES[int(self.rng.integers(len(_PHRASES)))]], None
         return ["Here is my decision."], self._pick(plan)
 
@@ -716,24 +774,24 @@ class FairSplitter(ResourceNegotiator):
 
     def talk(self, view, plan):
         if self.partner_accepted_mine(view):
-            self.why("They accepted an equal split, so I buy my half of the pool.")
+            self.why("equal_accepted")
             return [], self.take_share(view, plan, plan.claim(self._half(plan)))
         offer = self.last_partner_proposal(view)
         half = self._half(plan)
         if offer is not None:
             mine, theirs = plan.vec(view.ids(dict(offer.you))), plan.vec(view.ids(dict(offer.me)))
             if np.all(np.abs(mine - theirs) <= 1):
-                self.why("Their proposal splits every resource equally, so I accept and buy my share.")
+                self.why("equal_offered")
                 return [G.Accept()], self.take_share(view, plan, plan.claim(mine))
-        self.why("An equal split of every resource is fair, so I propose that.")
+        self.why("equal_proposed")
         return [self.split_for(view, plan, half, plan.supply - half)], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
         if agreed is not None:
-            self.why("We agreed on a split, so I buy all of my share.")
+            self.why("all_of_share")
         else:
-            self.why("There is no agreement, so I buy my half of the pool.")
+            self.why("half_of_pool")
         return self.take_share(view, plan, agreed if agreed is not None else plan.claim(self._half(plan)))
 
 
@@ -771,20 +829,20 @@ class Anchorer(ConcessionNegotiator):
             return (opening + acts if claim is None else acts), claim
         mine, theirs = anchor
         if self.partner_accepted_mine(view):
-            self.why("They accepted last round's allocation again, so I buy my share of it.")
+            self.why("repeat_accepted")
             return [], mine
         offer = self.last_partner_proposal(view)
         if offer is not None and view.ids(dict(offer.you)) == mine:
-            self.why("Their proposal repeats last round's allocation, so I accept.")
+            self.why("repeat_offered")
             return [G.Accept()], mine
-        self.why("Last round's allocation stands: I propose it again and accept nothing else.")
+        self.why("repeat_proposed")
         acts = [G.Reject()] if offer is not None else []
         return opening + acts + [self.split_for(view, plan, plan.vec(mine), plan.vec(theirs))], None
 
     def final_claim(self, view, plan):
         anchor = self.anchor(view)
         if anchor is not None:
-            self.why("I buy what I bought last round.")
+            self.why("repeat_purchase")
             return anchor[0]
         return super().final_claim(view, plan)
 
@@ -804,8 +862,8 @@ class Deferent(ResourceNegotiator):
     name = "deferent"
 
     def __init__(self, seed: int | None = None, output: str = "structured", *, decide_early: bool = True,
-                 name_runs: bool = True):
-        super().__init__(seed, output, name_runs=name_runs)
+                 name_runs: bool = True, phrasing: str = "varied"):
+        super().__init__(seed, output, name_runs=name_runs, phrasing=phrasing)
         self.decide_early = bool(decide_early)
 
     def talk(self, view, plan):
@@ -814,23 +872,22 @@ class Deferent(ResourceNegotiator):
             if not self.decide_early:
                 agreed = self.agreed_claim(view)
                 if agreed is not None:  # accepted at an earlier turn: nothing left to say
-                    self.why("We agreed on a split, so I buy my share of it.")
+                    self.why("agreed_buy_share")
                     return [], self.take_share(view, plan, agreed)
-                self.why("They made a proposal: I accept the first one, and I will buy exactly the share it "
-                         "offers me.")
+                self.why("first_offer_later")
                 return [G.Accept()], None
-            self.why("They made a proposal: I accept the first one and buy exactly the share it offers me.")
+            self.why("first_offer_now")
             return [G.Accept()], self.take_share(view, plan, view.ids(dict(offers[0].you)))
         disclosed = any(isinstance(a, G.Disclose) for a in view.current.acts("me"))
-        self.why("I ask what they need" + ("" if disclosed else ", after sharing my projects") + ".")
+        self.why("ask_needs" if disclosed else "share_then_ask_needs")
         return ([] if disclosed else self.disclose_all(view)) + [G.Ask()], None
 
     def final_claim(self, view, plan):
         agreed = self.agreed_claim(view)
         if agreed is not None:
-            self.why("I buy the share we agreed on.")
+            self.why("buy_agreed")
             return self.take_share(view, plan, agreed)
-        self.why("Nobody proposed a split I could accept, so I buy the best plan for my own projects.")
+        self.why("nothing_to_accept")
         return plan.best_claim()
 
 
@@ -847,8 +904,7 @@ class Abandoner(ConcessionNegotiator):
     def talk(self, view, plan):
         best = plan.best_claim()
         if self.partner_accepted_mine(view) or self.last_partner_proposal(view) is not None:
-            self.why(("They accepted my proposal" if self.partner_accepted_mine(view) else "I say yes to their proposal")
-                     + ", but I buy the best plan for my own projects instead.")
+            self.why("accepted_but_own_best" if self.partner_accepted_mine(view) else "yes_but_own_best")
             return ([] if self.partner_accepted_mine(view) else [G.Accept()]), best
         acts, _ = super().talk(view, plan)
         if not any(isinstance(a, G.Disclose) for a in view.current.acts("me")):
@@ -856,15 +912,15 @@ class Abandoner(ConcessionNegotiator):
         return acts, None
 
     def final_claim(self, view, plan):
-        self.why("Whatever was said, I buy the best plan for my own projects.")
+        self.why("whatever_was_said")
         return plan.best_claim()
 
 
 # --------------------------------------------------------------------------- presets
 
 def _preset(cls, **kw):
-    def build(seed=None, output="structured"):
-        return cls(seed=seed, output=output, **kw)
+    def build(seed=None, output="structured", phrasing="varied"):
+        return cls(seed=seed, output=output, phrasing=phrasing, **kw)
 
     build.__doc__ = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())})"
     return build

@@ -15,10 +15,11 @@ class MixedPopulation:
     ``roster``: names (equal weights) or name -> weight. ``draw(game_index)`` returns
     ``{"agent_a": policy, "agent_b": policy}``, fresh instances each seeded from
     (seed, game_index), so game k gets the same pair however many games are drawn
-    before it and in whatever order.
+    before it and in whatever order. ``output`` and ``phrasing`` go to every policy.
     """
 
-    def __init__(self, roster: Sequence[str] | Mapping[str, float], seed: int = 0, output: str = "structured"):
+    def __init__(self, roster: Sequence[str] | Mapping[str, float], seed: int = 0, output: str = "structured",
+                 phrasing: str = "varied"):
         from . import POLICIES
 
         weights = dict(roster) if isinstance(roster, Mapping) else {n: 1.0 for n in roster}
@@ -34,6 +35,7 @@ class MixedPopulation:
         self.p = w / w.sum()
         self.seed = seed
         self.output = output
+        self.phrasing = phrasing
 
     def draw_names(self, game_index: int) -> tuple[str, str]:
         rng = np.random.default_rng([self.seed, game_index])
@@ -45,7 +47,8 @@ class MixedPopulation:
 
         a, b = self.draw_names(game_index)
         ss = np.random.SeedSequence([self.seed, game_index, 1]).generate_state(2)
+        kw = {} if self.phrasing == "varied" else {"phrasing": self.phrasing}  # as make() does
         return {
-            "agent_a": POLICIES[a](seed=int(ss[0]), output=self.output),
-            "agent_b": POLICIES[b](seed=int(ss[1]), output=self.output),
+            "agent_a": POLICIES[a](seed=int(ss[0]), output=self.output, **kw),
+            "agent_b": POLICIES[b](seed=int(ss[1]), output=self.output, **kw),
         }

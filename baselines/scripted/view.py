@@ -314,6 +314,8 @@ class OwnView:
     #: the joint oracle check's role, "lead" or "other" (whose reward breaks a tie between
     #: joint optima: the lead's), None in any other game
     joint_plan: str | None = None
+    #: rounds in the game (0 when not known)
+    num_rounds: int = 0
 
     @classmethod
     def from_observation(cls, obs: dict) -> "OwnView":
@@ -353,6 +355,7 @@ class OwnView:
             rounds=rounds,
             revealed=revealed,
             joint_plan=joint_plan,
+            num_rounds=int(L.get(f, "num_rounds")[0]),
         )
 
     # -- names <-> scenario ids ---------------------------------------------------

@@ -61,7 +61,9 @@ def play(a, b, *, scenario, seed):
 @pytest.mark.parametrize("reworded_seat", ["agent_a", "agent_b"])
 def test_oracle_and_linear_play_the_same_games_in_other_words(scenario, reworded_seat):
     def pair(reword):
-        a, b = make("oracle", seed=1, output="text"), make("linear", seed=2, output="text")
+        # the agents' own sentences, so that the rewording below finds them
+        a = make("oracle", seed=1, output="text", phrasing="fixed")
+        b = make("linear", seed=2, output="text", phrasing="fixed")
         if reword:
             if reworded_seat == "agent_a":
                 a = Reworded(a)

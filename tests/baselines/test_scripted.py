@@ -364,7 +364,7 @@ def test_deferent_deciding_late_buys_the_oracles_offer_at_the_decision_prompt(fi
                 bought.append(json.loads(answer))
             elif json.loads(obs["answer_format"])["phase"] == "talk":
                 said = G.parse(answer)
-                assert answer == "Agreed." or [type(a) for a in said] == [G.Disclose] * 3 + [G.Ask], answer
+                assert said == [G.Accept()] or [type(a) for a in said] == [G.Disclose] * 3 + [G.Ask], answer
             env.step(answer)
         game = env.unwrapped.game
         outcomes = [game.round_outcome(i) for i in range(len(game.history))]
@@ -446,8 +446,8 @@ def test_mixed_population_is_reproducible_and_validated():
 def test_the_compact_prompt_does_not_change_scripted_play(a, b, rotation):
     """prompt_style="compact" (a short thinking-off prompt for small models) words the
     same facts differently; scripted agents read both, so every round's purchases,
-    runs and speech are those of the paper's thinking-off prompt (themes renamed mid-game
-    included)."""
+    runs and spoken acts are those of the paper's thinking-off prompt (themes renamed
+    mid-game included)."""
     for scenario, seed, first in (("mc080_1", 0, "agent_a"), ("mc050_2", 1, "agent_b"), ("mc100_3", 2, "agent_a")):
         kw = dict(scenario=scenario, seed=seed, first_speaker=first, thinking=False, cheap_talk_turns=2,
                   rotation=rotation)
@@ -455,7 +455,10 @@ def test_the_compact_prompt_does_not_change_scripted_play(a, b, rotation):
         compact, sp_c, err_c, game = play(a, b, prompt_style="compact", **kw)
         assert game._states["agent_a"].conversation[0]["content"].startswith("Resources (cost, supply per round): ")
         assert [(o["purchases"], o["runs"]) for o in compact] == [(o["purchases"], o["runs"]) for o in paper]
-        assert sp_c == sp_p and err_c == err_p == []
+        # the same acts; their wording is drawn per observation, so it may differ
+        assert {a: [G.parse(t) for t in v] for a, v in sp_c.items()} == \
+            {a: [G.parse(t) for t in v] for a, v in sp_p.items()}
+        assert err_c == err_p == []
 
 
 @pytest.mark.parametrize("config", [{"theme": "random", "num_rounds": 3},

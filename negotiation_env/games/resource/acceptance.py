@@ -80,7 +80,7 @@ _CUE = re.compile(
     r"|on\s+the\s+(?:goal|problem|need)))"
     r"|\b(?:happy|glad|willing|able|ready)\s+to\s+(?:accept|agree|go\s+with(?!\s+my\b)|take\s+(?:that|it|your))\b"
     r"|\bcan\s+(?:accept|agree)\b"
-    r"|(?:^\s*|(?<=[.!;:,\-])|(?<=[.!;:,\-]\s)|(?<=[.!;:,\-]\s\s))"
+    r"|(?:^\s*|(?<=[.!?;:,\-])|(?<=[.!?;:,\-]\s)|(?<=[.!?;:,\-]\s\s))"
     r"deal\b(?!\s+(?:on|where|with|for|in|is\s+off|breaker)\b|'s\s+off\b)"
     r"|\b(?:it'?s|that'?s|it\s+is|that\s+is|you'?ve\s+got|you\s+have|we\s+have|we'?ve\s+got|we\s+got)\s+"
     r"(?:a|our)\s+(?:\w+\s+)?deal\b(?!\s+(?:where|if|for)\b)"
