@@ -488,12 +488,16 @@ class ParaphrasingPolicy:
 def paraphrased(seed: int | None = None, inner: str = "oracle", paraphrase_seed: int = 0, output: str = "text",
                 restore_partner: bool = False) -> ParaphrasingPolicy:
     """The runner's ``python:paraphrase_templates:paraphrased`` factory: the scripted
-    policy ``inner`` built as ``baselines.scripted.make(inner, seed=seed, output=output)``
-    (the agent the runner would build for ``scripted:INNER``), wrapped so that its speech
+    policy ``inner`` built as ``baselines.scripted.make(inner, seed=seed, output=output,
+    phrasing="fixed")`` (the agent the runner would build for ``scripted:INNER``, speaking
+    the grammar's sentences; its decisions do not depend on its wording), wrapped so that its speech
     is paraphrased with templates drawn from ``default_rng([paraphrase_seed, seed])``:
     one Generator per game and seat, since the runner gives each seat of each game its
     own seed."""
     from baselines.scripted import make
 
     rng = np.random.default_rng([int(paraphrase_seed)] + ([] if seed is None else [int(seed)]))
-    return ParaphrasingPolicy(make(inner, seed=seed, output=output), rng, restore_partner=restore_partner)
+    # the grammar's sentences, which the templates reword act by act (the agent's own
+    # varied wording would be a paraphrase of its own)
+    return ParaphrasingPolicy(make(inner, seed=seed, output=output, phrasing="fixed"), rng,
+                              restore_partner=restore_partner)

@@ -121,7 +121,7 @@ ORACLE = "scripted:oracle"
 #: runs left to the engine (Appendix D.1.3), so that every answer it gives is a copy of what
 #: it read: its own projects (a disclosure), "Agreed.", or the quantities after "you take"
 FOLLOWER = {"spec": "python:baselines.scripted.negotiators:Deferent", "label": "follower",
-            "options": {"output": "text", "decide_early": False, "name_runs": False}}
+            "options": {"output": "text", "decide_early": False, "name_runs": False, "phrasing": "fixed"}}
 TEACHERS = ("follower", "oracle")
 MODEL_LABEL = "model"
 PAIRINGS = ("oracle", "self", "both")

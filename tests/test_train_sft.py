@@ -229,7 +229,8 @@ def test_configs_and_prompt_completion(bench):
     assert c["seed"] == 5 and c["games"][0]["policies"] == [bench.FOLLOWER, "scripted:oracle"]
     assert c["games"][0]["pairings"] == [["follower", "scripted:oracle"]] and c["games"][0]["swap_first_speaker"]
     assert c["games"][0]["games_per_cell"] == 8  # the 4 shipped mc0.5 scenarios, each first speaker once
-    assert bench.FOLLOWER["options"] == {"output": "text", "decide_early": False, "name_runs": False}
+    assert bench.FOLLOWER["options"] == {"output": "text", "decide_early": False, "name_runs": False,
+                                         "phrasing": "fixed"}
     oracle = bench.collect_config(bench.parse_args(["--teacher", "oracle", "--games", "3", "--batch-games", "1"]))
     assert oracle["games"][0]["policies"] == ["scripted:oracle"] and oracle["games"][0]["pairings"] == "self"
     assert oracle["games"][0]["games_per_cell"] == 3

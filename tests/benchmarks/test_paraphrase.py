@@ -88,7 +88,8 @@ def test_last_acts_is_what_the_speech_renders():
 
     env = negotiation_env.env(game="resource", scenario="mc050_1", num_rounds=1)
     env.reset(seed=3)
-    agents = {a: negotiators.PRESETS["oracle"](seed=i, output="text") for i, a in enumerate(env.possible_agents)}
+    agents = {a: negotiators.PRESETS["oracle"](seed=i, output="text", phrasing="fixed")
+              for i, a in enumerate(env.possible_agents)}
     seen = 0
     for agent in env.agent_iter():
         obs, _r, term, trunc, _info = env.last()

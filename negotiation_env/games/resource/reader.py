@@ -372,12 +372,6 @@ _WHAT_IF = re.compile(r"\b(?:what|how\s+about)\s+if\b|\bwould\s+it\s+(?:bother\s
                       r"|\bwould\s+you\s+mind\b|\bis\s+it\s+(?:ok|okay|alright|fine)\b|\bhow\s+would\s+you\s+feel\b"
                       r"|\bdo\s+you\s+mind\b", _F)
 _SAME_ROUND_REF = re.compile(r"\b(?:as|like)\s+(?:you|we)\s+(?:said|proposed|suggested|offered)\b", _F)
-# an offer whose only question is the offer itself
-_OFFER_Q = re.compile(r"\b(?:how\s+about|what\s+about|what\s+if|would|could|can|will|shall|why\s+don't|why\s+not"
-                      r"|how\s+does|how\s+would|does|do)\b", _F)
-_QUESTION_ALSO = re.compile(r"\b(?:does|do|would|will|is|are|can|could)\s+(?:that|this|it)\s+(?:work|sound|suit|fit|seem|look)"
-                            r"|\bwhat\s+do\s+you\s+think\b|\bthoughts\b|\bagree\b|\bokay\s+with\b|\bok\s+with\b"
-                            r"|\bfine\s+with\b|\bacceptable\b|\bdeal\b|\bsound\s+(?:good|fair|ok)", _F)
 # a tag that asks for agreement ("Does that work?", "Thoughts?", "Let me know.", "fair?")
 _AGREE_Q = re.compile(r"^\W*(?:so\s+|ok\s+|okay\s+)?(?:\w+\s+){0,2}?(?:does|do|would|will|is|are|can|could|did)\s+"
                       r"(?:that|this|it|these|those)\s+(?:\w+\s+)?(?:work|sound|suit|fit|seem|look|make|do)"
