@@ -52,7 +52,7 @@ BOUND = 0.65
 #: fewest answers of each policy for a pair of policies to be compared
 MIN_ROWS = 60
 #: most answers per class used in one comparison (keeps the fits fast)
-CAP = 1500
+CAP = 600
 FOLDS = 5
 GAMES_PER_CELL = 4
 
