@@ -261,18 +261,23 @@ class ResourceNegotiator(BasePolicy):
         (Not an instance attribute: the trace's policy settings stay as they were.)"""
         return self._last_acts
 
-    def _phrasing(self, stream: int, obs: dict | None = None) -> np.random.Generator:
-        """The phrasing stream ``stream`` for answering ``obs``: a child of the agent's seed
-        keyed by the observation, so the same seed answering the same observation words it
-        the same way (asked twice, or in the batch form), and no draw from it touches
-        :attr:`rng`."""
-        key = 0
-        if obs is not None:
-            h = hashlib.blake2b(digest_size=8)
-            for m in obs["conversation"]:
-                h.update(f"{m['role']}\0{m['content']}\1".encode("utf-8", "surrogatepass"))
-            h.update(np.ascontiguousarray(obs["features"]).tobytes())
-            key = int.from_bytes(h.digest(), "little")
+    @staticmethod
+    def _observation_key(obs: dict | None) -> int:
+        """A digest of ``obs`` (its conversation and features): what keys the phrasing."""
+        if obs is None:
+            return 0
+        h = hashlib.blake2b(digest_size=8)
+        for m in obs["conversation"]:
+            h.update(f"{m['role']}\0{m['content']}\1".encode("utf-8", "surrogatepass"))
+        h.update(np.ascontiguousarray(obs["features"]).tobytes())
+        return int.from_bytes(h.digest(), "little")
+
+    def _phrasing(self, stream: int, obs: dict | None = None, key: int | None = None) -> np.random.Generator:
+        """The phrasing stream ``stream`` for answering ``obs`` (or its digest ``key``): a
+        child of the agent's seed keyed by the observation, so the same seed answering the
+        same observation words it the same way (asked twice, or in the batch form), and no
+        draw from it touches :attr:`rng`."""
+        key = self._observation_key(obs) if key is None else key
         return np.random.default_rng(np.random.SeedSequence(self._phrasing_seed, spawn_key=(stream, key)))
 
     def why(self, reason: str, **fields: Any) -> None:
@@ -294,8 +299,9 @@ class ResourceNegotiator(BasePolicy):
         self.last_events = []
         self._last_acts = None
         view = OwnView.from_observation(obs)
-        self._thinking_rng = self._phrasing(_THINKING_STREAM, obs)
-        self._speech_rng = self._phrasing(_SPEECH_STREAM, obs)
+        key = self._observation_key(obs)
+        self._thinking_rng = self._phrasing(_THINKING_STREAM, key=key)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM, key=key)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
         unlimited = view.phase == "talk" and view.turns_limit == 0

@@ -455,13 +455,14 @@ _BARE = re.compile(r"(?<![\w.$/])(?P<n>\d+)(?!\s*/\s*\d|\.\d)(?:\s+of\s+(?:it|th
 
 
 def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, int, str, int]],
-                carry: str | None = None) -> list[tuple[int, int, str, int]]:
+                carry: str | None = None, ends: list[int] | None = None) -> list[tuple[int, int, str, int]]:
     """Bare numbers of the resource named last before them (in the sentence, else
     ``carry``, the one named last in the message before it; see _BARE); only where a
     party marker follows the number or comes right before it."""
     mentions = [(m.start(), _resolve(m.group(0), names)) for m in
                 re.finditer(r"\b" + _name_pattern(tuple(names)) + r"\b", sentence, _F)]
-    ends = [m.end() for m in _PRE.finditer(sentence)]
+    if ends is None:  # where the party markers end
+        ends = [m.end() for m in _PRE.finditer(sentence)]
     out = []
     for m in _BARE.finditer(sentence):
         if any(a <= m.start() < b for a, b, *_ in taken):
@@ -486,13 +487,15 @@ def _shares(sentence: str, names: Mapping[str, str], carry: str | None = None
     marker was negated, {party: share is "nothing"}). ``carry``: the resource named last
     before the sentence, for a bare number ("Helium. I take 4.")."""
     direct, spans = _direct(sentence, names)
+    found = list(_PRE.finditer(sentence))
     qty = [q for q in quantities(sentence, names) if not any(a <= q[0] < b for a, b in spans)]
-    qty = sorted(qty + _elliptical(sentence, names, qty + [(a, b, "", 0) for a, b in spans], carry))
+    qty = sorted(qty + _elliptical(sentence, names, qty + [(a, b, "", 0) for a, b in spans], carry,
+                                   [m.end() for m in found]))
     nothing: dict[str, bool] = {}
     for m in _POST_NOTHING.finditer(sentence):
         nothing[_PARTY[m.group("who").lower()]] = True
     markers: list[tuple[int, int, str, bool, bool]] = []  # (start, end, party, negated, a need)
-    for m in _PRE.finditer(sentence):
+    for m in found:
         party, neg = _party(m)
         markers.append((m.start(), m.end(), party, neg, bool(m.group("need"))))
         if party != "both" and _NOTHING.match(sentence[m.end():]):
