@@ -272,12 +272,11 @@ class ResourceNegotiator(BasePolicy):
         h.update(np.ascontiguousarray(obs["features"]).tobytes())
         return int.from_bytes(h.digest(), "little")
 
-    def _phrasing(self, stream: int, obs: dict | None = None, key: int | None = None) -> np.random.Generator:
-        """The phrasing stream ``stream`` for answering ``obs`` (or its digest ``key``): a
-        child of the agent's seed keyed by the observation, so the same seed answering the
-        same observation words it the same way (asked twice, or in the batch form), and no
-        draw from it touches :attr:`rng`."""
-        key = self._observation_key(obs) if key is None else key
+    def _phrasing(self, stream: int, key: int = 0) -> np.random.Generator:
+        """The phrasing stream ``stream`` for answering the observation of digest ``key``
+        (:meth:`_observation_key`): a child of the agent's seed keyed by the observation, so
+        the same seed answering the same observation words it the same way (asked twice, or
+        in the batch form), and no draw from it touches :attr:`rng`."""
         return np.random.default_rng(np.random.SeedSequence(self._phrasing_seed, spawn_key=(stream, key)))
 
     def why(self, reason: str, **fields: Any) -> None:
@@ -300,8 +299,8 @@ class ResourceNegotiator(BasePolicy):
         self._last_acts = None
         view = OwnView.from_observation(obs)
         key = self._observation_key(obs)
-        self._thinking_rng = self._phrasing(_THINKING_STREAM, key=key)
-        self._speech_rng = self._phrasing(_SPEECH_STREAM, key=key)
+        self._thinking_rng = self._phrasing(_THINKING_STREAM, key)
+        self._speech_rng = self._phrasing(_SPEECH_STREAM, key)
         if view.phase == "done":  # asked to act after the last result: the D.5 reflection step
             return self.reflect(view)
         unlimited = view.phase == "talk" and view.turns_limit == 0

@@ -308,8 +308,13 @@ def commitments_in(speech: str, outcome: Mapping[str, Any]) -> tuple[dict[str, i
     "nothing" and, in an offer naming both shares, 0 for a resource named only in the
     other one. A claim in a message that also offers the listener a share is part of a
     proposal; one without ("I'll take 6 stone") is unilateral."""
+    return _caps(*_offer(speech, outcome), outcome)
+
+
+def _caps(y: dict[str, int] | None, m: dict[str, int] | None, outcome: Mapping[str, Any]
+          ) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """:func:`commitments_in` of an offer already read."""
     every = {rid: 0 for rid in set(_names(outcome).values())}
-    y, m = _offer(speech, outcome)
     y = every.copy() if y == {} else y
     m = every.copy() if m == {} else m
     if y is not None and m is not None:
@@ -334,10 +339,11 @@ def _round_process(rd: RoundData) -> dict[str, Any]:
     proposals = 0
     turns = rd.turns if len(rd.turns) == len(rd.speech) else [None] * len(rd.speech)
     for k, (agent, text) in enumerate(rd.speech):
-        you, _me = extract_proposals(text, rd.outcome)
+        read_you, read_me = _offer(text, rd.outcome)  # read once: the proposal and the caps
+        you = dict(read_you or {})
         # a proposal said at the decision prompt is recorded, never delivered: none to defer to
         you = you if turns[k] is not None else {}
-        offer, split, solo = commitments_in(text, rd.outcome)
+        offer, split, solo = _caps(read_you, read_me, rd.outcome)
         if len(agents) == 2:
             listener = _other(agent, agents)
             if rejects(text):  # turned down: the partner's pending split and unilateral claims

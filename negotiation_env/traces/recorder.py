@@ -28,8 +28,9 @@ What the recorder reads (the conventions every game in ``GAMES`` follows):
   ``last_usage`` (token counts, a dict), ``last_reasoning`` (model-side reasoning
   text) and ``last_events`` (a list of event dicts the policy reports of its own turn,
   such as a scripted negotiator's ``unread_message``: added to the step's events; an
-  ``*_error`` type is never taken from a policy); its description comes from ``policy.settings()`` if it has one, else its public
-  scalar attributes, always passed through :func:`~.schema.redact`.
+  ``*_error`` type is never taken from a policy); its description comes from
+  ``policy.settings()`` if it has one, else its public scalar attributes, always passed
+  through :func:`~.schema.redact`.
 
 What a step stores is bounded like what the games keep (:mod:`negotiation_env.core.answers`):
 the ``action`` text at most :data:`~negotiation_env.core.answers.REFUSED_ANSWER_CHARS`

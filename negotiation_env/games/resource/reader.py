@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Union
 
 from text_to_num import alpha2digit
@@ -128,9 +128,6 @@ class Reading:
     disclosures: tuple[Disclose, ...] = ()
     question: bool = False
     hypothetical: bool = False
-    #: every allocation sentence proposed, in order (``offer`` merges them)
-    offers: tuple[Propose, ...] = field(default=(), repr=False)
-
     #: the message talks about the negotiation (a number, a resource, a split, a deal, a
     #: project) but the reader found nothing in it: see :attr:`unread`
     on_topic: bool = False
@@ -153,6 +150,7 @@ _MD = re.compile(r"\*\*|__|`+|^\s{0,3}#{1,6}\s*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![
 _BULLET = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25e6\u2023>]|\d+[.)])\s+", re.M)
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192|\u27f6|\u21d2)\s*")
 _LEFT_ARROW = re.compile(r"\s*(?:<-|\u2190|\u27f5|\u21d0)\s*")
+_DOT = re.compile(r"\s*[\u00b7\u2022]\s*(?=\S)")
 
 
 def normalise(text: str) -> str:
@@ -163,7 +161,7 @@ def normalise(text: str) -> str:
     t = _MD.sub("", t)
     t = _ARROW.sub(" -> ", t)
     t = _LEFT_ARROW.sub(": ", t)  # "you <- steel 9" gives the listener steel 9
-    t = re.sub(r"\s*[\u00b7\u2022|]\s*(?=\S)", "; ", t) if "|" not in t else re.sub(r"\s*[\u00b7\u2022]\s*", "; ", t)
+    t = _DOT.sub("; ", t)  # "copper 10 (you) · silicon 4 (me)": one share a clause
     t = re.sub(r'["{}\[\]]', " ", t) if "{" in t else t  # JSON-ish: {"you": {"copper": 8}}
     t = re.sub(r"[ \t]{2,}", " ", t)
     # "Lithium - 2 for you": a resource named as a label, not the end of a sentence
@@ -189,6 +187,12 @@ def _name_pattern(names: tuple[str, ...]) -> str:
     forms = set(names) | {n[:-1] for n in names if len(n) > 3 and n.endswith("s") and not n.endswith("ss")}
     alts = sorted({re.escape(n) for n in forms}, key=len, reverse=True)
     return r"(?:" + "|".join(alts) + r")(?:e?s)?"
+
+
+@functools.lru_cache(maxsize=256)
+def _mention_re(names: tuple[str, ...]) -> re.Pattern:
+    """A resource named anywhere, in any of its written forms."""
+    return re.compile(r"\b" + _name_pattern(names) + r"\b", re.I)
 
 
 @functools.lru_cache(maxsize=256)
@@ -459,8 +463,7 @@ def _elliptical(sentence: str, names: Mapping[str, str], taken: list[tuple[int, 
     """Bare numbers of the resource named last before them (in the sentence, else
     ``carry``, the one named last in the message before it; see _BARE); only where a
     party marker follows the number or comes right before it."""
-    mentions = [(m.start(), _resolve(m.group(0), names)) for m in
-                re.finditer(r"\b" + _name_pattern(tuple(names)) + r"\b", sentence, _F)]
+    mentions = [(m.start(), _resolve(m.group(0), names)) for m in _mention_re(tuple(names)).finditer(sentence)]
     if ends is None:  # where the party markers end
         ends = [m.end() for m in _PRE.finditer(sentence)]
     out = []
@@ -563,15 +566,17 @@ def _allocation(sentence: str, names: Mapping[str, str], carry: str | None = Non
         return prop, negated
     if _REPORTED.search(sentence) and not _SAME_ROUND_REF.search(sentence) and not accepts(sentence):
         return None, True
-    last = max(q[1] for q in quantities(sentence, names)) if quantities(sentence, names) else len(sentence)
+    named = quantities(sentence, names)
+    last = max(q[1] for q in named) if named else len(sentence)
     if _VERDICT_AFTER.match(sentence[last:]):
         return None, True  # judged, not proposed: "Silk 4 for you is too many", "... -> overdraw"
     if _ACCEPT_HEAD.match(sentence) and _IF_MID.search(sentence):
         return prop, negated  # "Agreed, as long as I get 6 wool": the condition is the offer
-    if _IF.search(sentence):
+    opening = _IF.search(sentence)
+    if opening:
         # the condition runs to the first comma or "then"; an allocation after it is an offer
-        m = re.search(r",|\bthen\b|\bwe\b|\bthat\b|\bit\b|\bthere\b", sentence[_IF.search(sentence).end():], _F)
-        tail = sentence[_IF.search(sentence).end() + m.end():] if m else ""
+        m = re.search(r",|\bthen\b|\bwe\b|\bthat\b|\bit\b|\bthere\b", sentence[opening.end():], _F)
+        tail = sentence[opening.end() + m.end():] if m else ""
         t_shares, _, t_nothing = _shares(tail, names)
         if not t_shares and not t_nothing:
             return None, True
@@ -705,7 +710,7 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
         offer_at = table_spans[0][0]
         offers.append(table)
     carry = None
-    name_re = re.compile(r"\b" + _name_pattern(tuple(names)) + r"\b", _F) if names else None
+    name_re = _mention_re(tuple(names)) if names else None
     for start, sentence in _sentences(_blank(digits, disclosed_spans + table_spans)):
         prop, hypo = (None, False) if _NEED.search(sentence) else _allocation(sentence, names, carry)
         named = name_re.findall(sentence) if name_re else []
@@ -722,7 +727,7 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
                 acts.append((start, Ask()))
             if prop is not None:
                 continue  # an offer asked: "How about you take ...?", "..., sound fair?"
-            tags.append(bool(_AGREE_Q.search(s)) and prop is None)
+            tags.append(bool(_AGREE_Q.search(s)))
             if not tags[-1]:
                 question = True
     if tags and all(tags) and not offers:
@@ -737,11 +742,10 @@ def _read(text: str, names_key: tuple[tuple[str, str], ...]) -> Reading:
     if offer is not None:  # one proposal a message: its sentences' shares together
         acts.append((offer_at, offer))
     acts.sort(key=lambda x: x[0])
-    on_topic = bool(_TOPIC.search(digits)) or bool(quantities(digits, names)) or any(
-        re.search(r"\b" + re.escape(n) + r"\b", digits, _F) for n in names)
+    on_topic = bool(_TOPIC.search(digits)) or any(re.search(r"\b" + re.escape(n) + r"\b", digits, _F) for n in names)
     return Reading(acts=tuple(a for _, a in acts), offer=offer, accepts=acc, rejects=rej,
                    disclosures=tuple(d for _, d in disclosed), question=question or asked,
-                   hypothetical=hypothetical, offers=tuple(offers), on_topic=on_topic)
+                   hypothetical=hypothetical, on_topic=on_topic)
 
 
 _TOPIC = re.compile(r"\d|\b(?:split\w*|shares?|offer\w*|propos\w*|deal|take|takes|taking|half|evenly|give|buy|buying"
