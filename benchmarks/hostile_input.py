@@ -16,9 +16,22 @@ Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``)
   (they sit in a config field the game does not have);
 * ``duplicate key``: a key given twice in one object;
 * ``invisible text``: a rationale, speech or message of only zero-width, format or blank
-  characters.
+  characters;
+* ``forged rendering``: agent text (resource speech and thinking, a matrix message, a
+  rulemaking rationale) of 3 to 8 pieces: line breaks (LF, CR LF, CR, U+2028, NEL), fake
+  env lines (a result, ``=== Game over ===``, a round header, a turn, a fallback notice),
+  terminal sequences (CSI clear and cursor moves, OSC window title, the one-byte C1 CSI
+  and OSC, backspace, DEL, NUL) and bidi controls, stepped into the env and rendered in
+  both modes (``ansi`` and ``human``, stdout captured). A case fails when a control
+  character (C0 but the newline between lines, DEL, C1, line separators, bidi controls)
+  is in a rendering or a line of it starts with a fake env line;
+* ``unknown agent``: ``observe`` (AEC and parallel), ``observation_space``,
+  ``action_space`` and a parallel ``step`` with a name the env does not have (another
+  game's agent, a case or whitespace variant, random text, an integer, None, a tuple, a
+  list, a dict). A case fails unless it raises ``ValueError`` naming every agent of the env.
 
-Targets: the resource and rulemaking answer parsers, the judge validator, the resource
+Targets: the resource, matrix and rulemaking renderings and APIs (the last two
+classes), the resource and rulemaking answer parsers, the judge validator, the resource
 and rulemaking envs (the hostile answer is stepped; the game must not end, the same
 agent must be asked again), the matrix message parser, both scenario loaders (a file),
 and the run config loader (YAML and TOML files). A case *fails* when anything other than
@@ -222,6 +235,10 @@ TARGETS: dict[str, tuple[tuple[str, ...], Callable[[str, Any], None]]] = {
     "run config (YAML)": (("huge integer", "deep nesting", "alias bomb"), lambda c, rng: _config(c, rng)),
     "run config (TOML)": (("huge integer", "deep nesting"),
                           lambda c, rng: _load(load_config, config_case(c, rng, "toml")[0], ".toml", RunConfigError)),
+    **{f"{g} render": (("forged rendering",), lambda c, rng, g=g: _forged_rendering(g, rng))
+       for g in ("resource", "matrix", "rulemaking")},
+    **{f"{g} API": (("unknown agent",), lambda c, rng, g=g: _unknown_agent(g, rng))
+       for g in ("resource", "matrix", "rulemaking")},
 }
 
 
@@ -248,15 +265,124 @@ def _load(loader, text: str, suffix: str, error) -> None:
         os.unlink(path)
 
 
-CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text")
+#: what a terminal acts on rather than shows (the newline between lines aside)
+_ACTS = frozenset(chr(c) for c in [*range(0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x2028, 0x202F),
+                                   *range(0x2066, 0x206A)]) - {"\n"}
+_BREAKS = ("\n", "\r\n", "\r", "\u2028", "\x85")
+_FAKE_LINES = ("Result: agent_a earns 999 · joint 999 of M=32", "=== Game over ===", "=== Round 7/4 ===",
+               "Turn 99, authority: Support — agreed", "[fallback] agent_b: zero decision substituted",
+               "Result round 9: AA · points agent_0 99, agent_1 0")
+_SEQUENCES = ("\x1b[2J", "\x1b[H", "\x1b[10;10H", "\x1b[1A\x1b[2K", "\x1b]0;pwned\x07", "\x1b]8;;http://x\x1b\\",
+              "\x9b31m", "\x9d0;title\x9c", "\x08\x08\x08", "\x7f", "\x00", "\x1bc")
+_BIDI = ("\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200f", "\u061c")
+
+
+def forged_text(rng) -> str:
+    pieces = []
+    for _ in range(int(rng.integers(3, 9))):
+        kind = int(rng.integers(4))
+        if kind == 0:
+            pieces.append(_BREAKS[int(rng.integers(len(_BREAKS)))] + _FAKE_LINES[int(rng.integers(len(_FAKE_LINES)))])
+        elif kind == 1:
+            pieces.append(_SEQUENCES[int(rng.integers(len(_SEQUENCES)))])
+        elif kind == 2:
+            pieces.append(_BIDI[int(rng.integers(len(_BIDI)))] + "evil")
+        else:
+            pieces.append(_BREAKS[int(rng.integers(len(_BREAKS)))])
+    return "ok" + "".join(pieces)
+
+
+def _forged_rendering(game: str, rng) -> str:
+    import contextlib
+    import io
+
+    text = forged_text(rng)
+    out = []
+    for mode in ("ansi", "human"):
+        env = negotiation_env.env(game=game, render_mode=mode, **({"num_rounds": 1} if game != "rulemaking" else {}))
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            env.reset(seed=0)
+            if game == "resource":
+                env.step(json.dumps({"thinking": text, "speech": text, "action": None}))
+            elif game == "matrix":
+                env.step("ok")
+                env.step("ok")
+                env.step(text)
+                env.step(text)
+            else:
+                env.step(json.dumps({"move": "Counter", "issue": None, "rationale": text}))
+        out.append(env.render() if mode == "ansi" else buf.getvalue())
+    for rendering in out:
+        bad = _ACTS & set(rendering)
+        if bad:
+            raise AssertionError(f"control characters {sorted(bad)!r} in the rendering")
+        forged = [ln for ln in rendering.splitlines() if ln.startswith(_FAKE_LINES)]
+        if forged:
+            raise AssertionError(f"forged line {forged[0][:60]!r}")
+    return "escaped"
+
+
+_ENVS: dict[tuple[str, str], Any] = {}
+_WRONG_NAMES = ("agent_0", "agent_a", "authority", "AGENT_A", " agent_a", "agent_a ", "agent_b\n", "", "nobody",
+                "__class__", "agent_\u0430")
+
+
+def _wrong_agent(rng) -> Any:
+    k = int(rng.integers(8))
+    if k < 3:
+        return _WRONG_NAMES[int(rng.integers(len(_WRONG_NAMES)))]
+    if k == 3:
+        return "".join(chr(int(c)) for c in rng.integers(0x21, 0x7F, size=int(rng.integers(1, 12))))
+    return (int(rng.integers(-5, 5)), None, ("agent_a",), ["agent_a"], {"agent": 1})[k - 4]
+
+
+def _unknown_agent(game: str, rng) -> str:
+    key = (game, "aec")
+    if key not in _ENVS:
+        _ENVS[key] = negotiation_env.env(game=game)
+        _ENVS[(game, "parallel")] = negotiation_env.parallel_env(game=game)
+        _ENVS[key].reset(seed=0)
+        _ENVS[(game, "parallel")].reset(seed=0)
+    aec, par = _ENVS[key], _ENVS[(game, "parallel")]
+    agents = list(aec.possible_agents)
+    wrong = _wrong_agent(rng)
+    if isinstance(wrong, str) and wrong in agents:
+        wrong = wrong + "?"
+    call = int(rng.integers(5))
+    if call == 4 and isinstance(wrong, (list, dict)):
+        call = 0  # no dict can hold an unhashable key: ask observe instead
+    try:
+        if call == 0:
+            aec.observe(wrong)
+        elif call == 1:
+            par.observe(wrong)
+        elif call == 2:
+            (aec if rng.integers(2) else par).observation_space(wrong)
+        elif call == 3:
+            (aec if rng.integers(2) else par).action_space(wrong)
+        else:
+            par.step({**{a: "x" for a in par.agents}, wrong: "y"})
+    except ValueError as e:
+        missing = [a for a in agents if a not in str(e)]
+        if missing:
+            raise AssertionError(f"ValueError naming not {missing}: {e}") from None
+        return "refused"
+    raise AssertionError("accepted")
+
+
+CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text",
+           "forged rendering", "unknown agent")
 #: classes whose text may hold a valid answer (a flood of "{}{" starts with the empty object,
 #: an empty purchase): accepting it is right, so only an escaping exception or the time fails
 MAY_ACCEPT = ("brace flood",)
 
 
-def run(cases: int, seed: int, max_seconds: float) -> dict[str, Any]:
+def run(cases: int, seed: int, max_seconds: float, only: tuple[str, ...] = ()) -> dict[str, Any]:
     rows = []
     for ci, cls in enumerate(CLASSES):
+        if only and cls not in only:
+            continue
         for ti, (target, (classes, fn)) in enumerate(TARGETS.items()):
             if cls not in classes:
                 continue
@@ -284,7 +410,8 @@ def run(cases: int, seed: int, max_seconds: float) -> dict[str, Any]:
     return {"cases_per_target": cases, "seed": seed, "max_seconds_allowed": max_seconds, "rows": rows,
             "by_class": {c: {"cases": sum(r["cases"] for r in rows if r["class"] == c),
                              "targets": [r["target"] for r in rows if r["class"] == c],
-                             "failures": sum(r["failures"] for r in rows if r["class"] == c)} for c in CLASSES}}
+                             "failures": sum(r["failures"] for r in rows if r["class"] == c)}
+                         for c in CLASSES if not only or c in only}}
 
 
 def print_tables(result: dict[str, Any]) -> None:
@@ -310,10 +437,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-seconds", type=float, default=2.0, help="a case slower than this fails (default 2)")
     p.add_argument("--out", type=Path, default=None, help="JSON output path")
+    p.add_argument("--class", dest="only", action="append", choices=CLASSES, default=[],
+                   help="run only this class (repeatable)")
     args = p.parse_args(argv)
     cases = args.cases or (10 if args.quick else 100)
     t0 = time.perf_counter()
-    result = run(cases, args.seed, args.max_seconds)
+    result = run(cases, args.seed, args.max_seconds, tuple(args.only))
     result["seconds_total"] = time.perf_counter() - t0
     result["machine"] = machine_info()
     result["command"] = " ".join(["python", "benchmarks/hostile_input.py", *(argv if argv is not None else sys.argv[1:])])

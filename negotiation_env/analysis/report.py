@@ -151,9 +151,14 @@ class Table:
     """A table with raw values. ``formats`` per column: ``text``, ``int``, ``pct``
     (a fraction shown as a percentage with one decimal), ``num`` (two decimals),
     ``ci`` (a (low, high) pair; two CSV columns), ``pct_ci`` (a pair of fractions shown
-    in percent with one decimal; two CSV columns of fractions), ``p`` (a p-value: three
+    in percent with one decimal; two CSV columns), ``p`` (a p-value: three
     decimals, ``<0.001`` below). ``data`` is the table written to CSV
-    when the Markdown layout differs (e.g. ``talk / no-talk`` in one cell)."""
+    when the Markdown layout differs (e.g. ``talk / no-talk`` in one cell).
+
+    The CSV holds each value in the unit the Markdown shows it in: ``pct`` and
+    ``pct_ci`` columns as percentages (0 to 100, not fractions), with as many digits
+    as it takes for the CSV number, printed in the Markdown's format, to give the
+    Markdown cell exactly."""
 
     name: str
     title: str
@@ -211,9 +216,9 @@ class Table:
             cells: list[Any] = []
             for v, f in zip(r, t.formats):
                 if f in _PAIRS:
-                    cells.extend(["", ""] if v is None else [_csv(v[0]), _csv(v[1])])
+                    cells.extend(["", ""] if v is None else [_csv(v[0], f), _csv(v[1], f)])
                 else:
-                    cells.append(_csv(v))
+                    cells.append(_csv(v, f))
             w.writerow(cells)
         return buf.getvalue()
 
@@ -222,14 +227,37 @@ def _md(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def _csv(v: Any) -> Any:
+def _csv(v: Any, f: str = "text") -> Any:
+    """One CSV cell of value ``v`` in column format ``f``: a ``pct``/``pct_ci`` number in
+    percent, a float with the fewest of 6, 10 or 17 significant digits that still prints
+    as the Markdown cell does (so the two files never disagree by rounding)."""
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, (int, float)) and f in ("pct", "pct_ci"):
+        v = 100 * float(v)
     if isinstance(v, float):
-        return "" if not math.isfinite(v) else f"{v:.6g}"
+        if not math.isfinite(v):
+            return ""
+        shown = _shown(v, f)
+        for digits in (6, 10):
+            text = f"{v:.{digits}g}"
+            if _shown(float(text), f) == shown:
+                return text
+        return repr(v)
     return v
+
+
+def _shown(x: float, f: str) -> str:
+    """A number in its header's unit (a percentage for ``pct``) as the Markdown prints it."""
+    if f in ("pct", "pct_ci"):
+        return f"{x:.1f}"
+    if f in ("num", "ci"):
+        return f"{x:.2f}"
+    if f == "p":
+        return "<0.001" if x < 0.001 else f"{x:.3f}"
+    return str(x)
 
 
 def _fmt(v: Any, f: str) -> str:

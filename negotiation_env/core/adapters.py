@@ -3,7 +3,10 @@
 ``GameAECEnv`` asks the game's acting agents one at a time. ``GameParallelEnv`` takes a
 dict with an action for every live agent, applies the actions of the agents the game is
 waiting for (in the game's order) and ignores the others: in alternating talk only the
-speaker's action counts, in a simultaneous decision every undecided agent's does. Each
+speaker's action counts, in a simultaneous decision every undecided agent's does. A
+missing action for an agent whose turn it is, or an action for an agent the env does not
+have, is a ``ValueError`` naming the agents, as is ``observe``, ``observation_space`` or
+``action_space`` of an unknown agent (both adapters have ``observe``). Each
 agent's ``info`` says whose action counts next: ``active_agents`` (list) and
 ``active_agent`` (the single acting agent, or None while several act at once), and the
 observation carries the same flag, so the plain loop
@@ -13,6 +16,7 @@ observation carries the same flag, so the plain loop
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Callable
 
 import numpy as np
@@ -22,6 +26,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from .game import NO_REWARDS, Game
 from .infos import LazyInfos
+from .visible import shown
 
 __all__ = ["GameAECEnv", "GameParallelEnv", "OrderEnforcing"]
 
@@ -60,16 +65,35 @@ class _GameEnvBase:
         self.game = game_factory()
         self.metadata = dict(self.game.metadata, render_modes=list(RENDER_MODES))
         self.possible_agents = list(self.game.possible_agents)
+        self._agent_set = frozenset(self.possible_agents)
         self.render_mode = render_mode
         self.agents: list[str] = []
         #: makes one agent's info at the game's current state (for LazyInfos)
         self._make_info = self.game.full_info
 
+    def _known(self, agent, call: str) -> None:
+        """A ``ValueError`` naming ``agent`` and this env's agents unless ``agent`` is one
+        of them (a name of another type, unhashable ones included, is unknown too)."""
+        try:
+            if agent in self._agent_set:
+                return
+        except TypeError:
+            pass
+        raise ValueError(f"{call}: unknown agent {shown(agent)}; this env's agents are "
+                         f"{', '.join(self.possible_agents)}")
+
     def observation_space(self, agent):
+        self._known(agent, "observation_space()")
         return self.game.observation_space(agent)
 
     def action_space(self, agent):
+        self._known(agent, "action_space()")
         return self.game.action_space(agent)
+
+    def observe(self, agent):
+        """The observation ``agent`` would get now; ``ValueError`` for an unknown agent."""
+        self._known(agent, "observe()")
+        return self.game.observe(agent)
 
     def render(self):
         if self.render_mode is None:
@@ -172,9 +196,6 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         self.agent_selection = self.game.acting()[0]
         self._render_reset()
 
-    def observe(self, agent):
-        return self.game.observe(agent)
-
     def last(self, observe: bool = True):
         """:meth:`AECEnv.last`, the same tuple read in one call."""
         agent = self.agent_selection
@@ -230,6 +251,17 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         if not self.agents:
             raise RuntimeError("step() called on a finished game; call reset() first")
         acting = self.game.acting()
+        if not isinstance(actions, Mapping):
+            raise ValueError(f"step() takes a dict of agent -> action; got {type(actions).__name__} (agents that may "
+                             f"act now: {', '.join(acting)})")
+        unknown = [a for a in actions if not (isinstance(a, str) and a in self._agent_set)]
+        if unknown:
+            raise ValueError(
+                f"step(): unknown agent{'s' if len(unknown) > 1 else ''} {', '.join(shown(a) for a in unknown)} in the "
+                f"actions; this env's agents are {', '.join(self.agents)}, and "
+                f"{'the agents that may act now are' if len(acting) > 1 else 'the agent that may act now is'} "
+                f"{', '.join(acting)}"
+            )
         missing = [a for a in acting if a not in actions]
         if missing:
             raise ValueError(

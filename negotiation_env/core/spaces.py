@@ -19,7 +19,8 @@ import string
 
 from gymnasium import spaces
 
-__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "OBS_TEXT_MAX", "sanitize", "quote_speech", "obs_text",
+__all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "OBS_TEXT_MAX", "sanitize", "quote_speech",
+           "terminal_line", "quoted_line", "obs_text",
            "action_text", "chat_observation_space"]
 
 REPLACEMENT = "\ufffd"
@@ -64,6 +65,40 @@ def quote_speech(text: str) -> str:
     import json
 
     return sanitize(json.dumps(text, ensure_ascii=False)[1:-1])
+
+
+#: what a terminal would act on rather than show: C0 controls (ESC, BEL, backspace,
+#: carriage return, line feed, ...), DEL, C1 controls (CSI U+009B, OSC U+009D, NEL
+#: U+0085), the line and paragraph separators, the bidirectional embeddings, overrides,
+#: isolates and marks, and lone surrogates (no terminal encoding can carry one)
+_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group()
+    return _SHORT_ESCAPES.get(c) or f"\\u{ord(c):04x}"
+
+
+def terminal_line(text: str) -> str:
+    """``text`` as one line a terminal shows and never acts on: every character of
+    ``_TERMINAL_UNSAFE`` written as a visible JSON-style escape (``\n``, ``\u001b``,
+    ``\u009b``, ``\u202e``), everything else (emoji, accents, other scripts) as is.
+    A line break inside ``text`` can then never start a line of its own."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _TERMINAL_UNSAFE.sub(_escape, text)
+
+
+def quoted_line(text: str) -> str:
+    """An agent's words for a rendering, as the prompts quote them: inside double
+    quotation marks, with quotes, backslashes and control characters escaped as in a JSON
+    string (:func:`quote_speech`), on one line and with nothing a terminal acts on
+    (:func:`terminal_line`). Unlike the prompts' form it keeps every printable
+    character (emoji included) for the person reading."""
+    import json
+
+    return '"' + terminal_line(json.dumps(text, ensure_ascii=False)[1:-1]) + '"'
 
 
 _PROTOTYPE = spaces.Text(1, min_length=0, charset=OBS_CHARSET)

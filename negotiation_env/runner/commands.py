@@ -262,10 +262,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             t = Table(title="Planned cells")
             t.add_column("cell")
             t.add_column("games", justify="right")
-            counts: dict[str, int] = {}
-            for s in plan.specs:
-                counts[s.cell] = counts.get(s.cell, 0) + 1
-            for cell, n in counts.items():
+            for cell, n in plan.cell_games().items():
                 t.add_row(cell, str(n))
             console.print(t)
             # the run's checks: build every policy (load its model); call it only with --probe

@@ -387,6 +387,22 @@ class RunObserver:
 Results = Iterator[list[tuple[bytes, dict[str, Any]]]]
 
 
+class _Todo:
+    """The planned games not in ``done``, in plan order, each made when reached (a run of
+    a near-limit plan starts without listing its games first); ``len`` counts them."""
+
+    def __init__(self, plan: Plan, done: set[str]):
+        self._plan, self._done = plan, frozenset(done)
+        self._len = len(plan) - sum(1 for k in self._done if plan.has(k))
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[GameSpec]:
+        done = self._done
+        return (s for s in self._plan.specs if s.key not in done)
+
+
 def _serial(todo: Iterable[GameSpec]) -> Results:
     for spec in todo:
         yield [_play_encoded(spec)]
@@ -602,7 +618,7 @@ def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
     :class:`RunnerError`: the run is never finished with a different game."""
     from .. import ENV_ID_OF as env_id_of  # the package root sits above the runner
 
-    planned = {s.key for s in plan.specs}
+    planned = plan.has
     done: set[str] = set()
     drop: dict[int, tuple[str, str]] = {}
     for where, rec, trace in validated_lines(path, summary.problems):
@@ -610,7 +626,7 @@ def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
             drop[where.line] = ("invalid", "not a valid trace record (see the run's warnings); its game is played again")
             continue
         run_id, key = record_key(trace)
-        if run_id != plan.run_id or key not in planned:
+        if run_id != plan.run_id or not planned(key):
             summary.unexpected.append(str(key))
             drop[where.line] = ("foreign", f"game {key!r} of run {run_id!r} is not in the plan of run {plan.run_id!r}")
             continue
@@ -705,11 +721,10 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
 def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunObserver, batch_games: int,
                retry_errors: bool, max_degraded: float, started: float) -> RunSummary:
     summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded)
-    for s in plan.specs:
+    for (cell, seating), k in plan.seatings().items():
         # a cell's first game (repetition 0) seats the cell's own lineup; seatings in plan order
-        summary.cells.setdefault(s.cell, CellStats(cell=s.cell, lineup=list(s.lineup))).planned += 1
-        summary.seatings.setdefault((s.cell, s.lineup), CellStats(cell=s.cell, lineup=list(s.lineup))).planned += 1
-    planned = {s.key for s in plan.specs}
+        summary.cells.setdefault(cell, CellStats(cell=cell, lineup=list(seating))).planned += k
+        summary.seatings[(cell, seating)] = CellStats(cell=cell, lineup=list(seating), planned=k)
     path = out / TRACES_FILE
     try:
         writer = TraceWriter(path)
@@ -725,7 +740,7 @@ def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunO
                 summary.rejected[kind] = summary.rejected.get(kind, 0) + 1
             writer = TraceWriter(path)
         summary.already_done = len(done)
-        todo = [s for s in plan.specs if s.key not in done]
+        todo = _Todo(plan, done)
         observer.on_start(plan, summary, len(todo))
         if batch_games > 1:
             results = _lockstep(todo, batch_games)
@@ -749,7 +764,7 @@ def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunO
                 close()
     finally:
         writer.close()
-    summary.missing = len(planned - done)
+    summary.missing = len(plan) - sum(1 for k in done if plan.has(k))
     summary.seconds = time.perf_counter() - started
     observer.on_finish(summary)
     return summary

@@ -53,21 +53,29 @@ on any back end, in a resumed or a split run.
 
 Size. A plan holds at most :data:`MAX_PLAN_GAMES` games. The count is computed from the
 config (conditions x scenario sets x lineups x ``games_per_cell``, block by block) before
-anything is expanded, so a config asking for millions of games is refused at once (nine
-million kept ``--plan`` busy past 90 s) with a message naming each factor.
+anything is expanded, so a config asking for millions of games is refused at once with a
+message naming each factor.
+
+Cost. :func:`make_plan` checks the config and lists the cells; the games of a cell
+(:attr:`Plan.specs`) are listed when first read, and a game's seeds when first read, so
+that checking a plan near the limit (``--plan``) takes as long as its cells, not its
+games. The order, keys and seeds are the same however they are read.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import fnmatch
+import functools
 import hashlib
 import importlib
 import itertools
 import json
 import math
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -77,8 +85,7 @@ from .config import GameBlock, PolicyEntry, RunConfig, RunConfigError
 
 __all__ = ["GameSpec", "Plan", "make_plan", "derive_seed", "MAX_PLAN_GAMES"]
 
-#: the most games one run plans (a spec costs 40-130 microseconds, mostly its three seeds:
-#: a plan of a million games takes one to two minutes to build)
+#: the most games one run plans
 MAX_PLAN_GAMES = 1_000_000
 
 
@@ -107,10 +114,21 @@ class GameSpec:
     policies: tuple[PolicyEntry, ...]
     repetition: int
     config: dict[str, Any]
-    env_seed: int
-    policy_seeds: tuple[int, ...]
     cohort_seed: int
     max_steps: int
+    #: (block, condition, scenario set, repetition): the part of the key the seeds derive from
+    seed_parts: tuple[Any, ...] = field(default=(), repr=False)
+
+    @functools.cached_property
+    def env_seed(self) -> int:
+        """The env's seed (module docstring, Seeds), derived when first read."""
+        return derive_seed(self.cohort_seed, "env", *self.seed_parts)
+
+    @functools.cached_property
+    def policy_seeds(self) -> tuple[int, ...]:
+        """The seed of the policy in each seat, derived when first read."""
+        return tuple(derive_seed(self.cohort_seed, "policy", *self.seed_parts, s, lab)
+                     for s, lab in enumerate(self.lineup))
 
     @property
     def cell(self) -> str:
@@ -122,12 +140,108 @@ class GameSpec:
                        repetition=self.repetition)
 
 
+@dataclass(frozen=True)
+class _Cell:
+    """What the games of one cell are made from (:meth:`games`)."""
+
+    cell: str
+    start: int  # plan index of its first game
+    games: int
+    run_id: str
+    game: str
+    block: str
+    condition: str
+    scenario_set: str
+    lineup: tuple[str, ...]
+    by_label: dict[str, PolicyEntry]
+    base: dict[str, Any]
+    scenarios: list[Any]
+    scenario_field: str
+    agents: tuple[str, ...]
+    per_scenario: int
+    swap_first_speaker: bool
+    swap_seats: bool
+    cohort_seed: int
+    max_steps: int
+
+    def spec(self, rep: int) -> GameSpec:
+        n = len(self.agents)
+        sc = self.scenarios[(rep // self.per_scenario) % len(self.scenarios)]
+        cfg = dict(self.base) if sc is None else {**self.base, self.scenario_field: sc}
+        if self.swap_first_speaker:
+            cfg["first_speaker"] = self.agents[rep % n]
+        # the game's seating: the policy in each seat, which the trace records
+        seating = _rotate(self.lineup, rep % n) if self.swap_seats else self.lineup
+        return GameSpec(
+            key=f"{self.cell}|{rep}", plan_index=self.start + rep, run_id=self.run_id, game=self.game,
+            block=self.block, condition=self.condition, scenario_set=self.scenario_set, lineup=seating,
+            policies=tuple(self.by_label[x] for x in seating), repetition=rep, config=cfg,
+            cohort_seed=self.cohort_seed, max_steps=self.max_steps,
+            seed_parts=(self.block, self.condition, self.scenario_set, rep))
+
+    def seatings(self) -> dict[tuple[str, ...], int]:
+        """Games per seating of this cell, in the order its games first seat them."""
+        if not self.swap_seats:
+            return {self.lineup: self.games}
+        n = len(self.agents)
+        out: dict[tuple[str, ...], int] = {}
+        for k in range(min(n, self.games)):
+            seating = _rotate(self.lineup, k)
+            out[seating] = out.get(seating, 0) + len(range(k, self.games, n))
+        return out
+
+
+class _Specs(Sequence):
+    """The games of a plan in plan order, each made when read and not kept (a
+    ``Sequence``: ``len``, indexing, slicing and iteration)."""
+
+    def __init__(self, cells: list[_Cell], total: int):
+        self._cells = cells
+        self._starts = [c.start for c in cells]
+        self._total = total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __iter__(self) -> Iterator[GameSpec]:
+        for c in self._cells:
+            for rep in range(c.games):
+                yield c.spec(rep)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._total))]
+        if i < 0:
+            i += self._total
+        if not 0 <= i < self._total:
+            raise IndexError("plan index out of range")
+        c = self._cells[bisect.bisect_right(self._starts, i) - 1]
+        return c.spec(i - c.start)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (_Specs, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass
 class Plan:
+    """The planned games. :attr:`specs` lists them in plan order (made when read);
+    :attr:`cells` names the cells in order, :meth:`cell_games` counts each one's games."""
+
     run_id: str
     config: RunConfig
-    specs: list[GameSpec]
-    cells: list[str]
+    _cells: list[_Cell] = field(repr=False)
+
+    @property
+    def cells(self) -> list[str]:
+        return [c.cell for c in self._cells]
+
+    @functools.cached_property
+    def specs(self) -> _Specs:
+        return _Specs(self._cells, sum(c.games for c in self._cells))
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -135,6 +249,30 @@ class Plan:
     @property
     def keys(self) -> list[str]:
         return [s.key for s in self.specs]
+
+    def cell_games(self) -> dict[str, int]:
+        """Games per cell, in plan order."""
+        return {c.cell: c.games for c in self._cells}
+
+    def seatings(self) -> dict[tuple[str, tuple[str, ...]], int]:
+        """Games per (cell, seating), in the order the plan's games first seat them."""
+        return {(c.cell, seating): k for c in self._cells for seating, k in c.seatings().items()}
+
+    def first_games(self) -> Iterator[GameSpec]:
+        """The first game of each cell (repetition 0), in plan order."""
+        return (c.spec(0) for c in self._cells if c.games)
+
+    def has(self, key: Any) -> bool:
+        """Whether ``key`` is the key of a planned game, without listing them."""
+        if not isinstance(key, str):
+            return False
+        cell, _, rep = key.rpartition("|")
+        games = self._by_cell.get(cell)
+        return games is not None and rep.isdigit() and rep == str(int(rep)) and int(rep) < games
+
+    @functools.cached_property
+    def _by_cell(self) -> dict[str, int]:
+        return self.cell_games()
 
 
 def _conditions(block: GameBlock, where: str) -> list[tuple[str, dict[str, Any]]]:
@@ -289,8 +427,8 @@ def make_plan(config: RunConfig) -> Plan:
     from .. import GAMES
 
     run_id = config.run_id()
-    specs: list[GameSpec] = []
-    cells: list[str] = []
+    cells: list[_Cell] = []
+    total = 0
     blocks_seen: set[str] = set()
     for bi, block in enumerate(config.games):
         where = f"games[{bi}]"
@@ -313,7 +451,7 @@ def make_plan(config: RunConfig) -> Plan:
         # the plan's size, counted before anything is expanded (the lineups once the seats are known)
         n_cond = (len(block.conditions) if block.conditions else 1) * math.prod(
             len(levels) for levels in (block.factors or {}).values())
-        _check_size(where, len(specs), n_cond, len(sets), None, block.games_per_cell)
+        _check_size(where, total, n_cond, len(sets), None, block.games_per_cell)
         counted = False
         if block.scenario_sets is not None:
             if block.scenario_field not in fields:
@@ -355,35 +493,24 @@ def make_plan(config: RunConfig) -> Plan:
                 assert agents is not None
                 n = len(agents)
                 if not counted:
-                    _check_size(where, len(specs), n_cond, len(sets), _lineup_count(block, len(labels), n),
+                    _check_size(where, total, n_cond, len(sets), _lineup_count(block, len(labels), n),
                                 block.games_per_cell)
                     counted = True
                 lineups = _lineups(block, labels, n, where)
-                if len(specs) + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
-                    _check_size(where, len(specs), 1, 1, len(lineups), block.games_per_cell)
+                if total + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
+                    _check_size(where, total, 1, 1, len(lineups), block.games_per_cell)
                 # each scenario is played once per first-speaker seat, or once per seating
                 per_scenario = n if block.swap_first_speaker or block.swap_seats else 1
                 for lineup in lineups:
                     cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
-                    cells.append(cell)
-                    for rep in range(block.games_per_cell):
-                        sc = scenarios[(rep // per_scenario) % len(scenarios)]
-                        cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
-                        if block.swap_first_speaker:
-                            cfg["first_speaker"] = agents[rep % n]
-                        # the game's seating: the policy in each seat, which the trace records
-                        seating = _rotate(lineup, rep % n) if block.swap_seats else tuple(lineup)
-                        env_part = (bname, cname, sname, rep)
-                        specs.append(GameSpec(
-                            key=f"{cell}|{rep}", plan_index=len(specs), run_id=run_id, game=block.game,
-                            block=bname, condition=cname, scenario_set=sname, lineup=seating,
-                            policies=tuple(by_label[x] for x in seating), repetition=rep, config=cfg,
-                            env_seed=derive_seed(config.seed, "env", *env_part),
-                            policy_seeds=tuple(derive_seed(config.seed, "policy", *env_part, s, lab)
-                                               for s, lab in enumerate(seating)),
-                            cohort_seed=config.seed, max_steps=block.max_steps,
-                        ))
-    keys = [s.key for s in specs]
-    if len(set(keys)) != len(keys):  # pragma: no cover - guarded by the name checks above
+                    cells.append(_Cell(
+                        cell=cell, start=total, games=block.games_per_cell, run_id=run_id, game=block.game,
+                        block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup), by_label=by_label,
+                        base=base, scenarios=scenarios, scenario_field=block.scenario_field, agents=agents,
+                        per_scenario=per_scenario, swap_first_speaker=block.swap_first_speaker,
+                        swap_seats=block.swap_seats, cohort_seed=config.seed, max_steps=block.max_steps))
+                    total += block.games_per_cell
+    names = [c.cell for c in cells]
+    if len(set(names)) != len(names):  # pragma: no cover - guarded by the name checks above
         raise RunConfigError("run config: two planned games have the same key")
-    return Plan(run_id=run_id, config=config, specs=specs, cells=cells)
+    return Plan(run_id=run_id, config=config, _cells=cells)

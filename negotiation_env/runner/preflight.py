@@ -142,7 +142,7 @@ def _distinct(plan: Plan) -> list[PolicyCheck]:
     """One check per (game, policy entry) of the plan, in plan order, with the seed of the
     first game that seats it (the pool builds with it; every game resets it anyway)."""
     seen: dict[tuple[str, str], PolicyCheck] = {}
-    for s in plan.specs:
+    for s in plan.first_games():  # a cell's first game seats every policy of its lineup
         for entry, seed in zip(s.policies, s.policy_seeds):
             k = PolicyPool.key(entry, s.game)
             if k not in seen:

@@ -123,7 +123,7 @@ def test_table3_markdown_and_csv_agree_with_the_values(report, run_dir):
     assert f"| fair_splitter × oracle | cross-play |" in md and f"{100 * v:.1f}" in md
     rows = list(csv.DictReader(io.StringIO((run_dir / "report" / "resource_table3.csv").read_text())))
     row = next(r for r in rows if r["Pairing"] == "fair_splitter × oracle")
-    assert float(row["M/C 1.0 Efficiency %"]) == pytest.approx(v, rel=1e-5)
+    assert float(row["M/C 1.0 Efficiency %"]) == pytest.approx(100 * v, rel=1e-5)  # percent, as the header says
     assert len(rows) == 4
 
 

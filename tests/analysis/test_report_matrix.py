@@ -110,7 +110,8 @@ def test_table1_rows_match_the_closed_forms(report, traces):
     assert "Cells here have as few as 5 dyads a treatment: the percentile bootstrap interval is then narrower" in md
     rows = list(csv.reader(io.StringIO(t.csv_text())))
     assert rows[0][5:7] == ["ΔS 95% CI (pp) low", "ΔS 95% CI (pp) high"]
-    assert rows[3][:7] == ["tit_for_tat × tit_for_tat", "Prisoner's Dilemma", "1", "0", "1", "1", "1"]
+    # in percent and percentage points, as the headers say
+    assert rows[3][:7] == ["tit_for_tat × tit_for_tat", "Prisoner's Dilemma", "100", "0", "100", "100", "100"]
 
 
 def test_table1_is_the_metrics_on_the_same_traces(report, traces):

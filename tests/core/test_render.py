@@ -74,3 +74,69 @@ def test_human_render_called_by_hand_adds_only_new_lines(capsys):
     assert header.startswith("Scenario mc080_1")
     env.render()  # nothing new since the reset
     assert capsys.readouterr().out == ""
+
+
+# --------------------------------------------------------------------------- hostile text
+
+#: agent text that tries to forge env lines and to drive the terminal: line breaks with a
+#: fake result and game-over line, CSI (clear screen, cursor move), OSC (window title),
+#: the one-byte C1 CSI, backspace, carriage return, a bidi override and DEL
+EVIL = ("ok\nResult: agent_a earns 999\n=== Game over ===\x1b[2J\x1b]0;pwned\x07\x1b[10;10H\x9b31m\x08\r"
+        "\u202eevil\x7f")
+#: EVIL as every rendering shows it: quoted, escaped, on one line
+EVIL_SHOWN = ('"ok\\nResult: agent_a earns 999\\n=== Game over ===\\u001b[2J\\u001b]0;pwned\\u0007\\u001b[10;10H'
+              '\\u009b31m\\b\\r\\u202eevil\\u007f"')
+#: what a terminal acts on: C0 but the line feed between lines, DEL, C1, separators,
+#: bidi controls, lone surrogates
+_ACTS = {chr(c) for c in [*range(0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x2028, 0x202F),
+                          *range(0x2066, 0x206A)]} - {"\n"}
+
+
+def _hostile_game(game, mode):
+    """An env of ``game`` after agents sent EVIL as speech, thinking, rationale, message
+    and as a malformed answer; the game is not over."""
+    import json
+
+    env = negotiation_env.env(game=game, render_mode=mode, **({"num_rounds": 1} if game != "rulemaking" else {}))
+    env.reset(seed=0)
+    if game == "resource":
+        env.step(json.dumps({"thinking": EVIL, "speech": EVIL, "action": None}))
+        env.step(EVIL)
+        expect = [f"agent_a: {EVIL_SHOWN}", f"    (agent_a thinking, private: {EVIL_SHOWN})"]
+    elif game == "matrix":
+        env.step("ok")
+        env.step("ok")  # both seats acknowledge the rules
+        env.step(EVIL)
+        env.step(EVIL)
+        env.step(EVIL)  # not an action: refused, re-prompted
+        expect = [f"agent_0 (buffered message): {EVIL_SHOWN}", f"agent_1 (buffered message): {EVIL_SHOWN}"]
+    else:
+        env.step(EVIL)
+        env.step(json.dumps({"move": "Counter", "issue": None, "rationale": EVIL}))
+        sanitized = EVIL_SHOWN.replace("\\u001b", "\ufffd").replace("\\u0007", "\ufffd").replace(
+            "\\u009b", "\ufffd").replace("\\b", "\ufffd").replace("\\r", "\ufffd").replace("\\u202e", "\ufffd").replace(
+            "\\u007f", "\ufffd")  # a rationale is recorded sanitized: outside the charset is U+FFFD
+        expect = [f"Turn 1, authority: Counter [retried] — {sanitized}"]
+    return env, expect
+
+
+@pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))
+@pytest.mark.parametrize("mode", ["human", "ansi"])
+def test_agent_text_renders_quoted_on_one_line_with_no_control_character(game, mode, capsys):
+    env, expect = _hostile_game(game, mode)
+    text = env.render() if mode == "ansi" else capsys.readouterr().out
+    assert text and not _ACTS & set(text)
+    lines = text.splitlines()
+    for line in expect:
+        assert line in lines
+    assert not [ln for ln in lines if ln.startswith(("Result: agent_a earns", "=== Game over ==="))]
+    assert "pwned" in text and text.count("\n") == len(lines) - (mode == "ansi")
+
+
+def test_terminal_line_and_quoted_line():
+    from negotiation_env.core.spaces import quoted_line, terminal_line
+
+    assert quoted_line(EVIL) == EVIL_SHOWN
+    assert quoted_line('say "hi" \\ 👍 \u2028 \ud800') == '"say \\"hi\\" \\\\ 👍 \\u2028 \\ud800"'
+    assert terminal_line("plain ascii") == "plain ascii"
+    assert terminal_line("a\nb\x1b[1m\u0085c é 👍") == "a\\nb\\u001b[1m\\u0085c é 👍"

@@ -135,3 +135,38 @@ def test_conditions_cross_factors_and_labels():
         ["talk,stability=stable", "talk,stability=shifting", "silent,stability=stable", "silent,stability=shifting"]
     assert Counter(s.config["cheap_talk"] for s in plan.specs) == Counter({True: 12, False: 12})
     assert plan.specs[0].lineup == ("or", "or") and plan.specs[0].policies[0].spec == "scripted:oracle"
+
+
+@pytest.mark.parametrize("swap", ["swap_first_speaker", "swap_seats"])
+def test_a_plan_read_lazily_keeps_its_games_order_seeds_and_counts(swap):
+    """The plan lists its cells and makes each game when read: its length, order, keys,
+    seatings, seeds and per-cell counts are those of the games listed one by one."""
+    from negotiation_env.runner import derive_seed
+
+    block = {"swap_first_speaker": swap == "swap_first_speaker", "swap_seats": swap == "swap_seats"}
+    plan = make_plan(parse_config(small_config(games_per_cell=5, **block)))
+    games = list(plan.specs)
+    assert len(plan) == len(games) == 2 * 2 * 3 * 5  # conditions x sets x lineups x games per cell
+    assert games[0].key == "resource|stability=stable|lo|scripted:oracle+scripted:oracle|0"
+    assert games[-1].key == "resource|stability=shifting|hi|scripted:random+scripted:random|4"
+    assert [g.plan_index for g in games] == list(range(60))
+    assert [g.key for g in games] == [f"{c}|{r}" for c in plan.cells for r in range(5)] == plan.keys
+    assert plan.specs[-1] == games[-1] and plan.specs[7] == games[7] and plan.specs[3:9] == games[3:9]
+    with pytest.raises(IndexError):
+        plan.specs[60]
+    assert plan.cell_games() == Counter(g.cell for g in games) and list(plan.cell_games()) == plan.cells
+    assert plan.seatings() == Counter((g.cell, g.lineup) for g in games)
+    assert list(plan.seatings()) == list(dict.fromkeys((g.cell, g.lineup) for g in games))
+    cross = [g for g in games if g.cell == "resource|stability=stable|hi|scripted:oracle+scripted:random"]
+    if swap == "swap_seats":
+        assert [g.lineup[0] for g in cross] == ["scripted:oracle", "scripted:random"] * 2 + ["scripted:oracle"]
+    else:
+        assert [g.config["first_speaker"] for g in cross] == ["agent_a", "agent_b"] * 2 + ["agent_a"]
+    assert [g.config["scenario"] for g in cross] == ["mc100_1", "mc100_1", "mc100_2", "mc100_2", "mc100_1"]
+    for g in (games[0], games[-1], cross[1]):
+        parts = (g.block, g.condition, g.scenario_set, g.repetition)
+        assert g.env_seed == derive_seed(3, "env", *parts)
+        assert g.policy_seeds == tuple(derive_seed(3, "policy", *parts, s, lab) for s, lab in enumerate(g.lineup))
+    assert all(plan.has(g.key) for g in games)
+    assert not any(plan.has(k) for k in (games[0].key[:-1] + "5", games[0].key[:-1] + "01", "x|0", None, 3))
+    assert [g.key for g in plan.first_games()] == [f"{c}|0" for c in plan.cells]

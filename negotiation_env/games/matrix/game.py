@@ -60,7 +60,8 @@ from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
 from ...core.game import NO_REWARDS, Game, joined_prompt
 from ...core.memo import Memo, action_key, tuple_with, list_snapshot
-from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
+                            terminal_line)
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
 from .parser import (THINK_TAGS, ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think,
@@ -471,7 +472,7 @@ class MatrixGame(Game):
             messages[agent] = value
             turn["message"] = value
             st.last_turn = turn
-            self.transcript.append(f"{agent} (buffered message): {value}")
+            self.transcript.append(f"{agent} (buffered message): {quoted_line(value)}")
             if len(messages) == 2:
                 self._reveal()
             return NO_REWARDS
@@ -522,7 +523,7 @@ class MatrixGame(Game):
         if self.phase == "message":
             self.messages[agent] = value
             st.last_turn = self._turn(value, None, raw, fallback, action)
-            self.transcript.append(f"{agent} (buffered message): {value}" + (" [fallback]" if fallback else ""))
+            self.transcript.append(f"{agent} (buffered message): {quoted_line(value)}" + (" [fallback]" if fallback else ""))
             if not self.acting():
                 self._reveal()
             return self._zero_rewards()
@@ -718,7 +719,9 @@ class MatrixGame(Game):
         }
 
     def render_text(self) -> str:
-        return "\n".join(self.transcript)
+        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
+        # where it enters; error messages and names may still hold what an agent sent)
+        return "\n".join(map(terminal_line, self.transcript))
 
     # ----------------------------------------------------------------- record (for replays)
 

@@ -59,14 +59,16 @@ from ...core.config import ConfigError, check_bool, check_choice, check_int, che
 from ...core.game import NO_REWARDS, Game, joined_prompt
 from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key, tuple_with, list_snapshot
-from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
+                            terminal_line)
 from ...core.thinking import split_think
 from . import answer_schema, prompts
 from .features import FeatureLayout
 from .parser import Turn, parse_plain, parse_structured, parse_text
 from .prompts import Names, PromptOptions
 from .rules import Decision, RoundOutcome, _fmt, resolve_round, validate_decision, zero_decision
-from .scenario import AGENTS, Scenario, ScenarioError, list_scenarios, load_scenario
+from .scenario import (AGENTS, Scenario, ScenarioError, UnplayableScenario, check_playable, list_scenarios,
+                       load_scenario)
 from .solver import Solution, individual_best, solve
 from .themes import THEMES, sample_theme, theme_names
 
@@ -341,13 +343,24 @@ def _check_pool_size(base: Scenario, pool: tuple[Scenario, ...], num_rounds: int
 
 
 def _as_scenario(sc: Any, field: str) -> Scenario:
-    if isinstance(sc, Scenario):
-        return sc
+    """The scenario a config field names, refused (``ConfigError``, a ``ValueError``)
+    when malformed or when no project of it can ever run (joint optimum 0): the
+    message names the field, the scenario and the rounds it would play."""
+    rounds = "round 1" if field == "scenario" else "rounds 2 on of a rotating game"
     try:
+        if isinstance(sc, Scenario):
+            return check_playable(sc, f"config field '{field}' ({rounds})")
         if isinstance(sc, (str, Path)):
-            return load_scenario(sc)
-        if isinstance(sc, dict):
-            return Scenario.from_dict(sc)
+            loaded = load_scenario(sc)
+        elif isinstance(sc, dict):
+            loaded = Scenario.from_dict(sc)
+        else:
+            loaded = None
+        if loaded is not None:
+            return check_playable(loaded, f"config field '{field}' ({rounds})")
+    except UnplayableScenario as e:
+        msg = str(e)
+        raise ConfigError(msg if msg.startswith("config field") else f"config field '{field}' ({rounds}): {msg}") from None
     except ScenarioError as e:
         raise ConfigError(f"config field '{field}': {e}") from None
     raise ConfigError(
@@ -904,18 +917,18 @@ class ResourceGame(Game):
             self.reflections[agent] = turn.speech
             if turn.speech:
                 self._event(agent, "reflection", text=turn.speech)
-                self.transcript.append(f"{agent} reflects: {turn.speech}")
+                self.transcript.append(f"{agent} reflects: {quoted_line(turn.speech)}")
             if len(self.reflections) == len(AGENTS):
                 self._finish()
             return self._zero_rewards()
         if self.phase == "talk":
             st.turns_used += 1
             if turn.speech:
-                self.transcript.append(f"{agent}: {turn.speech}")
+                self.transcript.append(f"{agent}: {quoted_line(turn.speech)}")
                 if self._verbatim:  # delivered to the partner below, as it is
                     self._verbatim_events(agent, turn.speech)
             if turn.thinking:
-                self.transcript.append(f"    ({agent} thinking, private: {turn.thinking})")
+                self.transcript.append(f"    ({agent} thinking, private: {quoted_line(turn.thinking)})")
             if turn.decision is not None:
                 self._record_decision(agent, turn.decision)
                 self.phase = "decision"
@@ -1267,7 +1280,9 @@ class ResourceGame(Game):
         }
 
     def render_text(self) -> str:
-        return "\n".join(self.transcript)
+        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
+        # where it enters; error messages and names may still hold what an agent sent)
+        return "\n".join(map(terminal_line, self.transcript))
 
 
 def _decision_dict(d: Decision | None) -> dict[str, Any] | None:

@@ -279,6 +279,9 @@ def _check_args(ratio, seed, n_projects, resources, budget, max_types, tolerance
     res = _check_resources(resources)
     if not _is_number(budget) or budget <= 0:
         raise ValueError(f"budget must be a positive finite number, got {budget!r}")
+    if not any(r.supply >= 1 and r.cost <= budget + 1e-9 for r in res):
+        raise ValueError(f"budget {budget!r} buys no unit of any resource in supply, so no project could ever run "
+                         "(joint optimum 0); raise the budget or lower the costs")
     if not _is_int(max_types) or not 1 <= max_types <= len(res):
         raise ValueError(f"max_types must be an integer between 1 and {len(res)} (the number of resources), got {max_types!r}")
     if not _is_int(max_iters) or max_iters < 1:
@@ -453,6 +456,8 @@ def verify(scenario: Scenario, ratio: float, tolerance: float = 0.05,
     sol = solve(scenario, "enumerate")
     a, b = scenario.agents
     problems = []
+    if sol.joint_max <= 0:
+        problems.append(f"scenario {scenario.name!r}: joint optimum M is 0 (no project can ever run)")
     if band is None:
         if not abs(sol.ratio - ratio) <= tolerance:
             problems.append(f"M/C = {sol.ratio:.4f} is not within {tolerance} of {ratio}")

@@ -27,7 +27,7 @@ from ...core.datafiles import read_json, shipped_ids
 from ...core.visible import shown
 
 __all__ = ["Resource", "Project", "Scenario", "ScenarioError", "ScenarioTooLarge", "load_scenario", "list_scenarios",
-           "MAX_RESOURCES", "MAX_PROJECTS", "MAX_UNITS", "MAX_AMOUNT"]
+           "UnplayableScenario", "check_playable", "MAX_RESOURCES", "MAX_PROJECTS", "MAX_UNITS", "MAX_AMOUNT"]
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")  # used with fullmatch: "$" would admit a trailing newline
 AGENTS = ("agent_a", "agent_b")
@@ -45,6 +45,10 @@ class ScenarioError(ValueError):
 class ScenarioTooLarge(ScenarioError):
     """A scenario past a size limit (on load), or one the solver cannot solve within its
     memory or time bound; the message names the limit."""
+
+
+class UnplayableScenario(ScenarioError):
+    """A well-formed scenario in which no project can ever run: its joint optimum M is 0."""
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,37 @@ def _parse(d: Any, source: str) -> Scenario:
 LEGACY_PREFIX = "legacy_"
 
 
+def _runnable_once(sc: Scenario, project: Project) -> bool:
+    """One run of ``project`` fits the supply, the budget and the type limit: the
+    solver's individual constraints for the smallest useful decision."""
+    supply = {r.id: r.supply for r in sc.resources}
+    cost = {r.id: r.cost for r in sc.resources}
+    return (len(project.requires) <= sc.max_types
+            and all(units <= supply[rid] for rid, units in project.requires)
+            and sum(cost[rid] * units for rid, units in project.requires) <= sc.budget + 1e-9)
+
+
+def check_playable(sc: Scenario, where: str = "scenario") -> Scenario:
+    """``sc`` unchanged when at least one project can run once; else a
+    :class:`ScenarioError` naming ``where`` and the scenario. With no project runnable
+    the joint optimum M is 0 and every round would score efficiency 1.0 and optimal
+    whatever the agents do (:class:`UnplayableScenario`), so such a scenario is never played. Rewards are positive,
+    so M > 0 exactly when some project runs once within one agent's budget, the supply
+    and the type limit (the solver's constraints)."""
+    if any(_runnable_once(sc, p) for _, ps in sc.projects for p in ps):
+        return sc
+    if sc.budget <= 0:
+        why = f"the budget is {shown(sc.budget)}"
+    elif all(r.supply == 0 for r in sc.resources):
+        why = "every supply is 0"
+    else:
+        why = (f"every project needs more than the supply, the budget ({shown(sc.budget)}) or the type limit "
+               f"(max_types {sc.max_types}) allows for one run")
+    raise UnplayableScenario(f"{where}: scenario {sc.name!r}: no project can ever run ({why}), so its joint optimum M is "
+                        "0 and every round would score efficiency 1.0; give a supply, budget and projects that "
+                        "let at least one project run")
+
+
 def list_scenarios() -> list[str]:
     """Ids of the scenarios shipped with the package (file stems); legacy ones excluded."""
     return shipped_ids("negotiation_env.games.resource")
@@ -256,7 +291,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
         if p.suffix != ".json" and not p.exists():  # read_json's test for "a shipped id"
             return _load_shipped(name_or_path)
     data, source = read_json(name_or_path, "negotiation_env.games.resource", ScenarioError)
-    return Scenario.from_dict(data, source=source)
+    return check_playable(Scenario.from_dict(data, source=source), source)
 
 
 @functools.lru_cache(maxsize=256)
@@ -265,4 +300,4 @@ def _load_shipped(name: str) -> Scenario:
     unknown id raises ScenarioError each time (errors are not cached)."""
     folder = "scenarios_legacy" if name.startswith(LEGACY_PREFIX) else "scenarios"
     data, source = read_json(name, "negotiation_env.games.resource", ScenarioError, folder=folder)
-    return Scenario.from_dict(data, source=source)
+    return check_playable(Scenario.from_dict(data, source=source), source)

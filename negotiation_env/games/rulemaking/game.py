@@ -42,7 +42,8 @@ from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.game import NO_REWARDS, Game
 from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key
-from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, sanitize
+from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
+                            terminal_line)
 from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, classify_as_played,
                          concession_arc, horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity,
@@ -444,7 +445,7 @@ class RulemakingGame(Game):
         self._last_private = {agent: mv.private}
         issue = f" on {turn.issue}" if turn.issue else ""
         tag = "" if provenance == "genuine" else f" [{provenance}]"
-        self.transcript.append(f"Turn {turn.index + 1}, {agent}: {turn.move}{issue}{tag} — {turn.rationale}")
+        self.transcript.append(f"Turn {turn.index + 1}, {agent}: {turn.move}{issue}{tag} — {quoted_line(turn.rationale)}")
         if turn.move == "Exit":
             self._event(agent, "exit", message=f"{agent} left the negotiation")
         if not self.run.done and agreement_reached(self.run.turns, self.authority, self.config.early_end,
@@ -623,7 +624,9 @@ class RulemakingGame(Game):
         }
 
     def render_text(self) -> str:
-        return "\n".join(self.transcript)
+        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
+        # where it enters; error messages and names may still hold what an agent sent)
+        return "\n".join(map(terminal_line, self.transcript))
 
     # ----------------------------------------------------------------- public record
 

@@ -403,7 +403,8 @@ def test_sanitized_speech_and_render(capsys):
     prompt = env.observe("agent_b")["prompt"]
     # verbatim: the emoji and the control character are outside the charset (U+FFFD)
     assert 'said: "deal \ufffd\ufffd"' in prompt and env.observation_space("agent_b").contains(env.observe("agent_b"))
-    assert "agent_a: deal 👍" in capsys.readouterr().out
+    # the rendering quotes it and shows the control character as an escape
+    assert 'agent_a: "deal 👍\\u0007"\n' in capsys.readouterr().out
     one_line = negotiation_env.env(scenario=SCRIPTED, theme="medieval", num_rounds=1, message_text="one_line")
     one_line.reset(seed=0)
     one_line.step(talk("deal 👍\x07"))
