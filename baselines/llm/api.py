@@ -514,6 +514,8 @@ class APIClient:
             final = not retryable or attempt > retries
             if not final:
                 delay = round(self._delay(attempt, retry_after, rng), 3)
+                if retry_after is not None:  # the rounding never lifts the server's wait past its cap
+                    delay = min(delay, self.max_retry_after)
                 if spent + delay >= self.call_budget:  # the wait would end past the call's budget: not started
                     final = True
                     fault["budget"] = (f"a wait of {delay:g} s would end past the call budget of "
