@@ -238,8 +238,8 @@ def test_export_onto_a_full_disk_writes_nothing(finished, tmp_path, monkeypatch,
 
 def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_completes(tmp_path):
     psutil = pytest.importorskip("psutil")
-    cfg = config_file(tmp_path, games_per_cell=2, policies=["python:tests.runner.helpers:Slow", "scripted:random"])
-    planned = len(make_plan(parse_config(small_config(games_per_cell=2, policies=[
+    cfg = config_file(tmp_path, games_per_cell=1, policies=["python:tests.runner.helpers:Slow", "scripted:random"])
+    planned = len(make_plan(parse_config(small_config(games_per_cell=1, policies=[
         "python:tests.runner.helpers:Slow", "scripted:random"]))))
     out = tmp_path / "run"
     env = {**os.environ, "NEGENV_TEST_SLOW": "0.01", "PYTHONPATH": str(ROOT)}
