@@ -5,6 +5,7 @@ secret may reach what it must not.
     python benchmarks/hostile_server.py              # 20 cases per class (about a minute)
     python benchmarks/hostile_server.py --quick      # 3 cases per class
     python benchmarks/hostile_server.py --measure    # the two headline figures only
+    python benchmarks/hostile_server.py --only "huge retry-after" --only "rate-limited probe"
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``; the
 server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient``):
@@ -30,6 +31,14 @@ server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient`
 * ``runaway answer``: 1-4 refused answers of 10 kB-20 MB in a resource or rulemaking game.
   Fails when an observation leaves its space, the trace line passes 2 MiB, or a retry
   re-sends more than 60,000 characters.
+* ``huge retry-after``: every answer a 429 asking for an enormous wait: 10^3-10^12 s as a
+  number, an HTTP date in 2030-9999, or ``retry-after-ms`` of 10^6-10^15, against a cap
+  (``max_retry_after``) of 1-300 s, a ``call_budget`` of 10-1,000 s and 1-20 retries; the
+  waits go to an injected ``sleep``. Fails when a wait passes the cap, when the waits and
+  the attempts together pass the budget, or when the call does not end failed.
+* ``rate-limited probe``: the probe's request answered with a 429 in one of those forms.
+  Fails unless the probe returns at once (no wait) saying ``rate_limited`` with the wait
+  asked for.
 
 ``--measure`` prints the drip-server call time (a 2 s timeout, one byte every 0.8 s, for
 up to 20 s) and the trace line of four refused 20 MB answers; it uses only APIs that the
@@ -270,9 +279,62 @@ def _runaway(game: str, junk: str, count: int) -> str | None:
     return "; ".join(problems) or None
 
 
+def _huge_wait(rng, server) -> str:
+    """Set ``server`` to ask for an enormous wait in one of three forms; return which."""
+    form = str(rng.choice(["seconds", "http date", "ms"]))
+    server.retry_after, server.retry_after_ms = None, None
+    if form == "seconds":
+        server.retry_after = str(int(10 ** rng.uniform(3, 12)))
+    elif form == "http date":
+        year = int(rng.integers(2030, 10000))
+        server.retry_after = f"Fri, 01 Jan {year} 00:00:00 GMT"
+    else:
+        server.retry_after_ms = str(int(10 ** rng.uniform(6, 15)))
+    return form
+
+
+def huge_retry_after(rng, server, other) -> str | None:
+    form = _huge_wait(rng, server)
+    cap, budget = float(rng.uniform(1, 300)), float(rng.uniform(10, 1000))
+    retries = int(rng.integers(1, 21))
+    server.default = "429"
+    waits: list[float] = []
+    try:
+        c = client(server, max_retries=retries, max_retry_after=cap, call_budget=budget, sleep=waits.append)
+        t0 = time.perf_counter()
+        comp, _ = c.complete([{"role": "user", "content": "go"}])
+        took = time.perf_counter() - t0
+    finally:
+        server.default = "ok"
+        server.retry_after, server.retry_after_ms = "1", None
+    if any(w > cap for w in waits):
+        return f"{form}: a wait of {max(waits):.1f} s past the cap of {cap:.1f} s"
+    if sum(waits) + took > budget:
+        return f"{form}: {sum(waits) + took:.1f} s of waits and attempts past the budget of {budget:.1f} s"
+    if not comp.failed:
+        return f"{form}: the call did not end failed"
+    return None
+
+
+def rate_limited_probe(rng, server, other) -> str | None:
+    form = _huge_wait(rng, server)
+    server.faults = ["429"]
+    waits: list[float] = []
+    try:
+        got = client(server, sleep=waits.append).probe()
+    finally:
+        server.retry_after, server.retry_after_ms = "1", None
+    if got.get("status") != 429 or got.get("rate_limited") is not True or waits:
+        return f"{form}: probe returned {got} after waits {waits}"
+    if not isinstance(got.get("retry_after"), float) or got["retry_after"] < 999:
+        return f"{form}: the wait asked for is not reported ({got.get('retry_after')!r})"
+    return None
+
+
 CLASSES: dict[str, Callable] = {"slow drip": slow_drip, "huge body": huge_body, "compression bomb": compression_bomb,
                                 "redirect": redirect, "malformed answer": malformed_answer, "echoed key": echoed_key,
-                                "thinking shape": thinking_shape, "runaway answer": runaway_answer}
+                                "thinking shape": thinking_shape, "runaway answer": runaway_answer,
+                                "huge retry-after": huge_retry_after, "rate-limited probe": rate_limited_probe}
 
 
 # --------------------------------------------------------------------------- the headline figures
@@ -328,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-seconds", type=float, default=25.0, help="a case taking longer fails")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--only", action="append", choices=sorted(CLASSES), metavar="CLASS",
+                    help="run only this attack class (repeatable; default: every class)")
     args = ap.parse_args(argv)
     os.environ["NEGENV_BENCH_KEY"] = KEY
     # the client's per-attempt warnings are the faults the table counts; keep them off the terminal
@@ -346,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     t_all = time.perf_counter()
     try:
         for name, fn in CLASSES.items():
+            if args.only and name not in args.only:
+                continue
             failures, examples, t0 = 0, [], time.perf_counter()
             for _ in range(n):
                 t = time.perf_counter()

@@ -14,7 +14,8 @@ log-probabilities). Faults, consumed one per request (then ``default``):
 =============  ==============================================================
 ``ok``         a normal answer
 ``slow``       a normal answer after ``slow_seconds`` (longer than the client timeout)
-``429``        HTTP 429 with ``Retry-After: retry_after``
+``429``        HTTP 429 with ``Retry-After: retry_after`` (none when it is None) and,
+               when ``retry_after_ms`` is set, ``retry-after-ms`` too
 ``500``        HTTP 500
 ``malformed``  HTTP 200, ``application/json``, a body that is not JSON
 ``cutoff``     HTTP 200 whose body stops mid-way (the connection closes)
@@ -78,7 +79,8 @@ class FakeServer:
         self.default = "ok"
         self.status = 200
         self.slow_seconds = 2.0
-        self.retry_after = "1"
+        self.retry_after: str | None = "1"
+        self.retry_after_ms: str | None = None
         self.delay = 0.0  # added to every normal answer (to observe concurrency)
         self.drip_interval = 0.8
         self.drip_bytes = 10_000
@@ -234,8 +236,9 @@ class FakeServer:
                     self._send(int(fault.split()[1]), b'{"error": {"message": "boom"}}')
                     return
                 if fault == "429":
+                    waits = {"Retry-After": server.retry_after, "retry-after-ms": server.retry_after_ms}
                     self._send(429, b'{"error": {"message": "rate limited", "type": "rate_limit"}}',
-                               {"Retry-After": server.retry_after})
+                               {k: v for k, v in waits.items() if v is not None})
                     return
                 if fault == "500":
                     self._send(500, b'{"error": {"message": "internal error"}}')

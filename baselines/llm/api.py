@@ -10,7 +10,8 @@ each fault is seen and recorded:
 
 * retries with exponential backoff and jitter (``backoff * 2**k``, drawn in
   ``[d/2, d]`` from a per-call ``random.Random``), honouring ``Retry-After`` /
-  ``retry-after-ms`` on 429 (capped at ``max_retry_after``); retried: timeouts,
+  ``retry-after-ms`` on 429 (the wait, jitter included, capped at ``max_retry_after``);
+  every call (all its attempts and waits) within ``call_budget`` seconds; retried: timeouts,
   connection errors (a response cut off mid-way), 408/409/425/429/5xx, malformed JSON,
   empty answers; not retried: other 4xx;
 * a concurrency limit (``max_concurrency`` requests in flight per client, whichever
@@ -256,7 +257,10 @@ class APIClient:
     kept private. timeout (seconds per attempt, connect to the answer's last byte: a
     deadline, not a per-read limit), max_response_bytes (the longest answer read),
     max_retries (retries after the first attempt), backoff / backoff_max /
-    max_retry_after (seconds), max_concurrency.
+    max_retry_after (seconds; the longest wait between attempts, jitter included),
+    call_budget (seconds: one call's attempts and waits together; a wait that would end
+    past it is not started, and an attempt's deadline is cut to what is left: the call
+    then gives up as when its retries run out), max_concurrency.
     Generation: temperature (``"auto"``: Appendix B; None: never sent), top_p,
     max_tokens (sent as ``token_param``), reasoning_via, reasoning_effort (sent when
     reasoning is switched on), reasoning_effort_off (sent when switched off; None: send
@@ -266,7 +270,8 @@ class APIClient:
 
     def __init__(self, model: str, base_url: str | None = None, *, api_key_env: str | None = None,
                  api_key: str | None = None, timeout: float = 120.0, max_retries: int = 4, backoff: float = 1.0,
-                 backoff_max: float = 60.0, max_retry_after: float = 300.0, max_concurrency: int = 8,
+                 backoff_max: float = 60.0, max_retry_after: float = 300.0, call_budget: float = 600.0,
+                 max_concurrency: int = 8,
                  temperature: Any = "auto", top_p: float | None = None, max_tokens: int | None = None,
                  token_param: str = "auto", reasoning_via: str = "reasoning_effort",
                  reasoning_effort: str = "medium", reasoning_effort_off: str | None = None, send_seed: bool = True,
@@ -284,6 +289,7 @@ class APIClient:
         self.backoff = float(_number("backoff", backoff, 0))
         self.backoff_max = float(_number("backoff_max", backoff_max, 0))
         self.max_retry_after = float(_number("max_retry_after", max_retry_after, 0))
+        self.call_budget = float(_number("call_budget", call_budget, 0.001))
         self.max_concurrency = _number("max_concurrency", max_concurrency, 1, integer=True)
         self.max_response_bytes = _number("max_response_bytes", max_response_bytes, 1024, integer=True)
         if temperature != "auto":
@@ -363,12 +369,12 @@ class APIClient:
             return [self._scrub_tree(v) for v in obj]
         return obj
 
-    def _send(self, kw: dict[str, Any], *, timeout: Any = None) -> dict[str, Any]:
-        """One request within the call's budget (deadline ``timeout`` seconds,
-        ``max_response_bytes``): the decoded answer, scrubbed of the key. Raises the
-        ``openai`` errors, :class:`~.transport.AnswerRefused` and :class:`_BadAnswer`."""
+    def _send(self, kw: dict[str, Any], *, timeout: Any = None, deadline: float | None = None) -> dict[str, Any]:
+        """One request within the call's budget (deadline ``deadline`` seconds, default
+        ``timeout``; ``max_response_bytes``): the decoded answer, scrubbed of the key.
+        Raises the ``openai`` errors, :class:`~.transport.AnswerRefused` and :class:`_BadAnswer`."""
         extra = {} if timeout is None else {"timeout": timeout}
-        with budget(self.timeout, self.max_response_bytes):
+        with budget(self.timeout if deadline is None else max(0.001, deadline), self.max_response_bytes):
             raw = self._client.chat.completions.with_raw_response.create(**kw, **extra)
             body = raw.content
         try:
@@ -440,6 +446,7 @@ class APIClient:
         have_usage = False
         response = None
         attempt = 0
+        spent = 0.0  # the call's time so far: its attempts, measured, and its waits, as asked of ``sleep``
         while True:
             attempt += 1
             comp.attempts = attempt
@@ -449,9 +456,10 @@ class APIClient:
             retry_after: float | None = None
             retryable = True
             choice: dict[str, Any] | None = None
+            t_attempt = time.monotonic()
             try:
                 with self._slots:
-                    doc = self._send(kw)
+                    doc = self._send(kw, deadline=min(self.timeout, self.call_budget - spent))
                 counts = _usage_of(doc)  # a malformed usage is a fault, not a crash
                 if counts is not None:  # billed, whatever the rest of the answer holds
                     have_usage = True
@@ -500,11 +508,20 @@ class APIClient:
                     self._fill(comp, choice)
                     break
             assert fault is not None
+            spent += time.monotonic() - t_attempt
             fault["attempt"] = attempt
             fault["message"] = _brief(self.scrub(str(fault["message"])))
             final = not retryable or attempt > retries
             if not final:
-                fault["delay"] = round(self._delay(attempt, retry_after, rng), 3)
+                delay = round(self._delay(attempt, retry_after, rng), 3)
+                if retry_after is not None:  # the rounding never lifts the server's wait past its cap
+                    delay = min(delay, self.max_retry_after)
+                if spent + delay >= self.call_budget:  # the wait would end past the call's budget: not started
+                    final = True
+                    fault["budget"] = (f"a wait of {delay:g} s would end past the call budget of "
+                                       f"{self.call_budget:g} s ({spent + delay:.1f} s); giving up")
+                else:
+                    fault["delay"] = delay
             comp.faults.append(fault)
             log.log(logging.WARNING if final else logging.INFO, "%s: attempt %d: %s%s", self.model, attempt,
                     fault["kind"], " (giving up)" if final else f", retrying in {fault['delay']:.2f} s")
@@ -512,6 +529,7 @@ class APIClient:
                 comp.failed = True
                 break
             self._sleep(fault["delay"])
+            spent += fault["delay"]
         comp.usage = usage if have_usage else Usage()
         comp.seconds = time.perf_counter() - t0
         return comp, response
@@ -533,8 +551,9 @@ class APIClient:
 
     def _delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
         if retry_after is not None:
-            # the server's wait, plus up to 10% so that clients told the same do not return together
-            return min(retry_after, self.max_retry_after) * (1.0 + 0.1 * rng.random())
+            # the server's wait, plus up to 10% so that clients told the same do not return
+            # together; the cap bounds the wait itself, jitter included
+            return min(retry_after * (1.0 + 0.1 * rng.random()), self.max_retry_after)
         d = min(self.backoff_max, self.backoff * (2 ** (attempt - 1)))
         return d / 2 + rng.random() * d / 2
 
@@ -600,9 +619,11 @@ class APIClient:
         or a reply that is not a chat completion fail at once; a 5xx is tried
         ``attempts`` times in all; a 400 that :meth:`_adapt` answers (token parameter,
         temperature) is sent again adapted, as play would; a 429 means the server is there
-        (the run's retries honour its waits). Returns ``{"url", "model", "status",
-        "attempts", "seconds"}`` (``note`` on a 429); raises :class:`~.policy.ProbeFailed`
-        naming the URL, never the key."""
+        but rate limited: the result says so (``"rate_limited": True``, the ``retry_after``
+        it asked for in seconds or None, and a ``note``), and the caller decides whether to
+        play on (each call then waits within its ``call_budget``) or stop. Returns
+        ``{"url", "model", "status", "attempts", "seconds"}``; raises
+        :class:`~.policy.ProbeFailed` naming the URL, never the key."""
         url = self.endpoint
         timeout = openai.Timeout(self.timeout, connect=min(float(connect_timeout), self.timeout))
         t0 = time.perf_counter()
@@ -625,9 +646,15 @@ class APIClient:
             except openai.APIStatusError as e:
                 status = int(e.status_code)
                 if status == 429:
+                    asked = _retry_after(getattr(e.response, "headers", None))
+                    wait = ("without saying how long to wait" if asked is None
+                            else f"asking to wait {asked:.3g} s" + (f" (a wait is capped at {self.max_retry_after:g} s)"
+                                                                  if asked > self.max_retry_after else ""))
                     return {"url": url, "model": self.model, "status": 429, "attempts": attempt,
-                            "seconds": round(time.perf_counter() - t0, 3),
-                            "note": "rate limited (429): the server is there; the run's retries wait as told"}
+                            "seconds": round(time.perf_counter() - t0, 3), "rate_limited": True,
+                            "retry_after": asked,
+                            "note": f"rate limited: HTTP 429, {wait}; each call waits within its call budget "
+                                    f"of {self.call_budget:g} s"}
                 if status == 400 and adapted < 2 and self._adapt(str(e), {}):
                     adapted += 1
                     continue

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..console import print_error
+from ..storage import EXIT_STORAGE, describe
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
 
 __all__ = ["add_subcommands"]
@@ -27,6 +29,12 @@ __all__ = ["add_subcommands"]
 
 def _err(msg: str) -> int:
     return print_error(msg, 2)
+
+
+def _could_not_write(e: OSError, out: Any, left: str) -> int:
+    """A write the disk refused (full, read-only, no permission): one sentence, exit code 5."""
+    return print_error(f"could not write {describe(e, out)}; {left}: free space or choose a writable --out",
+                       EXIT_STORAGE)
 
 
 def _source(path: str) -> Path | None:
@@ -77,6 +85,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
                          include_fallbacks=args.include_fallbacks, labels=args.labels, n_resamples=args.resamples)
     except MixedEnvVersions as e:
         return _err(str(e))
+    except OSError as e:
+        return _could_not_write(e, args.out or src, "the files written before it are whole, none is partial")
     if not rep.games:
         return _err(f"no traces in {src}")
     out = _print_tables(console, rep, f"Report of {src}", args.out)
@@ -97,6 +107,8 @@ def _view(args: argparse.Namespace, console: Console) -> int:
         path, n = view_run(src, args.out, runs="all" if args.all_runs else None, problems=problems)
     except MixedEnvVersions as e:
         return _err(str(e))
+    except OSError as e:
+        return _could_not_write(e, args.out or src, "no partial page is left there")
     for p in problems:
         console.print(f"skipped trace line: {p}", highlight=False, markup=False, style="yellow")
     left = f"; {len(problems)} trace lines left out (listed above and in the page)" if problems else ""

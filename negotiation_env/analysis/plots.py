@@ -30,6 +30,8 @@ from typing import Any, Mapping, Sequence
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..storage import replacing
+
 __all__ = ["plot_resource_by_mc", "plot_stability", "plot_talk", "plot_rulemaking", "plot_switching",
            "plot_failed_improvement", "plot_enrichment"]
 
@@ -41,7 +43,8 @@ def _save(fig: Figure, path: str | Path) -> Path:
     FigureCanvasAgg(fig)
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, format="png", dpi=100, metadata=_PNG_META, bbox_inches="tight")
+    with replacing(p) as tmp:  # the figure whole under its name, or no file
+        fig.savefig(tmp, format="png", dpi=100, metadata=_PNG_META, bbox_inches="tight")
     return p
 
 

@@ -128,6 +128,7 @@ from .rulemaking_metrics import (AGREEMENT, PERMUTATIONS, cell_summary, conditio
                                  threshold_key, threshold_relabelling)
 from .stats import OUTCOMES, plausibility_screen
 from ..traces.reader import check_env_versions
+from ..storage import write_text
 
 __all__ = ["Table", "Report", "resource_tables", "rulemaking_tables", "matrix_tables", "cells_table",
            "build_report", "report_run", "resamples_of", "DEFAULT_OUT", "MATRIX_RESAMPLES", "RULEMAKING_RESAMPLES"]
@@ -306,7 +307,7 @@ class Tables:
             lines += [t.markdown(), f"CSV: [{t.name}.csv]({t.name}.csv)", ""]
         if self.figures:
             lines += ["## Figures", ""] + [f"![{f.stem}]({f.name})\n" for f in self.figures]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_text(path, "\n".join(lines) + "\n")
         self.files.append(path)
 
 
@@ -1512,11 +1513,11 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     for t in rep.tables:
         for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
             path = out / f"{t.name}{suffix}"
-            path.write_text(text, encoding="utf-8")
+            write_text(path, text)
             rep.files.append(path)
     ct = cells_table(traces)
     path = out / "cells.csv"
-    path.write_text(ct.csv_text(), encoding="utf-8")
+    write_text(path, ct.csv_text())
     rep.files.append(path)
     rep.files.extend(rep.figures)
 

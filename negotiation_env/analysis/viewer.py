@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cells import as_dict, condition_label, lineup, outcome_tags, pairing, resource_cell
+from ..storage import write_text
 
 __all__ = ["render_html", "write_viewer", "view_run", "DEFAULT_FILE"]
 
@@ -442,7 +443,7 @@ def write_viewer(traces: Iterable[Any], out: str | Path, *, title: str = "negoti
                  problems: Sequence[Any] = ()) -> Path:
     p = Path(out)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(render_html(traces, title=title, problems=problems), encoding="utf-8")
+    write_text(p, render_html(traces, title=title, problems=problems))  # whole under its name, or no file
     return p
 
 

@@ -9,7 +9,11 @@ part of the runner that draws on the terminal, with rich).
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import textwrap
+import threading
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -19,19 +23,34 @@ from rich.table import Table
 from rich.text import Text
 
 from ..console import print_error
+from ..storage import EXIT_STORAGE, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
-from .engine import BACKENDS, DEFAULT_MAX_DEGRADED, CellStats, RunnerError, RunObserver, RunSummary, run
+from .engine import (BACKENDS, DEFAULT_MAX_DEGRADED, DEFAULT_MAX_TRUNCATED, RATE_LIMIT_CHOICES, TRACES_FILE, CellStats,
+                     RunnerError, RunObserver, RunSummary, run)
 from .plan import make_plan
 from .summary import COLUMNS as MEASURE_COLUMNS
 from .summary import DESCRIPTIONS as MEASURE_DESCRIPTIONS
 from .summary import KEPT, add_measures, figures
 from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, preflight
 
-__all__ = ["add_subcommands", "EXIT_DEGRADED"]
+__all__ = ["add_subcommands", "EXIT_DEGRADED", "EXIT_TRUNCATED", "EXIT_STORAGE", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
 
 #: ``negotiation-env run`` exit code when more than ``--max-degraded`` of the games were degraded
 EXIT_DEGRADED = 4
+#: ``negotiation-env run`` exit code when more than ``--max-truncated`` of the games were cut by the step cap
+EXIT_TRUNCATED = 6
+#: exit codes of a run stopped by a signal (128 + the signal's number, as a shell reports it)
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the run's main thread so that it stops as on SIGINT."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
 
 
 def _err(msg: str) -> int:
@@ -48,8 +67,10 @@ class _Bars(RunObserver):
     def __init__(self, console: Console):
         self.console = console
         self.progress: Progress | None = None
+        self.summary: RunSummary | None = None  # the run's counts so far (games on disk), once it has started
 
     def on_start(self, plan, summary: RunSummary, todo: int) -> None:
+        self.summary = summary
         self.cells_total = len(plan.cells)
         self.cells_done = sum(1 for c in summary.cells.values() if c.games >= c.planned)
         self.steps = 0
@@ -213,6 +234,13 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         console.print(f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a call ran "
                       "out of retries and the env scored a fallback; marked meta.model_calls.degraded, left out "
                       "of `negotiation-env report`)", highlight=False, markup=False)
+    if summary.truncated:
+        colour = "red" if summary.too_truncated else "yellow"
+        verdict = (f"more than --max-truncated {summary.max_truncated:g}: run failed" if summary.too_truncated
+                   else f"within --max-truncated {summary.max_truncated:g}")
+        console.print(f"[{colour}]{summary.truncated} of {summary.games} games "
+                      f"({100 * summary.truncated_fraction:.1f}%) were cut by the step cap (max_steps; status "
+                      f"truncated), {verdict}[/]", highlight=False)
     if summary.too_degraded:
         console.print(f"[red]run failed: {summary.degraded} of {summary.games} games "
                       f"({100 * summary.degraded_fraction:.1f}%) were degraded, more than --max-degraded "
@@ -228,7 +256,11 @@ RUN_EXIT_CODES = (
     (EXIT_PREFLIGHT, "preflight failed: a policy could not be built (unknown name or option, missing extra, "
                      "unreadable model path) or its model did not answer the probe; nothing was played"),
     (EXIT_DEGRADED, "more than --max-degraded of the games were degraded (a model call ran out of retries)"),
-    (130, "interrupted; every finished game is saved (rerun with --resume)"),
+    (EXIT_STORAGE, "could not write: disk full, read-only folder or no permission (the message names the path); "
+                   "the games already on disk are kept (rerun with --resume once it is fixed)"),
+    (EXIT_TRUNCATED, "more than --max-truncated of the games were cut by the step cap (max_steps)"),
+    (EXIT_INTERRUPTED, "interrupted (SIGINT, Ctrl-C); every finished game is saved (rerun with --resume)"),
+    (EXIT_TERMINATED, "terminated (SIGTERM); every finished game is saved (rerun with --resume)"),
 )
 RUN_EPILOG = "exit codes:\n" + "\n".join(
     textwrap.fill(text, 88, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
@@ -253,6 +285,7 @@ def _print_preflight(report: PreflightReport, console: Console, every: bool = Fa
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
+    bars = _Bars(console)
     try:
         config = load_config(args.config)
         if args.plan:
@@ -268,12 +301,17 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             # the run's checks: build every policy (load its model); call it only with --probe
             _print_preflight(preflight(plan, probe=bool(args.probe)), console, every=True)
             return 0
-        bars = _Bars(console)
+        # SIGTERM (a scheduler, `kill`, a container stop) stops the run as Ctrl-C does
+        main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+        previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
         try:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
                           observer=bars, batch_games=args.batch_games, retry_errors=args.retry_errors,
-                          max_degraded=args.max_degraded, probe=args.probe is not False)
+                          max_degraded=args.max_degraded, probe=args.probe is not False,
+                          max_truncated=args.max_truncated, on_rate_limit=args.on_rate_limit)
         finally:
+            if main_thread:
+                signal.signal(signal.SIGTERM, previous)
             bars.on_finish(None)  # type: ignore[arg-type]
     except PreflightError as e:  # before RunnerError, its base
         return _fail(str(e), EXIT_PREFLIGHT)
@@ -281,13 +319,36 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         return _err(str(e))
     except RunnerError as e:
         return _err(str(e))
-    except KeyboardInterrupt:
-        Console(stderr=True).print("interrupted: every finished game is saved; rerun with --resume to go on")
-        return 130
+    except KeyboardInterrupt as e:
+        how = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
+        _plain(Console(stderr=True), f"{how}: {_kept(args.out, bars.summary)}; rerun with --resume to go on",
+               style="yellow")
+        return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+    except OSError as e:
+        return _fail(f"could not write {describe_os_error(e, args.out)}; {_kept(args.out, bars.summary)}: free "
+                     "space or fix the folder's permissions, then rerun with --resume to go on", EXIT_STORAGE)
     print_summary(summary, console)
     if summary.too_degraded:
         return EXIT_DEGRADED
+    if summary.too_truncated:
+        return EXIT_TRUNCATED
     return 0 if summary.complete and summary.errors == 0 else 1
+
+
+def _kept(out: str, summary: RunSummary | None) -> str:
+    """What a stopped run leaves: the games in its trace file (its whole lines, read from
+    the file: a game written just as the run stopped counts), of the planned ones once
+    the run had started."""
+    traces = f"{out}/{TRACES_FILE}"
+    if summary is None:
+        return f"the games already in {traces} are kept"
+    try:
+        with open(traces, "rb") as f:
+            on_disk = sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
+    except OSError:
+        return f"the games already in {traces} are kept"
+    return (f"{on_disk} of {summary.planned} planned games are in {traces} and kept, "
+            f"{max(0, summary.planned - on_disk)} to play")
 
 
 #: ``negotiation-env export`` exit code when the filters select nothing (2 stays for usage errors)
@@ -308,6 +369,13 @@ def _plain(console: Console, text: str, style: str | None = None) -> None:
 def _nothing(console: Console, what: str) -> int:
     _plain(Console(stderr=True), f"error: {what}", style="red")
     return EXIT_NOTHING_SELECTED
+
+
+def _could_not_write(e: OSError, out: str, left: str = "nothing partial is left there; an existing file of that "
+                                                      "name is left as it was") -> int:
+    """An export the disk refused (full, read-only, no permission): one sentence, exit code 5."""
+    return _fail(f"could not write {describe_os_error(e, out)}; {left}: free space or choose a writable --out",
+                 EXIT_STORAGE)
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:
@@ -335,6 +403,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
         source = TraceSource(args.source, runs="all", problems=problems) if args.all_runs else args.source
         n = ex.write(args.kind, source, args.out, keep_empty=False, **opts)
     except FileNotFoundError as e:
+        if e.filename is not None and Path(os.fsdecode(e.filename)).resolve() != Path(args.source).resolve():
+            return _could_not_write(e, args.out)  # a folder of --out vanished while writing
         return _err(str(e))
     except ex.FilterError as e:
         flag = _FILTER_FLAGS.get(e.field, e.field)
@@ -342,6 +412,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
         return _nothing(console, f"{flag} {', '.join(e.unknown)}: not in the source, which holds {held}; {nothing}")
     except ValueError as e:
         return _err(str(e))
+    except OSError as e:
+        return _could_not_write(e, args.out)
     for p in problems:
         _plain(console, f"skipped trace line: {p}", style="yellow")
     if n == 0:
@@ -375,6 +447,9 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
         return _nothing(console, f"no Minari dataset written: {e}{written}")
     except (MinariExportError, FileNotFoundError, ValueError) as e:
         return _err(str(e))
+    except OSError as e:
+        written = f" (the {len(made)} datasets written before it are whole)" if made else ""
+        return _could_not_write(e, args.out, f"the dataset being written was removed{written}")
     for p in problems:
         _plain(console, f"skipped trace line: {p}", style="yellow")
     for (_game, agent), ds in made.items():
@@ -418,6 +493,12 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--max-degraded", type=float, default=DEFAULT_MAX_DEGRADED, metavar="FRACTION",
                    help="share of games that may be degraded (a model call ran out of retries) before the run "
                         f"fails with exit code 4; default {DEFAULT_MAX_DEGRADED}")
+    r.add_argument("--max-truncated", type=float, default=DEFAULT_MAX_TRUNCATED, metavar="FRACTION",
+                   help="share of games that may be cut by the step cap (max_steps) before the run fails with "
+                        f"exit code {EXIT_TRUNCATED}; 0: any cut game fails the run; default {DEFAULT_MAX_TRUNCATED}")
+    r.add_argument("--on-rate-limit", choices=RATE_LIMIT_CHOICES, default="wait",
+                   help="when a model's server answers the probe with HTTP 429: wait (default: play on, each call "
+                        "waiting as the server asks within its call_budget) or stop (exit code 3)")
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "

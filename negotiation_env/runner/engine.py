@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.jsontext import JSONTextError, loads_document
+from ..storage import replacing
 from ..traces.reader import LineProblem, record_key, validated_lines
 from ..traces.recorder import TraceRecorder, describe_policy, utc_now
 from ..traces.schema import SCHEMA_VERSION, GameTrace, package_info, redact
@@ -52,7 +53,8 @@ except ImportError:  # pragma: no cover - not on Linux
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
-           "BACKENDS", "TRACES_FILE", "RUN_FILE", "LOCK_FILE", "DEFAULT_MAX_DEGRADED"]
+           "BACKENDS", "TRACES_FILE", "RUN_FILE", "LOCK_FILE", "DEFAULT_MAX_DEGRADED", "DEFAULT_MAX_TRUNCATED",
+           "RATE_LIMIT_CHOICES"]
 
 BACKENDS = ("local", "ray")
 TRACES_FILE = "traces.jsonl"
@@ -61,6 +63,11 @@ LOCK_FILE = "run.lock"
 #: the share of a run's games that may be degraded (a model call ran out of retries and
 #: the env scored a fallback) before the run counts as failed; see :attr:`RunSummary.too_degraded`
 DEFAULT_MAX_DEGRADED = 0.05
+#: the share of a run's games that may be cut by the step cap (``max_steps``; status
+#: ``"truncated"``) before the run counts as failed; see :attr:`RunSummary.too_truncated`
+DEFAULT_MAX_TRUNCATED = 0.05
+#: what the preflight does when a model's server answers its probe with HTTP 429
+RATE_LIMIT_CHOICES = ("wait", "stop")
 
 _POOL: PolicyPool | None = None  # one per process: model-backed policies are built once
 
@@ -317,6 +324,8 @@ class RunSummary:
     played: int = 0
     errors: int = 0
     degraded: int = 0
+    #: games cut by the step cap (status ``"truncated"``)
+    truncated: int = 0
     faults: int = 0
     missing: int = 0
     repaired_bytes: int = 0
@@ -330,6 +339,7 @@ class RunSummary:
     rejected_file: Path | None = None
     retried: int = 0
     max_degraded: float = DEFAULT_MAX_DEGRADED
+    max_truncated: float = DEFAULT_MAX_TRUNCATED
     cells: dict[str, CellStats] = field(default_factory=dict)
     #: (cell, seating) -> the cell's games with that seating: the policy in each seat is
     #: the same in all of them, so per-seat figures are per policy (summarize_trace's
@@ -356,6 +366,16 @@ class RunSummary:
         success even when every planned game is in the file."""
         return self.degraded_fraction > self.max_degraded
 
+    @property
+    def truncated_fraction(self) -> float:
+        return self.truncated / self.games if self.games else 0.0
+
+    @property
+    def too_truncated(self) -> bool:
+        """More than ``max_truncated`` of the run's games were cut by the step cap: the
+        run is not a success even when every planned game is in the file."""
+        return self.truncated_fraction > self.max_truncated
+
     def count(self, g: dict[str, Any]) -> None:
         """Add one finished game (:func:`summarize_trace`'s dict) to its cell and the totals."""
         self.cells[g["cell"]].add(g)
@@ -363,6 +383,7 @@ class RunSummary:
         self.seatings.setdefault((g["cell"], seating), CellStats(cell=g["cell"], lineup=list(seating))).add(g)
         self.errors += g["status"] == "error"
         self.degraded += g["degraded"]
+        self.truncated += g["status"] == "truncated"
         self.faults += g["faults"]
 
 
@@ -495,6 +516,12 @@ def _process_pool(todo: list[GameSpec], workers: int) -> Results:
             # refill first: the workers play on while the finished games are written and synced
             pending |= {ex.submit(_play_encoded, s) for s in islice(it, len(done))}
             yield from _finished(done, lambda fut: fut.result())
+    except BaseException:
+        # interrupted (SIGINT, SIGTERM) or failed: the games in flight are not waited for;
+        # their workers end now, so none outlives the run
+        for proc in list((getattr(ex, "_processes", None) or {}).values()):
+            proc.terminate()
+        raise
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
 
@@ -524,13 +551,12 @@ def _ray(todo: list[GameSpec], workers: int) -> Results:
 
 
 def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    with replacing(path) as tmp:  # whole or not at all; no temporary file left behind
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
 
 
 class _RunLock:
@@ -653,7 +679,8 @@ def _scan_traces(plan: Plan, path: Path, summary: RunSummary,
 def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, resume: bool = False,
         backend: str = "local", workers: int = 1, observer: RunObserver | None = None,
         batch_games: int = 1, retry_errors: bool = False,
-        max_degraded: float = DEFAULT_MAX_DEGRADED, preflight: bool = True, probe: bool = True) -> RunSummary:
+        max_degraded: float = DEFAULT_MAX_DEGRADED, preflight: bool = True, probe: bool = True,
+        max_truncated: float = DEFAULT_MAX_TRUNCATED, on_rate_limit: str = "wait") -> RunSummary:
     """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
 
     The folder is set up under an exclusive lock (``out_dir/run.lock``): a second runner
@@ -666,7 +693,12 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
 
     ``max_degraded``: the share of the run's games that may be degraded (some model call
     ran out of retries) before :attr:`RunSummary.too_degraded` says the run failed (the
-    CLI then exits 4).
+    CLI then exits 4). ``max_truncated``: the same for games cut by the step cap
+    (:attr:`RunSummary.too_truncated`; the CLI exits 6).
+
+    ``on_rate_limit``: what a probe answered with HTTP 429 (a rate-limited server) does:
+    ``"wait"`` (default) plays on, each call waiting as the server asks within its call
+    budget; ``"stop"`` raises :class:`~.preflight.PreflightError` (the CLI exits 3).
 
     ``preflight=True`` (default): before any game, and before ``out_dir`` is touched,
     every distinct policy of the plan is built once and (``probe=True``) each model makes
@@ -704,23 +736,29 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
                           f"--backend local and --workers 1 (got --backend {backend} --workers {workers})")
     if isinstance(max_degraded, bool) or not isinstance(max_degraded, (int, float)) or not 0 <= max_degraded <= 1:
         raise RunnerError(f"--max-degraded must be a fraction in [0, 1]; got {max_degraded!r}")
+    if isinstance(max_truncated, bool) or not isinstance(max_truncated, (int, float)) or not 0 <= max_truncated <= 1:
+        raise RunnerError(f"--max-truncated must be a fraction in [0, 1]; got {max_truncated!r}")
+    if on_rate_limit not in RATE_LIMIT_CHOICES:
+        raise RunnerError(f"--on-rate-limit must be one of {', '.join(RATE_LIMIT_CHOICES)}; got {on_rate_limit!r}")
     if retry_errors and not resume:
         raise RunnerError("--retry-errors replays games of an earlier run: it needs --resume")
     if preflight:  # build each policy, probe each model: stop before any game if one fails
         from .preflight import preflight as check_policies
 
         check_policies(plan, probe=probe, pool=_pool() if backend == "local" and workers == 1 else None,
-                       observer=observer)
+                       observer=observer, on_rate_limit=on_rate_limit)
     out = Path(out_dir)
     with _RunLock(out):
         _prepare_dir(plan, out, resume)
         return _play_into(plan, out, backend, workers, observer, batch_games, retry_errors, float(max_degraded),
-                          started)
+                          started, float(max_truncated))
 
 
 def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunObserver, batch_games: int,
-               retry_errors: bool, max_degraded: float, started: float) -> RunSummary:
-    summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded)
+               retry_errors: bool, max_degraded: float, started: float,
+               max_truncated: float = DEFAULT_MAX_TRUNCATED) -> RunSummary:
+    summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded,
+                         max_truncated=max_truncated)
     for (cell, seating), k in plan.seatings().items():
         # a cell's first game (repetition 0) seats the cell's own lineup; seatings in plan order
         summary.cells.setdefault(cell, CellStats(cell=cell, lineup=list(seating))).planned += k

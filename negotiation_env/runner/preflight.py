@@ -293,7 +293,7 @@ def _release(policies: list[Any]) -> None:
 
 
 def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
-              observer: Any = None) -> PreflightReport:
+              observer: Any = None, on_rate_limit: str = "wait") -> PreflightReport:
     """Check, build and (``probe=True``) probe every distinct policy of ``plan`` before
     any game; return the :class:`PreflightReport` or raise :class:`PreflightError`
     listing every problem (see the module docstring).
@@ -304,7 +304,10 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
     nothing runs: ``--plan``). On failure the model-backed policies built here are
     dropped from ``pool`` again. Scripted and python policies are built once and
     dropped (the games build their own). ``observer``: its ``on_preflight(report)`` is
-    called when every check passed, if it has one."""
+    called when every check passed, if it has one. ``on_rate_limit``: a probe answered
+    with HTTP 429 (the probe's ``"rate_limited"``) is reported on its policy's line and
+    plays on (``"wait"``: each call then waits as the server asks, within its call
+    budget) or is a problem (``"stop"``)."""
     t0 = time.perf_counter()
     checks = _distinct(plan)
     secrets = _secrets(checks)
@@ -346,6 +349,10 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
             try:
                 c.probe = dict(fn() or {})
                 c.probe.setdefault("seconds", 0.0)
+                if c.probe.get("rate_limited") and on_rate_limit == "stop":
+                    c.problems.append(f"the server is rate limited: {c.probe.get('note', 'HTTP 429')} "
+                                      "(--on-rate-limit stop; with --on-rate-limit wait the run plays on and each "
+                                      "call waits within its call budget)")
             except Exception as e:  # noqa: BLE001 - ProbeFailed, or whatever the back end raised
                 c.problems.append(f"the model did not answer the probe: {e}")
     policy = fn = None  # no reference left here to what _release frees

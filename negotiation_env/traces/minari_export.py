@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -269,8 +270,16 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
                          f"opponents, {len(spec.kwargs['variants'])} game variants")
             elif why is not None:
                 text += f"; no env spec: {why}"
-            out[a] = minari.create_dataset_from_buffers(
-                dataset_id(prefix, game, a), buffers, env=spec, observation_space=obs_space, action_space=act_space,
-                algorithm_name="negotiation_env traces", author=author, data_format="arrow", description=text,
-            )
+            ds_id = dataset_id(prefix, game, a)
+            folder = Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets") / ds_id
+            existed = folder.exists()
+            try:
+                out[a] = minari.create_dataset_from_buffers(
+                    ds_id, buffers, env=spec, observation_space=obs_space, action_space=act_space,
+                    algorithm_name="negotiation_env traces", author=author, data_format="arrow", description=text,
+                )
+            except BaseException:
+                if not existed:  # a dataset the disk refused half-way is not left looking like one
+                    shutil.rmtree(folder, ignore_errors=True)
+                raise
     return out

@@ -114,13 +114,17 @@ def move_aside(path: str | Path, lines: dict[int, str]) -> Path:
         rej.flush()
         os.fsync(rej.fileno())
         src.seek(0)
-        with open(tmp, "wb") as dst:
-            for n, raw in enumerate(src, start=1):
-                if n not in lines:
-                    dst.write(raw)
-            dst.flush()
-            os.fsync(dst.fileno())
-    os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as dst:
+                for n, raw in enumerate(src, start=1):
+                    if n not in lines:
+                        dst.write(raw)
+                dst.flush()
+                os.fsync(dst.fileno())
+            os.replace(tmp, path)
+        except BaseException:  # the old file stays whole; no half copy is left next to it
+            tmp.unlink(missing_ok=True)
+            raise
     return rejected
 
 
@@ -163,8 +167,10 @@ class TraceWriter:
         """Append already encoded records (:func:`encode_trace`) in order and make them
         durable with one ``fsync`` before returning: every one of them is on disk when
         this returns (a crash during the call leaves a prefix of them, the last possibly
-        torn, which the next writer cuts off). The runner passes the games that ended
-        while the previous ones were being synced."""
+        torn, which the next writer cuts off). A write or ``fsync`` the system refuses
+        cuts the file back to where it ended before the call and raises ``OSError``
+        naming the file. The runner passes the games that ended while the previous ones
+        were being synced."""
         if self._fd is None:
             raise ValueError(f"trace writer for {self.path} is closed")
         for line in lines:
@@ -173,10 +179,21 @@ class TraceWriter:
         if not lines:
             return
         data = memoryview(lines[0] if len(lines) == 1 else b"".join(lines))
-        while data:  # os.write may write less than asked
-            n = os.write(self._fd, data)
-            data = data[n:]
-        os.fsync(self._fd)
+        start = os.fstat(self._fd).st_size
+        try:
+            while data:  # os.write may write less than asked
+                n = os.write(self._fd, data)
+                data = data[n:]
+            os.fsync(self._fd)
+        except OSError as e:
+            # a refused append (disk full, quota, I/O error) is taken back whole: the file
+            # ends on its last whole record, as before the call, and none of these games
+            # counts as written
+            try:
+                os.ftruncate(self._fd, start)
+            except OSError:  # the next writer's repair cuts what is left after the last newline
+                pass
+            raise OSError(e.errno, e.strerror, str(self.path)) from None
         self.written += len(lines)
 
     def close(self) -> None:

@@ -1,0 +1,83 @@
+"""Files written whole or not at all, and one sentence for a write the disk refused.
+
+Every file the commands write (``report``'s tables and figures, ``view``'s page, the
+export files, ``run.json``) goes to a temporary name in its own folder
+(:func:`replacing`) and is renamed onto its name only when complete, so a full disk, a
+read-only folder or a missing permission never leaves half a file under the real name;
+the temporary file is removed on failure. The trace file is the exception: games are
+appended to it (see :mod:`negotiation_env.traces.writer`).
+
+:func:`describe` turns the ``OSError`` into the words the command line prints (the
+path, the operating system's reason and its errno name); :data:`EXIT_STORAGE` is the
+exit code of every command that stops on one.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+__all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name"]
+
+#: exit code of a command that could not write (disk full, read-only folder, no permission, ...)
+EXIT_STORAGE = 5
+
+
+def temporary_name(path: str | Path) -> Path:
+    """The temporary name ``path`` is written under: hidden, in the same folder (so the
+    rename is atomic), unique to this process."""
+    p = Path(path)
+    return p.with_name(f".{p.name}.{os.getpid()}.tmp")
+
+
+def _unlink(p: Path) -> None:
+    try:
+        p.unlink(missing_ok=True)
+    except OSError:  # a folder that refuses the removal refused the file's creation too
+        pass
+
+
+@contextmanager
+def replacing(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; when the block ends without an error the
+    file written there replaces ``path`` (``os.replace``), otherwise it is removed and
+    ``path`` is left as it was."""
+    path = Path(path)
+    tmp = temporary_name(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as e:
+        _unlink(tmp)
+        if e.filename is None:  # e.g. a refused write or fsync on an open file: name the file
+            raise OSError(e.errno, e.strerror, str(path)) from e
+        raise
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` whole, through :func:`replacing`."""
+    path = Path(path)
+    with replacing(path) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+    return path
+
+
+def describe(e: OSError, path: str | Path | None = None) -> str:
+    """``"PATH: the OS reason (ERRNO)"`` for ``e``; the path is the one the error names,
+    else ``path``. A temporary name (:func:`temporary_name`) is shown as the file it stands for."""
+    where = e.filename if e.filename is not None else path
+    if where is not None:
+        name = Path(os.fsdecode(where)).name
+        if name.startswith(".") and name.endswith(f".{os.getpid()}.tmp"):
+            where = Path(os.fsdecode(where)).with_name(name[1:-len(f".{os.getpid()}.tmp")])
+    reason = e.strerror or str(e) or type(e).__name__
+    code = errno.errorcode.get(e.errno or 0)
+    reason = f"{reason} ({code})" if code else reason
+    return f"{where}: {reason}" if where is not None else reason
