@@ -4,6 +4,7 @@ where it is legitimately valid), within a time bound, and a game must go on.
     python benchmarks/hostile_input.py               # 100 cases per class and target (about 10 s)
     python benchmarks/hostile_input.py --quick       # 10 cases, a second or two
     python benchmarks/hostile_input.py --cases 500 --seed 3
+    python benchmarks/hostile_input.py --class "credential in URL" --out /tmp/cred.json
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``):
 
@@ -29,15 +30,27 @@ Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``)
   ``action_space`` and a parallel ``step`` with a name the env does not have (another
   game's agent, a case or whitespace variant, random text, an integer, None, a tuple, a
   list, a dict). A case fails unless it raises ``ValueError`` naming every agent of the env.
+* ``credential in URL``: a policy URL with a planted key as the user name alone or
+  ``user:password``, in a query or fragment parameter or a ``;`` path parameter under a
+  secret name (``api_key``, ``code``, ``auth``, ``sig``, ``jwt``, ``bearer``,
+  ``access_token`` ...) or any name, or as a path segment (a known key prefix, a
+  hexadecimal key, a random-looking run of letters and digits); one case in four is an
+  ordinary URL (hosts, ports, model names in the path, ``api-version``) that must be
+  accepted unchanged.
 
 Targets: the resource, matrix and rulemaking renderings and APIs (the last two
 classes), the resource and rulemaking answer parsers, the judge validator, the resource
 and rulemaking envs (the hostile answer is stepped; the game must not end, the same
 agent must be asked again), the matrix message parser, both scenario loaders (a file),
-and the run config loader (YAML and TOML files). A case *fails* when anything other than
+and the run config loader (YAML and TOML files); for credentials: the run config loader
+(the URL in the policy spec, then in the ``base_url`` option), the API client's
+constructor, and ``redact`` with the reprs of the API policy and the recorded policy
+info. A case *fails* when anything other than
 the target's typed error escapes, when a case that must be refused is accepted (a flood
 may hold a valid answer, ``{}`` for one, and may be accepted), when a
-game ends or moves on, or when it takes longer than ``--max-seconds``. Table on stdout,
+game ends or moves on, or when it takes longer than ``--max-seconds``; a credential case
+fails when a planted key is accepted or shows in an error message, a redacted text or a
+repr, or when an ordinary URL is refused or changed. Table on stdout,
 JSON in ``benchmarks/results/hostile_input.json`` (``--quick``: ``hostile_input_quick.json``).
 """
 
@@ -68,7 +81,9 @@ from negotiation_env.games.resource.scenario import ScenarioError, load_scenario
 from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse  # noqa: E402
 from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError  # noqa: E402
 from negotiation_env.games.rulemaking.scenario import load_scenario as load_rm  # noqa: E402
+from negotiation_env.core.secrets import KEY_PREFIXES, redact_text  # noqa: E402
 from negotiation_env.runner.config import RunConfigError, load_config  # noqa: E402
+from negotiation_env.traces import PolicyInfo  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "hostile_input.json"
 QUICK_OUT = DEFAULT_OUT.with_name("hostile_input_quick.json")
@@ -242,6 +257,117 @@ TARGETS: dict[str, tuple[tuple[str, ...], Callable[[str, Any], None]]] = {
 }
 
 
+SECRET_NAMES = ("key", "api_key", "apikey", "api-key", "X-Api-Key", "token", "access_token", "auth", "Authorization",
+                "code", "sig", "signature", "jwt", "bearer", "secret", "client_secret", "password", "passwd", "pwd",
+                "session", "sid", "credential", "subscription-key", "auth_token")
+ORDINARY_URLS = ("http://localhost:8000/v1", "http://127.0.0.1:30000/v1", "https://api.openai.com/v1",
+                 "https://openrouter.ai/api/v1", "https://api.together.xyz/v1", "https://api.groq.com/openai/v1",
+                 "https://myres.openai.azure.com/openai/deployments/gpt-4o-mini?api-version=2024-02-01",
+                 "https://api-inference.huggingface.co/models/meta-llama/Meta-Llama-3-8B-Instruct/v1",
+                 "https://api-inference.huggingface.co/models/Qwen/Qwen2.5-7B-Instruct/v1",
+                 "https://api.runpod.ai/v2/abc123xyz4567/openai/v1", "http://gpu-node-07.cluster.local:8080/v1/",
+                 "https://org--vllm-serve.modal.run/v1", "http://[::1]:8000/v1", "https://host/v1#section",
+                 "https://host/v1?model=DeepSeek-R1-Distill-Qwen-32B&max_tokens=64")
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _draw(rng, alphabet: str, lo: int, hi: int) -> str:
+    return "".join(alphabet[i] for i in rng.integers(0, len(alphabet), int(rng.integers(lo, hi + 1))))
+
+
+def planted_key(rng, kind: str) -> str:
+    """A key of ``kind``: 'prefix' (a known prefix and a random body), 'hex' or 'random'
+    (letters and digits mixed, as a random draw mixes them)."""
+    if kind == "prefix":
+        return str(rng.choice(KEY_PREFIXES)) + _draw(rng, _ALNUM, 16, 40)
+    if kind == "hex":
+        return _draw(rng, "0123456789abcdef", 32, 64)
+    while True:
+        key = _draw(rng, _ALNUM, 24, 48)
+        if any(c.isdigit() for c in key) and any(c.isalpha() for c in key):
+            return key
+
+
+def credential_url(rng) -> tuple[str, str | None]:
+    """(a policy URL, the key planted in it, or None for an ordinary URL)."""
+    if rng.random() < 0.25:
+        return str(rng.choice(ORDINARY_URLS)), None
+    base = str(rng.choice(ORDINARY_URLS[:6]))
+    scheme, rest = base.split("://", 1)
+    host, path = rest.split("/", 1)
+    shape = str(rng.choice(["user", "user:password", "query", "fragment", "matrix", "segment", "any name"]))
+    key = planted_key(rng, str(rng.choice(["prefix", "hex", "random"])))
+    name = str(rng.choice(SECRET_NAMES))
+    if shape == "user":
+        return f"{scheme}://{key}@{host}/{path}", key
+    if shape == "user:password":
+        return f"{scheme}://me:{key}@{host}/{path}", key
+    if shape == "query":
+        return f"{base}?model=m&{name}={key}", key
+    if shape == "fragment":
+        return f"{base}#{name}={key}", key
+    if shape == "matrix":
+        return f"{scheme}://{host}/{path.rstrip('/')};{name}={key}/chat", key
+    if shape == "segment":
+        return f"{scheme}://{host}/{key}/{path}", key
+    return f"{base}?{str(rng.choice(['q', 'x', 'ref', 'id']))}={key}", key
+
+
+def _credential(target: str, rng) -> str:
+    url, key = credential_url(rng)
+    leak = "the planted key shows in the "
+    if target == "redact and repr":
+        texts = [redact_text(url), repr(PolicyInfo(spec=f"openai:m@{url}", settings={"base_url": url}))]
+        pol = _policy()
+        pol.client.base_url = url
+        texts.append(repr(pol))
+        if key is None:
+            if texts[0] != url:
+                raise AssertionError("an ordinary URL was changed by redaction")
+            return "kept (ordinary URL)"
+        if any(key in t for t in texts):
+            raise AssertionError(leak + "redacted text or a repr")
+        return "blanked"
+    try:
+        if target == "API client":
+            from baselines.llm.api import APIClient
+
+            APIClient("m", url, api_key="EMPTY")
+        else:
+            spec, options = (f"openai:m@{url}", {}) if target == "run config (spec)" else ("openai:m", {"base_url": url})
+            path = _file(json.dumps({"games": [{"game": "matrix", "policies": [
+                {"spec": spec, "label": "model", "options": options}]}]}), ".yaml")
+            try:
+                load_config(path)
+            finally:
+                os.unlink(path)
+    except (RunConfigError, ValueError) as e:
+        if key is None:
+            raise AssertionError(f"an ordinary URL was refused: {e}") from None
+        if key in str(e):
+            raise AssertionError(leak + "error message") from None
+        return "refused"
+    if key is not None:
+        raise AssertionError("accepted")
+    return "accepted (ordinary URL)"
+
+
+_POLICY: list = []
+
+
+def _policy():
+    """One API policy (building the HTTP client once)."""
+    if not _POLICY:
+        from baselines.llm.api import APIPolicy
+
+        _POLICY.append(APIPolicy("m", "http://127.0.0.1:9/v1"))
+    return _POLICY[0]
+
+
+for _target in ("run config (spec)", "run config (base_url)", "API client", "redact and repr"):
+    TARGETS[_target] = (("credential in URL",), lambda c, rng, t=_target: _credential(t, rng))
+
+
 def _config(cls: str, rng) -> str | None:
     """Load a YAML case; one that may load must then be refused by the plan."""
     text, must_refuse = config_case(cls, rng, "yaml")
@@ -372,7 +498,7 @@ def _unknown_agent(game: str, rng) -> str:
 
 
 CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text",
-           "forged rendering", "unknown agent")
+           "forged rendering", "unknown agent", "credential in URL")
 #: classes whose text may hold a valid answer (a flood of "{}{" starts with the empty object,
 #: an empty purchase): accepting it is right, so only an escaping exception or the time fails
 MAY_ACCEPT = ("brace flood",)
@@ -417,16 +543,16 @@ def run(cases: int, seed: int, max_seconds: float, only: tuple[str, ...] = ()) -
 def print_tables(result: dict[str, Any]) -> None:
     print(f"Hostile input: {result['cases_per_target']} cases per class and target (seed {result['seed']})")
     w = max(len(r["target"]) for r in result["rows"])
-    print(f"{'class':16s} {'target':{w}s} {'cases':>6s} {'failures':>8s} {'max s':>7s}  outcomes")
+    print(f"{'class':17s} {'target':{w}s} {'cases':>6s} {'failures':>8s} {'max s':>7s}  outcomes")
     for r in result["rows"]:
         how = ", ".join(f"{k} {v}" for k, v in r["outcomes"].items())
-        print(f"{r['class']:16s} {r['target']:{w}s} {r['cases']:6d} {r['failures']:8d} {r['max_seconds']:7.3f}  {how}")
+        print(f"{r['class']:17s} {r['target']:{w}s} {r['cases']:6d} {r['failures']:8d} {r['max_seconds']:7.3f}  {how}")
         for ex in r["failure_examples"]:
             print(f"    {ex}")
     print()
-    print(f"{'class':16s} {'cases':>6s} {'failures':>8s}  targets")
+    print(f"{'class':17s} {'cases':>6s} {'failures':>8s}  targets")
     for c, v in result["by_class"].items():
-        print(f"{c:16s} {v['cases']:6d} {v['failures']:8d}  {', '.join(v['targets'])}")
+        print(f"{c:17s} {v['cases']:6d} {v['failures']:8d}  {', '.join(v['targets'])}")
 
 
 def main(argv: list[str] | None = None) -> int:

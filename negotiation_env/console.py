@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from .core.secrets import redact_text
+
 __all__ = ["print_error"]
 
 
@@ -13,6 +15,8 @@ def print_error(msg: str, code: int) -> int:
     The message is library or user text (paths, install hints such as
     ``pip install 'negotiation_env[api]'``), so it is escaped (rich markup never eats a part
     of it), and each line is printed whole, not wrapped at the terminal's width, so a path or
-    a command in it can be copied as it is."""
-    Console(stderr=True).print("[red]error:[/] " + escape(msg), highlight=False, markup=True, soft_wrap=True)
+    a command in it can be copied as it is. Credentials in it (a URL's user information or
+    key parameters, key-shaped tokens) are blanked."""
+    Console(stderr=True).print("[red]error:[/] " + escape(redact_text(msg)), highlight=False, markup=True,
+                               soft_wrap=True)
     return code

@@ -76,6 +76,8 @@ from types import SimpleNamespace
 from typing import Any, Callable, Mapping, Sequence
 
 from negotiation_env.core.jsontext import JSONTextError, loads_document
+from negotiation_env.core.secrets import CREDENTIAL_ADVICE, url_credential
+from negotiation_env.traces.schema import redact
 from negotiation_env.core.visible import shown
 
 from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested, token_budget
@@ -280,7 +282,11 @@ class APIClient:
         if not isinstance(model, str) or not model:
             raise ValueError(f"API option 'model' must be a non-empty string; got {model!r}")
         if base_url is not None and (not isinstance(base_url, str) or not re.match(r"^https?://", base_url)):
-            raise ValueError(f"API option 'base_url' must be an http(s) URL; got {base_url!r}")
+            raise ValueError(f"API option 'base_url' must be an http(s) URL; got {redact(base_url)!r}")
+        where = url_credential(base_url) if base_url is not None else None
+        if where:
+            raise ValueError(f"API option 'base_url' must not hold credentials; it carries {where}: "
+                             f"{CREDENTIAL_ADVICE}")
         self.model = model
         self.base_url = base_url
         self.api_key_env = api_key_env or "OPENAI_API_KEY"
@@ -344,7 +350,8 @@ class APIClient:
                 "send_seed": self.send_seed}
 
     def __repr__(self) -> str:
-        return f"APIClient(model={self.model!r}, base_url={self.base_url!r}, api_key_env={self.api_key_env!r})"
+        return (f"APIClient(model={redact(self.model)!r}, base_url={redact(self.base_url)!r}, "
+                f"api_key_env={self.api_key_env!r})")
 
     def resolved_temperature(self) -> float | None:
         if self._drop_temperature:
@@ -510,7 +517,7 @@ class APIClient:
             assert fault is not None
             spent += time.monotonic() - t_attempt
             fault["attempt"] = attempt
-            fault["message"] = _brief(self.scrub(str(fault["message"])))
+            fault["message"] = _brief(redact(self.scrub(str(fault["message"]))))
             final = not retryable or attempt > retries
             if not final:
                 delay = round(self._delay(attempt, retry_after, rng), 3)
@@ -675,11 +682,11 @@ class APIClient:
             except Exception as e:  # noqa: BLE001 - a probe reports, never crashes
                 self._probe_failed(url, f"the answer could not be read ({type(e).__name__}: {e})")
             else:
-                return {"url": url, "model": self.model, "status": 200, "attempts": attempt,
+                return {"url": redact(url), "model": self.model, "status": 200, "attempts": attempt,
                         "seconds": round(time.perf_counter() - t0, 3)}
 
     def _probe_failed(self, url: str, why: str) -> None:
-        raise ProbeFailed(_brief(self.scrub(f"model {self.model!r} at {url}: {why}"), 2 * MAX_FAULT_CHARS)) from None
+        raise ProbeFailed(_brief(redact(self.scrub(f"model {self.model!r} at {url}: {why}")), 2 * MAX_FAULT_CHARS)) from None
 
     def close(self) -> None:
         self._client.close()
@@ -780,7 +787,8 @@ class APIPolicy(LLMPolicy):
                 "constrained_text_chars": self.constrained_text_chars}
 
     def __repr__(self) -> str:
-        return f"APIPolicy(model={self.client.model!r}, base_url={self.client.base_url!r}, seed={self.seed})"
+        return (f"APIPolicy(model={redact(self.client.model)!r}, base_url={redact(self.client.base_url)!r}, "
+                f"seed={self.seed})")
 
     def output_budget(self, observation: Any) -> tuple[int | None, str]:
         """``(cap, source)`` of the request for ``observation``: the client's ``max_tokens``

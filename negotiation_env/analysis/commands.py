@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..console import print_error
+from ..core.secrets import url_credential
 from ..storage import EXIT_STORAGE, describe
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
 
@@ -145,6 +146,10 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
     if not args.tables_only and judges is None:
         if not args.model or not args.base_url:
             return _err("--model and --base-url are required (or --tables-only to rebuild the tables)")
+        where = url_credential(args.base_url)
+        if where:
+            return _err(f"--base-url must not hold credentials; it carries {where}: put the key in an environment "
+                        "variable and name it with --api-key-env")
         try:
             key, note = api_key_from_env(args.api_key_env)
         except ValueError as e:

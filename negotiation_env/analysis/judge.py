@@ -65,6 +65,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 import numpy as np
 
 from ..core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document, loads_record
+from ..core.secrets import redact_text
 from .cells import as_dict, condition_label, lineup
 from .report import Table
 
@@ -404,7 +405,7 @@ class OpenAIChat:
                                  max_concurrency=max_concurrency, send_seed=False)
 
     def __repr__(self) -> str:
-        return f"OpenAIChat(model={self.model!r}, base_url={self.base_url!r})"
+        return f"OpenAIChat(model={redact_text(self.model)!r}, base_url={redact_text(self.base_url)!r})"
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         comp, _ = self._client.complete(list(messages))
@@ -415,7 +416,7 @@ class OpenAIChat:
         return comp.text
 
     def settings(self) -> dict[str, Any]:
-        return {"model": self.model, "base_url": self.base_url, "temperature": self.temperature,
+        return {"model": self.model, "base_url": redact_text(self.base_url), "temperature": self.temperature,
                 "max_tokens": self.max_tokens}
 
 

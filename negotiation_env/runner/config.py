@@ -32,7 +32,10 @@ Policy specs: ``scripted:NAME`` (a preset of ``baselines.scripted``), ``hf:PATH`
 or hub transformers model through ``baselines.llm.hf.HFPolicy``), ``openai:MODEL@URL``
 (any OpenAI-compatible server through ``baselines.llm.api.APIPolicy``; ``@URL`` may be
 left out) and ``python:MODULE:FACTORY`` (your own ``FACTORY(seed=..., **options)``).
-Secrets never go in the file: name the environment variable that holds them.
+Secrets never go in the file: name the environment variable that holds them. A spec or
+option holding one (a URL with user information, a secret-named or key-shaped query,
+fragment or ``;`` parameter, a key-shaped path segment, a known key prefix: see
+:mod:`negotiation_env.core.secrets`) is refused.
 
 Errors name the field: ``run config: games[0].games_per_cell: must be >= 1 (got 0)``.
 
@@ -60,7 +63,7 @@ from ..core.config import ConfigError
 from ..core.datafiles import FileTooLarge, read_bounded
 from ..core.jsontext import MAX_NUMBER_CHARS
 from ..core.visible import shown
-from ..traces.schema import redact
+from ..core.secrets import CREDENTIAL_ADVICE, find_credential, redact_text
 
 __all__ = ["RunConfig", "GameBlock", "PolicyEntry", "ConditionEntry", "RunConfigError", "load_config",
            "parse_config", "POLICY_KINDS", "DEFAULT_CONFIG", "MAX_CONFIG_BYTES", "MAX_CONFIG_DEPTH",
@@ -102,16 +105,36 @@ class PolicyEntry(_Strict):
             raise ValueError(f"unknown policy kind {kind!r} in {v!r}; known kinds: {', '.join(POLICY_KINDS)}")
         if kind == "python" and rest.count(":") != 1:
             raise ValueError(f"a python policy spec is python:MODULE:FACTORY; got {v!r}")
-        if redact(v) != v:
-            raise ValueError("a policy spec must not hold credentials (user:password@ or a key in the URL); "
-                             "name the environment variable that holds them in the policy's options")
+        where = find_credential(v)
+        if where:
+            raise ValueError(f"a policy spec must not hold credentials; this one carries {where}: {CREDENTIAL_ADVICE}")
+        return v
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        stack: list[tuple[str, Any]] = [(str(k), x) for k, x in v.items()]
+        while stack:
+            name, x = stack.pop()
+            if isinstance(x, dict):
+                stack.extend((f"{name}.{k}", y) for k, y in x.items())
+            elif isinstance(x, list):
+                stack.extend((f"{name}[{i}]", y) for i, y in enumerate(x))
+            elif isinstance(x, str):
+                where = find_credential(x)
+                if where:
+                    raise ValueError(f"option {redact_text(name)} must not hold credentials; it carries {where}: "
+                                     f"{CREDENTIAL_ADVICE}")
         return v
 
     @field_validator("label")
     @classmethod
     def _label(cls, v: str | None) -> str | None:
         if v is not None and not _LABEL.fullmatch(v):
-            raise ValueError(f"a label must be non-empty without spaces, '|' or '+'; got {v!r}")
+            raise ValueError(f"a label must be non-empty without spaces, '|' or '+'; got {redact_text(v)!r}")
+        where = v is not None and find_credential(v)
+        if where:
+            raise ValueError(f"a label must not hold credentials; this one carries {where}")
         return v
 
     @property
@@ -270,6 +293,7 @@ def _format(err: ValidationError) -> str:
         if e["type"] == "missing":
             lines.append(f"{where}: required field is missing")
         else:
+            got = redact_text(got) if isinstance(got, str) else got  # a refused credential is not echoed
             lines.append(f"{where}: {msg} (got {shown(got)})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
     return "run config: " + "; ".join(lines)
 

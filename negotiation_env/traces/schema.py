@@ -99,6 +99,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.secrets import REDACTED, redact_text, secret_name
+
 __all__ = [
     "SCHEMA_VERSION",
     "SchemaError",
@@ -116,7 +118,6 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-REDACTED = "[REDACTED]"
 
 
 class SchemaError(ValueError):
@@ -194,36 +195,23 @@ def config_to_json(config: Any) -> dict[str, Any]:
     raise SchemaError(f"config must be a dataclass or a dict; got {type(config).__name__}")
 
 
-# A key names a secret when one of these words is in it (case-insensitive), e.g.
-# api_key, OPENAI_API_KEY, auth_token, client_secret, password ("tokenizer" is a path).
-_SECRET_KEY = re.compile(r"key|token(?!izer)|secret|passw(?:or)?d|credential", re.I)
-# ... except the name of the environment variable that holds it (api_key_env = "OPENAI_API_KEY")
-_ENV_NAME = re.compile(r"_env(_?var)?$", re.I)
-# Credentials inside a URL: scheme://user:password@host
-_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.\-]*://)[^/@\s:]+:[^/@\s]*@", re.I)
-# Secret-looking query parameters: ?api_key=..., &token=...
-_URL_QUERY = re.compile(r"(?P<name>[?&][^=&#\s]*(?:key|token|secret|passw(?:or)?d|signature)[^=&#\s]*=)[^&#\s]*", re.I)
-
-
-def _redact_text(s: str) -> str:
-    s = _URL_USERINFO.sub(lambda m: m.group("scheme") + REDACTED + "@", s)
-    return _URL_QUERY.sub(lambda m: m.group("name") + REDACTED, s)
-
-
 def redact(settings: Any) -> Any:
     """A copy of ``settings`` safe for a trace.
 
-    The value of every dict key named like a secret (containing ``key``, ``token``,
-    ``secret``, ``password`` or ``credential``, any case; ``tokenizer`` is not one) is replaced by
-    ``"[REDACTED]"`` unless it is a number, a bool or None (``max_tokens = 256`` is a
-    setting, not a secret) or the key ends in ``_env`` (``api_key_env`` names the
-    environment variable that holds the key, it is not the key); credentials inside URLs (``https://user:pw@host``,
-    ``?api_key=...``) are blanked in every string."""
+    The value of every dict key named like a secret
+    (:func:`negotiation_env.core.secrets.secret_name`: ``api_key``, ``OPENAI_API_KEY``,
+    ``auth_token``, ``access_token``, ``client_secret``, ``password``, ``credential``,
+    ``bearer`` ...) is replaced by ``"[REDACTED]"`` unless it is a number, a bool or None.
+    A name is not a secret only because it holds "token": ``max_tokens``, ``token_param``,
+    ``tokenizer``, ``eos_token``, ``tokens_per_second`` and ``token_limit`` are settings;
+    nor is the name of the environment variable that holds one (``api_key_env``). Values
+    are judged whatever their name (:func:`~negotiation_env.core.secrets.redact_text`):
+    the credentials of a URL (user information, secret-named or key-shaped parameters,
+    key-shaped path segments) and key-shaped tokens are blanked in every string."""
     if isinstance(settings, dict):
         out = {}
         for k, v in settings.items():
-            secret = _SECRET_KEY.search(str(k)) and not _ENV_NAME.search(str(k))
-            if secret and not (v is None or isinstance(v, (bool, int, float))):
+            if secret_name(str(k)) and not (v is None or isinstance(v, (bool, int, float))):
                 out[str(k)] = REDACTED
             else:
                 out[str(k)] = redact(v)
@@ -231,7 +219,7 @@ def redact(settings: Any) -> Any:
     if isinstance(settings, (list, tuple)):
         return [redact(v) for v in settings]
     if isinstance(settings, str):
-        return _redact_text(settings)
+        return redact_text(settings)
     return to_jsonable(settings)
 
 
@@ -288,6 +276,14 @@ class PolicyInfo:
     def to_dict(self) -> dict[str, Any]:
         return {"spec": redact(self.spec), "label": redact(self.label), "name": to_jsonable(self.name),
                 "settings": redact(self.settings), "seed": to_jsonable(self.seed)}
+
+    def __repr__(self) -> str:
+        # what is shown is what is written: credentials blanked
+        d = self.to_dict()
+        return (f"PolicyInfo(spec={d['spec']!r}, label={d['label']!r}, name={redact(d['name'])!r}, "
+                f"settings={d['settings']!r}, seed={d['seed']!r})")
+
+    __str__ = __repr__
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "policy") -> "PolicyInfo":

@@ -51,16 +51,18 @@ def test_redact_secrets_but_keep_numeric_settings():
     settings = {
         "api_key": "sk-live-123", "OPENAI_API_KEY": "sk-2", "auth_token": "tok", "client_secret": "s",
         "password": "hunter2", "api_key_env": "OPENAI_API_KEY", "max_tokens": 256, "tokenizer": "/models/tok", "temperature": 0.2,
+        "token_param": "max_completion_tokens", "access_token": "a", "bearer": "b",
         "nested": {"headers": {"x-api-key": "abc"}, "list": [{"secret": "q"}]},
         "base_url": "https://user:pw@example.org/v1?api_key=zzz&model=m",
     }
     out = redact(settings)
-    for k in ("api_key", "OPENAI_API_KEY", "auth_token", "client_secret", "password"):
+    for k in ("api_key", "OPENAI_API_KEY", "auth_token", "client_secret", "password", "access_token", "bearer"):
         assert out[k] == REDACTED
     assert out["nested"]["headers"]["x-api-key"] == REDACTED
     assert out["nested"]["list"][0]["secret"] == REDACTED
     assert out["api_key_env"] == "OPENAI_API_KEY"
     assert out["max_tokens"] == 256 and out["tokenizer"] == "/models/tok" and out["temperature"] == 0.2
+    assert out["token_param"] == "max_completion_tokens"  # named like "token", not a secret
     assert out["base_url"] == f"https://{REDACTED}@example.org/v1?api_key={REDACTED}&model=m"
     assert settings["api_key"] == "sk-live-123"  # the input is untouched
 
