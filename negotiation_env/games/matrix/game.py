@@ -372,6 +372,7 @@ class MatrixGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         if type(action) is dict and self.phase != "acknowledge":
             key = action_key(action)
             if key is not None:

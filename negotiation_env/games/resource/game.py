@@ -806,6 +806,7 @@ class ResourceGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         if type(action) is dict and self.phase != "reflection":
             key = self._structured_key(agent, action)
             if key is not None:
