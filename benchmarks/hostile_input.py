@@ -4,6 +4,7 @@ where it is legitimately valid), within a time bound, and a game must go on.
     python benchmarks/hostile_input.py               # 100 cases per class and target (about 10 s)
     python benchmarks/hostile_input.py --quick       # 10 cases, a second or two
     python benchmarks/hostile_input.py --cases 500 --seed 3
+    python benchmarks/hostile_input.py --class "lone surrogate"   # one class (repeatable)
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``):
 
@@ -16,12 +17,22 @@ Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``)
   (they sit in a config field the game does not have);
 * ``duplicate key``: a key given twice in one object;
 * ``invisible text``: a rationale, speech or message of only zero-width, format or blank
-  characters.
+  characters;
+* ``lone surrogate``: a surrogate code point without its pair (U+D800-U+DFFF: no
+  character, no UTF-8) at a random place in a string, as a JSON escape (``"\\ud800"``, what
+  a model or a file can write) or, for an env, in the Python string a policy returns.
+  Parsers, scenario files and run configs must refuse it (TOML refuses the escape
+  itself); an env must ask again or take the answer repaired (U+FFFD, an
+  ``answer_unencodable`` event) with nothing unencodable left in any observation or info;
+  the trace reader must report a line holding one as an ``undecodable`` problem naming
+  its line, keep the other games, and export them.
 
 Targets: the resource and rulemaking answer parsers, the judge validator, the resource
 and rulemaking envs (the hostile answer is stepped; the game must not end, the same
 agent must be asked again), the matrix message parser, both scenario loaders (a file),
-and the run config loader (YAML and TOML files). A case *fails* when anything other than
+and the run config loader (YAML and TOML files); for ``lone surrogate`` also the three
+envs through the AEC and the parallel API, and a trace file through the reader and the
+SFT export. A case *fails* when anything other than
 the target's typed error escapes, when a case that must be refused is accepted (a flood
 may hold a valid answer, ``{}`` for one, and may be accepted), when a
 game ends or moves on, or when it takes longer than ``--max-seconds``. Table on stdout,
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -167,6 +179,62 @@ def config_case(cls: str, rng, fmt: str) -> tuple[str, bool]:
     return tail + "    config:\n      bomb: {" + ", ".join(lines) + "}\n", width ** levels > 100_000
 
 
+def surrogate(rng) -> str:
+    return chr(int(rng.integers(0xD800, 0xE000)))
+
+
+def _insert(rng, text: str, s: str) -> str:
+    i = int(rng.integers(len(text) + 1))
+    return text[:i] + s + text[i:]
+
+
+LONE_ANSWERS = {"resource": ({"thinking": "I think we share.", "speech": "Let us share the work.", "action": None},
+                             ("thinking", "speech")),
+                "rulemaking": ({"move": "Support", "issue": None, "rationale": "It serves the public."},
+                               ("rationale", "move"))}
+
+
+def lone_answer(rng, game: str, escaped: bool) -> str:
+    """A JSON answer of ``game`` with a lone surrogate in one of its strings: written as
+    the escape (``escaped``) or held raw in the Python string (a policy's answer)."""
+    doc, fields = LONE_ANSWERS[game]
+    doc = dict(doc)
+    f = str(rng.choice(fields))
+    doc[f] = _insert(rng, doc[f], surrogate(rng))
+    text = json.dumps(doc, ensure_ascii=escaped)
+    return text if escaped or rng.random() < 0.7 else _insert(rng, "Here it is: " + text, surrogate(rng))
+
+
+def lone_json(rng, text: str) -> str:
+    """``text`` (a JSON document) with a surrogate escape at the start of a random string
+    value or key."""
+    import re
+
+    spots = [m.end() for m in re.finditer(r'[:,{\[]\s*"', text)]
+    i = spots[int(rng.integers(len(spots)))]
+    return text[:i] + "\\u%04x" % ord(surrogate(rng)) + text[i:]
+
+
+def lone_config(rng, fmt: str) -> str:
+    """A run config with a lone surrogate escape in one of its strings (or a key)."""
+    s = "\\u%04x" % ord(surrogate(rng))
+    names = {"name": "enc", "cond": "talk", "set": "s", "label": "oracle"}
+    which = str(rng.choice(list(names) + ["key"]))
+    if which != "key":
+        names[which] = _insert(rng, names[which], s)
+    if fmt == "toml":
+        return (f'name = "{names["name"]}"\n[[games]]\ngame = "resource"\n'
+                f'policies = [{{ spec = "scripted:oracle", label = "{names["label"]}" }}]\n'
+                f'[games.scenario_sets]\n"{names["set"]}" = ["mc080_1"]\n'
+                f'[[games.conditions]]\nname = "{names["cond"]}"\n'
+                + (f'config = {{ "x{s}" = 1 }}\n' if which == "key" else ""))
+    return (f'name: "{names["name"]}"\ngames:\n  - game: resource\n'
+            f'    policies: [{{spec: "scripted:oracle", label: "{names["label"]}"}}]\n'
+            f'    scenario_sets: {{"{names["set"]}": ["mc080_1"]}}\n'
+            f'    conditions:\n      - name: "{names["cond"]}"\n'
+            + (f'        config: {{"x{s}": 1}}\n' if which == "key" else ""))
+
+
 # --------------------------------------------------------------------------- targets
 
 
@@ -187,6 +255,111 @@ def _env_step(game: str, text: str) -> None:
         raise AssertionError("accepted")  # the turn counted: right only where the text held a valid answer
     if env.agent_selection != who:
         raise AssertionError("refused, but the game moved on")
+
+
+def _lone_env(game: str, rng, parallel: bool) -> str:
+    """Step ``game`` (AEC or parallel) with an answer holding a lone surrogate (escaped
+    or raw): asked again, or taken repaired with an event; nothing unencodable may be
+    left in any observation or info."""
+    from negotiation_env.core.encodable import first_unencodable
+
+    env = (negotiation_env.parallel_env if parallel else negotiation_env.env)(
+        game=game, **({"num_rounds": 1} if game == "resource" else {}))
+    if parallel:
+        obs, infos = env.reset(seed=0)
+        who = env.unwrapped.game.acting()[0]
+    else:
+        env.reset(seed=0)
+        who = env.agent_selection
+    if game == "matrix":
+        while env.unwrapped.game.phase == "acknowledge":
+            if parallel:
+                env.step({a: "Understood." for a in env.unwrapped.game.acting()})
+            else:
+                env.step("Understood.")
+        who = env.unwrapped.game.acting()[0]
+        text = _insert(rng, "I will play A this round.", surrogate(rng))
+        if rng.random() < 0.5:
+            text = {"message": text}
+    else:
+        text = lone_answer(rng, game, bool(rng.integers(2)))
+    if parallel:
+        obs, _r, terms, truncs, infos = env.step({a: (text if a == who else "B")
+                                                  for a in env.unwrapped.game.acting()})
+        events = infos[who]["events"]
+        views = [obs, infos]
+        ended = any(terms.values()) or any(truncs.values())
+    else:
+        env.step(text)
+        events = env.infos[who]["events"]
+        views = [{a: env.observe(a) for a in env.possible_agents}, env.infos]
+        ended = any(env.terminations.values()) or any(env.truncations.values())
+    if ended:
+        raise AssertionError("the game ended")
+    for v in views:
+        found = first_unencodable(v)
+        if found is not None:
+            raise AssertionError(f"unencodable text left at {found[0]}")
+    kinds = {e["type"] for e in events}
+    if "validation_error" in kinds:
+        if who not in env.unwrapped.game.acting():
+            raise AssertionError("refused, but the game moved on")
+        return "asked again"
+    if "answer_unencodable" not in kinds:
+        raise AssertionError(f"taken with no answer_unencodable event: {sorted(kinds)}")
+    return "taken repaired, with an event"
+
+
+_TRACE_LINES: list[str] = []
+
+
+def _trace_lines() -> list[str]:
+    """Three recorded resource games, one trace line each (made once)."""
+    if not _TRACE_LINES:
+        from negotiation_env.traces import record
+        from negotiation_env.traces.writer import encode_trace
+        from baselines.scripted import make as make_resource
+
+        env = negotiation_env.env(game="resource", num_rounds=1)
+        pols = {a: make_resource("oracle", seed=1) for a in env.possible_agents}
+        rec = record(env, policies=pols)
+        for seed in range(3):
+            rec.reset(seed=seed)
+            for agent in rec.agent_iter():
+                obs, _, term, trunc, _ = rec.last()
+                rec.step(None if term or trunc else pols[agent].act(obs))
+            _TRACE_LINES.append(encode_trace(rec.last_trace).decode("utf-8"))
+    return _TRACE_LINES
+
+
+def _lone_trace(rng) -> str:
+    """A trace file whose one line holds a lone surrogate escape: reported as that line,
+    the other games read and exported."""
+    from negotiation_env.traces import read_traces
+    from negotiation_env.traces.export import sft_examples
+
+    lines = list(_trace_lines())
+    k = int(rng.integers(len(lines)))
+    lines[k] = lone_json(rng, lines[k].rstrip("\n")) + "\n"
+    path = _file("".join(lines), ".jsonl")
+    quiet = logging.getLogger("negotiation_env.traces.reader")
+    level, quiet.level = quiet.level, logging.ERROR  # the skipped line is the case's expected outcome
+    try:
+        res = read_traces(path)
+        probs = [(p.line, p.kind) for p in res.problems]
+        if probs != [(k + 1, "undecodable")] or "surrogate" not in res.problems[0].message:
+            raise AssertionError(f"problems {probs}")
+        if len(res.traces) != len(lines) - 1:
+            raise AssertionError(f"{len(res.traces)} games read of {len(lines) - 1}")
+        rows = list(sft_examples(path))
+        if not rows:
+            raise AssertionError("nothing exported")
+        for r in rows:
+            json.dumps(r, ensure_ascii=False).encode("utf-8")
+    finally:
+        quiet.setLevel(level)
+        os.unlink(path)
+    return "line reported, the rest read and exported"
 
 
 def _refused(call: Callable[[], Any], error: type[BaseException]) -> None:
@@ -222,6 +395,27 @@ TARGETS: dict[str, tuple[tuple[str, ...], Callable[[str, Any], None]]] = {
     "run config (YAML)": (("huge integer", "deep nesting", "alias bomb"), lambda c, rng: _config(c, rng)),
     "run config (TOML)": (("huge integer", "deep nesting"),
                           lambda c, rng: _load(load_config, config_case(c, rng, "toml")[0], ".toml", RunConfigError)),
+    # --- lone surrogate only
+    "resource parser (escaped)": (("lone surrogate",), lambda c, rng: _refused(
+        lambda: resource_parse(lone_answer(rng, "resource", True), RES, "agent_a", NAMES, require_decision=False),
+        ParseError)),
+    "rulemaking parser (escaped)": (("lone surrogate",), lambda c, rng: _refused(
+        lambda: rulemaking_parse(lone_answer(rng, "rulemaking", True), RM, "none"), ParseError)),
+    "resource env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("resource", rng, False)),
+    "resource env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("resource", rng, True)),
+    "rulemaking env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("rulemaking", rng, False)),
+    "rulemaking env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("rulemaking", rng, True)),
+    "matrix env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("matrix", rng, False)),
+    "matrix env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("matrix", rng, True)),
+    "resource scenario file (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_scenario, lone_json(rng, json.dumps(RES.to_dict())), ".json", ScenarioError)),
+    "rulemaking scenario file (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_rm, lone_json(rng, json.dumps(RM.to_dict())), ".json", RMScenarioError)),
+    "run config YAML (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_config, lone_config(rng, "yaml"), ".yaml", RunConfigError)),
+    "run config TOML (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_config, lone_config(rng, "toml"), ".toml", RunConfigError)),
+    "trace file (reader, export)": (("lone surrogate",), lambda c, rng: _lone_trace(rng)),
 }
 
 
@@ -248,15 +442,18 @@ def _load(loader, text: str, suffix: str, error) -> None:
         os.unlink(path)
 
 
-CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text")
+CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text",
+           "lone surrogate")
 #: classes whose text may hold a valid answer (a flood of "{}{" starts with the empty object,
 #: an empty purchase): accepting it is right, so only an escaping exception or the time fails
 MAY_ACCEPT = ("brace flood",)
 
 
-def run(cases: int, seed: int, max_seconds: float) -> dict[str, Any]:
+def run(cases: int, seed: int, max_seconds: float, only: list[str] | None = None) -> dict[str, Any]:
     rows = []
     for ci, cls in enumerate(CLASSES):
+        if only and cls not in only:
+            continue
         for ti, (target, (classes, fn)) in enumerate(TARGETS.items()):
             if cls not in classes:
                 continue
@@ -284,7 +481,8 @@ def run(cases: int, seed: int, max_seconds: float) -> dict[str, Any]:
     return {"cases_per_target": cases, "seed": seed, "max_seconds_allowed": max_seconds, "rows": rows,
             "by_class": {c: {"cases": sum(r["cases"] for r in rows if r["class"] == c),
                              "targets": [r["target"] for r in rows if r["class"] == c],
-                             "failures": sum(r["failures"] for r in rows if r["class"] == c)} for c in CLASSES}}
+                             "failures": sum(r["failures"] for r in rows if r["class"] == c)}
+                         for c in CLASSES if not only or c in only}}
 
 
 def print_tables(result: dict[str, Any]) -> None:
@@ -310,10 +508,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-seconds", type=float, default=2.0, help="a case slower than this fails (default 2)")
     p.add_argument("--out", type=Path, default=None, help="JSON output path")
+    p.add_argument("--class", dest="only", action="append", choices=CLASSES, default=None,
+                   help="run only this attack class (repeatable)")
     args = p.parse_args(argv)
     cases = args.cases or (10 if args.quick else 100)
     t0 = time.perf_counter()
-    result = run(cases, args.seed, args.max_seconds)
+    result = run(cases, args.seed, args.max_seconds, args.only)
     result["seconds_total"] = time.perf_counter() - t0
     result["machine"] = machine_info()
     result["command"] = " ".join(["python", "benchmarks/hostile_input.py", *(argv if argv is not None else sys.argv[1:])])
