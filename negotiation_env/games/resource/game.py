@@ -782,12 +782,13 @@ class ResourceGame(Game):
                                              content)
 
     def _prepare(self, agent: str, action: dict, key: tuple) -> tuple | None:
+        action, unencodable = self._encodable_parts(action)  # (a repair is a function of the content too)
         try:
             turn, text = self._parse(agent, action)
         except ParseError:
             return None
         turn, cuts = self._bound(turn)
-        events: list[tuple[str, dict[str, Any]]] = []
+        events: list[tuple[str, dict[str, Any]]] = [("answer_unencodable", unencodable)] if unencodable else []
         if cuts:
             text = self._turn_text(turn)
             for f, n in cuts:
@@ -806,7 +807,6 @@ class ResourceGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         if type(action) is dict and self.phase != "reflection":
             key = self._structured_key(agent, action)
             if key is not None:
@@ -820,6 +820,7 @@ class ResourceGame(Game):
                     self._commit(agent, text, content)
                     st.retries = 0
                     return self._apply(agent, turn, text, decision)
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         try:
             turn, text = self._parse(agent, action)
         except ParseError as e:
