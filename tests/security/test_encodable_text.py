@@ -39,9 +39,11 @@ def _poisoned(action):
 
 def _policies(game: str, output: str) -> dict:
     if game == "resource":
-        return {"agent_a": make_resource("oracle", 1, output=output), "agent_b": make_resource("linear", 2, output=output)}
+        return {"agent_a": make_resource("oracle", 1, output=output),
+                "agent_b": make_resource("linear", 2, output=output)}
     if game == "matrix":
-        return {"agent_0": make_matrix("tit_for_tat", 1, output=output), "agent_1": make_matrix("wsls", 2, output=output)}
+        return {"agent_0": make_matrix("tit_for_tat", 1, output=output),
+                "agent_1": make_matrix("wsls", 2, output=output)}
     agents = negotiation_env.env(game="rulemaking").possible_agents
     return {a: make_rulemaking("conceder", seed=i, output=output) for i, a in enumerate(agents)}
 
@@ -189,7 +191,8 @@ def test_resume_moves_a_line_with_an_escaped_lone_surrogate_aside_and_completes(
     assert (summary.already_done, summary.played, summary.complete, summary.errors) == (3, 1, True, 0)
     assert summary.rejected == {"invalid": 1}
     (rej,) = [json.loads(x) for x in (out / "traces.jsonl.rejected").read_text(encoding="utf-8").splitlines()]
-    assert rej["line"] == 3 and rej["reason"] == "not a valid trace record (see the run's warnings); its game is played again"
+    assert rej["line"] == 3
+    assert rej["reason"] == "not a valid trace record (see the run's warnings); its game is played again"
     res = read_traces(out)
     assert len(res.traces) == 4 and res.problems == []
 
@@ -230,7 +233,8 @@ def test_a_run_config_with_a_lone_surrogate_is_refused_naming_the_field(tmp_path
 
 
 def test_a_lone_surrogate_anywhere_in_a_config_dict_is_refused(tmp_path):
-    with pytest.raises(RunConfigError, match=r"^run config: games\[0\]\.config\.names\[1\]: holds \\udc00 at character 2"):
+    with pytest.raises(RunConfigError,
+                       match=r"^run config: games\[0\]\.config\.names\[1\]: holds \\udc00 at character 2"):
         parse_config({"name": "x", "games": [{"game": "resource", "policies": ["scripted:oracle"],
                                               "config": {"names": ["Ann", "Bo\udc00b"]}}]})
     with pytest.raises(RunConfigError, match=r"^run config: x\?: a key holds \\ud800"):
