@@ -5,6 +5,7 @@ where it is legitimately valid), within a time bound, and a game must go on.
     python benchmarks/hostile_input.py --quick       # 10 cases, a second or two
     python benchmarks/hostile_input.py --cases 500 --seed 3
     python benchmarks/hostile_input.py --class "credential in URL" --out /tmp/cred.json
+    python benchmarks/hostile_input.py --class "lone surrogate"   # one class (repeatable)
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``):
 
@@ -37,6 +38,14 @@ Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``)
   hexadecimal key, a random-looking run of letters and digits); one case in four is an
   ordinary URL (hosts, ports, model names in the path, ``api-version``) that must be
   accepted unchanged.
+* ``lone surrogate``: a surrogate code point without its pair (U+D800-U+DFFF: no
+  character, no UTF-8) at a random place in a string, as a JSON escape (``"\\ud800"``, what
+  a model or a file can write) or, for an env, in the Python string a policy returns.
+  Parsers, scenario files and run configs must refuse it (TOML refuses the escape
+  itself); an env must ask again or take the answer repaired (U+FFFD, an
+  ``answer_unencodable`` event) with nothing unencodable left in any observation or info;
+  the trace reader must report a line holding one as an ``undecodable`` problem naming
+  its line, keep the other games, and export them.
 
 Targets: the resource, matrix and rulemaking renderings and APIs (the last two
 classes), the resource and rulemaking answer parsers, the judge validator, the resource
@@ -45,7 +54,9 @@ agent must be asked again), the matrix message parser, both scenario loaders (a 
 and the run config loader (YAML and TOML files); for credentials: the run config loader
 (the URL in the policy spec, then in the ``base_url`` option), the API client's
 constructor, and ``redact`` with the reprs of the API policy and the recorded policy
-info. A case *fails* when anything other than
+info; for ``lone surrogate`` also the three
+envs through the AEC and the parallel API, and a trace file through the reader and the
+SFT export. A case *fails* when anything other than
 the target's typed error escapes, when a case that must be refused is accepted (a flood
 may hold a valid answer, ``{}`` for one, and may be accepted), when a
 game ends or moves on, or when it takes longer than ``--max-seconds``; a credential case
@@ -58,6 +69,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -195,6 +207,62 @@ def config_case(cls: str, rng, fmt: str) -> tuple[str, bool]:
     return tail + "    config:\n      bomb: {" + ", ".join(lines) + "}\n", width ** levels > 100_000
 
 
+def surrogate(rng) -> str:
+    return chr(int(rng.integers(0xD800, 0xE000)))
+
+
+def _insert(rng, text: str, s: str) -> str:
+    i = int(rng.integers(len(text) + 1))
+    return text[:i] + s + text[i:]
+
+
+LONE_ANSWERS = {"resource": ({"thinking": "I think we share.", "speech": "Let us share the work.", "action": None},
+                             ("thinking", "speech")),
+                "rulemaking": ({"move": "Support", "issue": None, "rationale": "It serves the public."},
+                               ("rationale", "move"))}
+
+
+def lone_answer(rng, game: str, escaped: bool) -> str:
+    """A JSON answer of ``game`` with a lone surrogate in one of its strings: written as
+    the escape (``escaped``) or held raw in the Python string (a policy's answer)."""
+    doc, fields = LONE_ANSWERS[game]
+    doc = dict(doc)
+    f = str(rng.choice(fields))
+    doc[f] = _insert(rng, doc[f], surrogate(rng))
+    text = json.dumps(doc, ensure_ascii=escaped)
+    return text if escaped or rng.random() < 0.7 else _insert(rng, "Here it is: " + text, surrogate(rng))
+
+
+def lone_json(rng, text: str) -> str:
+    """``text`` (a JSON document) with a surrogate escape at the start of a random string
+    value or key."""
+    import re
+
+    spots = [m.end() for m in re.finditer(r'[:,{\[]\s*"', text)]
+    i = spots[int(rng.integers(len(spots)))]
+    return text[:i] + "\\u%04x" % ord(surrogate(rng)) + text[i:]
+
+
+def lone_config(rng, fmt: str) -> str:
+    """A run config with a lone surrogate escape in one of its strings (or a key)."""
+    s = "\\u%04x" % ord(surrogate(rng))
+    names = {"name": "enc", "cond": "talk", "set": "s", "label": "oracle"}
+    which = str(rng.choice(list(names) + ["key"]))
+    if which != "key":
+        names[which] = _insert(rng, names[which], s)
+    if fmt == "toml":
+        return (f'name = "{names["name"]}"\n[[games]]\ngame = "resource"\n'
+                f'policies = [{{ spec = "scripted:oracle", label = "{names["label"]}" }}]\n'
+                f'[games.scenario_sets]\n"{names["set"]}" = ["mc080_1"]\n'
+                f'[[games.conditions]]\nname = "{names["cond"]}"\n'
+                + (f'config = {{ "x{s}" = 1 }}\n' if which == "key" else ""))
+    return (f'name: "{names["name"]}"\ngames:\n  - game: resource\n'
+            f'    policies: [{{spec: "scripted:oracle", label: "{names["label"]}"}}]\n'
+            f'    scenario_sets: {{"{names["set"]}": ["mc080_1"]}}\n'
+            f'    conditions:\n      - name: "{names["cond"]}"\n'
+            + (f'        config: {{"x{s}": 1}}\n' if which == "key" else ""))
+
+
 # --------------------------------------------------------------------------- targets
 
 
@@ -215,6 +283,111 @@ def _env_step(game: str, text: str) -> None:
         raise AssertionError("accepted")  # the turn counted: right only where the text held a valid answer
     if env.agent_selection != who:
         raise AssertionError("refused, but the game moved on")
+
+
+def _lone_env(game: str, rng, parallel: bool) -> str:
+    """Step ``game`` (AEC or parallel) with an answer holding a lone surrogate (escaped
+    or raw): asked again, or taken repaired with an event; nothing unencodable may be
+    left in any observation or info."""
+    from negotiation_env.core.encodable import first_unencodable
+
+    env = (negotiation_env.parallel_env if parallel else negotiation_env.env)(
+        game=game, **({"num_rounds": 1} if game == "resource" else {}))
+    if parallel:
+        obs, infos = env.reset(seed=0)
+        who = env.unwrapped.game.acting()[0]
+    else:
+        env.reset(seed=0)
+        who = env.agent_selection
+    if game == "matrix":
+        while env.unwrapped.game.phase == "acknowledge":
+            if parallel:
+                env.step({a: "Understood." for a in env.unwrapped.game.acting()})
+            else:
+                env.step("Understood.")
+        who = env.unwrapped.game.acting()[0]
+        text = _insert(rng, "I will play A this round.", surrogate(rng))
+        if rng.random() < 0.5:
+            text = {"message": text}
+    else:
+        text = lone_answer(rng, game, bool(rng.integers(2)))
+    if parallel:
+        obs, _r, terms, truncs, infos = env.step({a: (text if a == who else "B")
+                                                  for a in env.unwrapped.game.acting()})
+        events = infos[who]["events"]
+        views = [obs, infos]
+        ended = any(terms.values()) or any(truncs.values())
+    else:
+        env.step(text)
+        events = env.infos[who]["events"]
+        views = [{a: env.observe(a) for a in env.possible_agents}, env.infos]
+        ended = any(env.terminations.values()) or any(env.truncations.values())
+    if ended:
+        raise AssertionError("the game ended")
+    for v in views:
+        found = first_unencodable(v)
+        if found is not None:
+            raise AssertionError(f"unencodable text left at {found[0]}")
+    kinds = {e["type"] for e in events}
+    if "validation_error" in kinds:
+        if who not in env.unwrapped.game.acting():
+            raise AssertionError("refused, but the game moved on")
+        return "asked again"
+    if "answer_unencodable" not in kinds:
+        raise AssertionError(f"taken with no answer_unencodable event: {sorted(kinds)}")
+    return "taken repaired, with an event"
+
+
+_TRACE_LINES: list[str] = []
+
+
+def _trace_lines() -> list[str]:
+    """Three recorded resource games, one trace line each (made once)."""
+    if not _TRACE_LINES:
+        from negotiation_env.traces import record
+        from negotiation_env.traces.writer import encode_trace
+        from baselines.scripted import make as make_resource
+
+        env = negotiation_env.env(game="resource", num_rounds=1)
+        pols = {a: make_resource("oracle", seed=1) for a in env.possible_agents}
+        rec = record(env, policies=pols)
+        for seed in range(3):
+            rec.reset(seed=seed)
+            for agent in rec.agent_iter():
+                obs, _, term, trunc, _ = rec.last()
+                rec.step(None if term or trunc else pols[agent].act(obs))
+            _TRACE_LINES.append(encode_trace(rec.last_trace).decode("utf-8"))
+    return _TRACE_LINES
+
+
+def _lone_trace(rng) -> str:
+    """A trace file whose one line holds a lone surrogate escape: reported as that line,
+    the other games read and exported."""
+    from negotiation_env.traces import read_traces
+    from negotiation_env.traces.export import sft_examples
+
+    lines = list(_trace_lines())
+    k = int(rng.integers(len(lines)))
+    lines[k] = lone_json(rng, lines[k].rstrip("\n")) + "\n"
+    path = _file("".join(lines), ".jsonl")
+    quiet = logging.getLogger("negotiation_env.traces.reader")
+    level, quiet.level = quiet.level, logging.ERROR  # the skipped line is the case's expected outcome
+    try:
+        res = read_traces(path)
+        probs = [(p.line, p.kind) for p in res.problems]
+        if probs != [(k + 1, "undecodable")] or "surrogate" not in res.problems[0].message:
+            raise AssertionError(f"problems {probs}")
+        if len(res.traces) != len(lines) - 1:
+            raise AssertionError(f"{len(res.traces)} games read of {len(lines) - 1}")
+        rows = list(sft_examples(path))
+        if not rows:
+            raise AssertionError("nothing exported")
+        for r in rows:
+            json.dumps(r, ensure_ascii=False).encode("utf-8")
+    finally:
+        quiet.setLevel(level)
+        os.unlink(path)
+    return "line reported, the rest read and exported"
 
 
 def _refused(call: Callable[[], Any], error: type[BaseException]) -> None:
@@ -254,6 +427,27 @@ TARGETS: dict[str, tuple[tuple[str, ...], Callable[[str, Any], None]]] = {
        for g in ("resource", "matrix", "rulemaking")},
     **{f"{g} API": (("unknown agent",), lambda c, rng, g=g: _unknown_agent(g, rng))
        for g in ("resource", "matrix", "rulemaking")},
+    # --- lone surrogate only
+    "resource parser (escaped)": (("lone surrogate",), lambda c, rng: _refused(
+        lambda: resource_parse(lone_answer(rng, "resource", True), RES, "agent_a", NAMES, require_decision=False),
+        ParseError)),
+    "rulemaking parser (escaped)": (("lone surrogate",), lambda c, rng: _refused(
+        lambda: rulemaking_parse(lone_answer(rng, "rulemaking", True), RM, "none"), ParseError)),
+    "resource env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("resource", rng, False)),
+    "resource env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("resource", rng, True)),
+    "rulemaking env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("rulemaking", rng, False)),
+    "rulemaking env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("rulemaking", rng, True)),
+    "matrix env (AEC)": (("lone surrogate",), lambda c, rng: _lone_env("matrix", rng, False)),
+    "matrix env (parallel)": (("lone surrogate",), lambda c, rng: _lone_env("matrix", rng, True)),
+    "resource scenario file (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_scenario, lone_json(rng, json.dumps(RES.to_dict())), ".json", ScenarioError)),
+    "rulemaking scenario file (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_rm, lone_json(rng, json.dumps(RM.to_dict())), ".json", RMScenarioError)),
+    "run config YAML (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_config, lone_config(rng, "yaml"), ".yaml", RunConfigError)),
+    "run config TOML (escaped)": (("lone surrogate",), lambda c, rng: _load(
+        load_config, lone_config(rng, "toml"), ".toml", RunConfigError)),
+    "trace file (reader, export)": (("lone surrogate",), lambda c, rng: _lone_trace(rng)),
 }
 
 
@@ -498,7 +692,7 @@ def _unknown_agent(game: str, rng) -> str:
 
 
 CLASSES = ("huge integer", "deep nesting", "brace flood", "alias bomb", "duplicate key", "invisible text",
-           "forged rendering", "unknown agent", "credential in URL")
+           "forged rendering", "unknown agent", "credential in URL", "lone surrogate")
 #: classes whose text may hold a valid answer (a flood of "{}{" starts with the empty object,
 #: an empty purchase): accepting it is right, so only an escaping exception or the time fails
 MAY_ACCEPT = ("brace flood",)

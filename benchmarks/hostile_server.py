@@ -5,7 +5,8 @@ secret may reach what it must not.
     python benchmarks/hostile_server.py              # 20 cases per class (about a minute)
     python benchmarks/hostile_server.py --quick      # 3 cases per class
     python benchmarks/hostile_server.py --measure    # the two headline figures only
-    python benchmarks/hostile_server.py --only "huge retry-after" --only "rate-limited probe"
+    python benchmarks/hostile_server.py --class "huge retry-after" --class "rate-limited probe"
+    python benchmarks/hostile_server.py --class "surrogate answer"   # one class (repeatable)
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``; the
 server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient``):
@@ -39,6 +40,13 @@ server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient`
 * ``rate-limited probe``: the probe's request answered with a 429 in one of those forms.
   Fails unless the probe returns at once (no wait) saying ``rate_limited`` with the wait
   asked for.
+* ``surrogate answer``: valid JSON whose text holds a lone surrogate escape (``"\\ud800"``,
+  U+D800-U+DFFF: no character) at a random place in the content, the reasoning, the finish
+  reason, a tool call's arguments or a key; one case in four is a whole resource game
+  between two API policies whose server poisons each answer with probability 0.1-0.5.
+  Fails when the call records no ``malformed`` fault or its retry does not answer; for a
+  game, when a poisoned answer is not a ``malformed`` fault, the game does not complete, or
+  its trace line is not valid UTF-8 holding no surrogate.
 
 ``--measure`` prints the drip-server call time (a 2 s timeout, one byte every 0.8 s, for
 up to 20 s) and the trace line of four refused 20 MB answers; it uses only APIs that the
@@ -328,13 +336,96 @@ def rate_limited_probe(rng, server, other) -> str | None:
         return f"{form}: probe returned {got} after waits {waits}"
     if not isinstance(got.get("retry_after"), float) or got["retry_after"] < 999:
         return f"{form}: the wait asked for is not reported ({got.get('retry_after')!r})"
+
+
+def _surrogate_escape(rng) -> str:
+    return "\\u%04x" % int(rng.integers(0xD800, 0xE000))
+
+
+def _surrogate_body(rng) -> bytes:
+    s = _surrogate_escape(rng)
+    text = "I will share the work."
+    i = int(rng.integers(len(text) + 1))
+    poisoned = text[:i] + s + text[i:]
+    where = str(rng.choice(["content", "reasoning_content", "reasoning", "finish_reason", "arguments", "key"]))
+    message: dict[str, Any] = {"role": "assistant", "content": "A"}
+    choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "message": message}
+    body: dict[str, Any] = {"choices": [choice]}
+    mark = "@@POISON@@"
+    if where in ("content", "reasoning_content", "reasoning"):
+        message[where] = mark
+    elif where == "finish_reason":
+        choice["finish_reason"] = mark
+    elif where == "arguments":
+        message["tool_calls"] = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": mark}}]
+    else:
+        body["x" + mark] = 1
+    return json.dumps(body).replace(mark, poisoned).encode()
+
+
+def surrogate_answer(rng, server, other) -> str | None:
+    if rng.random() < 0.25:
+        return _surrogate_game(rng, server)
+    bodies = iter([_surrogate_body(rng), OK.encode()])
+    server.raw_body = lambda req: next(bodies)
+    server.faults = ["raw", "raw"]
+    try:
+        comp, _ = client(server).complete([{"role": "user", "content": "go"}])
+    except Exception as e:  # noqa: BLE001 - what the benchmark counts
+        return f"raised {type(e).__name__}: {str(e)[:80]}"
+    if [f["kind"] for f in comp.faults] != ["malformed"] or comp.text != "fine":
+        return f"faults {[f['kind'] for f in comp.faults]}, text {comp.text!r}"
+    return None
+
+
+def _surrogate_game(rng, server) -> str | None:
+    """A resource game between two API policies; each answer poisoned with probability p."""
+    import threading
+
+    from baselines.llm.api import APIPolicy
+    from negotiation_env.core.encodable import first_unencodable
+
+    p = float(rng.uniform(0.1, 0.5))
+    draws = np.random.default_rng(int(rng.integers(2**32)))
+    talk = '{"thinking": "t", "speech": "Let us share the work.", "action": null}'
+    lock, poisoned = threading.Lock(), [0]
+
+    def reply(req):
+        with lock:
+            if draws.random() < p:
+                poisoned[0] += 1
+                return talk.replace("share", "share \ud800")  # the server's JSON writes it as the escape
+        return talk
+
+    server.reply = reply
+    try:
+        env = negotiation_env.env(game="resource", num_rounds=1, cheap_talk_turns=2, max_retries=1)
+        pols = {a: APIPolicy("m", server.url, api_key_env="NEGENV_BENCH_KEY", timeout=2.0, max_retries=2,
+                             backoff=0.0) for a in env.possible_agents}
+        rec = record(env, policies=pols)
+        rec.reset(seed=int(rng.integers(1000)))
+        for agent in rec.agent_iter():
+            obs, _, term, trunc, _ = rec.last()
+            rec.step(None if term or trunc else pols[agent].act(obs))
+        line = encode_trace(rec.last_trace).decode("utf-8")
+    finally:
+        server.reply = lambda req: "fine"
+    trace = json.loads(line)
+    faults = [f["kind"] for s in trace["steps"] for f in (s["tokens"] or {}).get("faults", [])]
+    if trace["status"] != "complete":
+        return f"game {trace['status']}: {str(trace['error'])[:80]}"
+    if faults != ["malformed"] * poisoned[0]:
+        return f"{poisoned[0]} poisoned answers, faults {faults}"
+    if first_unencodable(trace) is not None or "unencodable_text" in trace["meta"]:
+        return "unencodable text reached the trace"
     return None
 
 
 CLASSES: dict[str, Callable] = {"slow drip": slow_drip, "huge body": huge_body, "compression bomb": compression_bomb,
                                 "redirect": redirect, "malformed answer": malformed_answer, "echoed key": echoed_key,
                                 "thinking shape": thinking_shape, "runaway answer": runaway_answer,
-                                "huge retry-after": huge_retry_after, "rate-limited probe": rate_limited_probe}
+                                "huge retry-after": huge_retry_after, "rate-limited probe": rate_limited_probe,
+                                "surrogate answer": surrogate_answer}
 
 
 # --------------------------------------------------------------------------- the headline figures
@@ -390,8 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-seconds", type=float, default=25.0, help="a case taking longer fails")
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--only", action="append", choices=sorted(CLASSES), metavar="CLASS",
-                    help="run only this attack class (repeatable; default: every class)")
+    ap.add_argument("--class", dest="only", action="append", choices=list(CLASSES), default=None,
+                    help="run only this attack class (repeatable)")
     args = ap.parse_args(argv)
     os.environ["NEGENV_BENCH_KEY"] = KEY
     # the client's per-attempt warnings are the faults the table counts; keep them off the terminal

@@ -44,7 +44,10 @@ Hostile servers (issue 19; the HTTP side is :mod:`.transport`):
   :data:`MAX_ANSWER_DEPTH` levels) and checked before anything reads it: ``choices`` a
   list of objects whose ``message`` is an object with text or null ``content``,
   ``usage`` an object of non-negative integer counts; anything else is a ``malformed``
-  fault, retried like the others (an empty ``choices`` is ``empty``); no exception of
+  fault, retried like the others (an empty ``choices`` is ``empty``); so is an answer
+  any string of which (content, reasoning, tool arguments, any field or key) holds a
+  surrogate escape without its other half (``"\\ud800"``: no character, and no trace
+  could be written with it); no exception of
   the client, the HTTP stack or the decoding escapes :meth:`APIClient.complete`;
 * fault messages are cut to :data:`MAX_FAULT_CHARS` characters.
 
@@ -75,7 +78,7 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any, Callable, Mapping, Sequence
 
-from negotiation_env.core.jsontext import JSONTextError, loads_document
+from negotiation_env.core.jsontext import JSONTextError, UnencodableText, loads_document
 from negotiation_env.core.secrets import CREDENTIAL_ADVICE, url_credential
 from negotiation_env.traces.schema import redact
 from negotiation_env.core.visible import shown
@@ -390,6 +393,8 @@ class APIClient:
             raise _BadAnswer("malformed", f"the response is not UTF-8 text ({e.reason} at byte {e.start})") from None
         try:
             doc = loads_document(text, max_depth=MAX_ANSWER_DEPTH)
+        except UnencodableText as e:  # a lone surrogate escape: no text, and no trace could hold it
+            raise _BadAnswer("malformed", f"the response holds text that is not Unicode: {e}") from None
         except JSONTextError as e:
             raise _BadAnswer("malformed", f"the response is not valid JSON: {e}") from None
         if not isinstance(doc, dict):

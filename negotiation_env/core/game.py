@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .answers import cut
+from .encodable import replace_unencodable
 
 __all__ = ["Game", "NO_REWARDS"]
 
@@ -53,6 +54,46 @@ class Game(abc.ABC):
         if length is not None:
             self._event(agent, "answer_truncated", length=length, limit=limit)
         return kept
+
+    @staticmethod
+    def _encodable_parts(action: Any) -> tuple[Any, dict[str, Any] | None]:
+        """``(action, event fields)``: ``action`` with every surrogate code point in its
+        text (a string, or the strings of a structured action, keys included) replaced by
+        U+FFFD, and the fields of its ``answer_unencodable`` event (``count``: how many,
+        ``fields``: where in a structured action), None when there was none
+        (:mod:`.encodable`). Such a code point is no character and cannot be written: it
+        would reach the partner's prompt, the events and the trace. Free on ASCII text
+        and on a structured action of ASCII strings and numbers."""
+        if type(action) is str:
+            if action.isascii():
+                return action, None
+        elif type(action) is dict:
+            for k, v in action.items():
+                if type(k) is not str or not k.isascii():
+                    break
+                tv = type(v)
+                if tv is str:
+                    if not v.isascii():
+                        break
+                elif tv is dict or tv is list or tv is tuple or isinstance(v, str):
+                    break
+            else:
+                return action, None
+        fixed, count, paths = replace_unencodable(action)
+        if not count:
+            return action, None
+        fields: dict[str, Any] = {"count": count}
+        if type(action) is not str:
+            fields["fields"] = paths
+        fields["message"] = f"{count} surrogate code point(s) without their pair (no characters) replaced by U+FFFD"
+        return fixed, fields
+
+    def _encodable(self, agent: str, action: Any) -> Any:
+        """:meth:`_encodable_parts`, its event recorded."""
+        fixed, fields = self._encodable_parts(action)
+        if fields is not None:
+            self._event(agent, "answer_unencodable", **fields)
+        return fixed
 
     #: PettingZoo metadata ("name" is the env id, e.g. "resource_v1")
     metadata: dict[str, Any] = {}

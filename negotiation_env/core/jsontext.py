@@ -11,7 +11,12 @@ refusal everywhere:
 * nesting deeper than :data:`MAX_JSON_DEPTH` (a model's answer) or
   :data:`MAX_DOCUMENT_DEPTH` (a file or a record) levels is refused with a typed error,
   never a ``RecursionError``;
-* a key given twice in one object is refused, naming the key (never "the last one wins").
+* a key given twice in one object is refused, naming the key (never "the last one wins");
+* a string or key holding a surrogate escape without its other half (``"\\ud800"``),
+  which decodes to no character and cannot be written as UTF-8, is refused naming where
+  it is (:mod:`.encodable`; a pair such as ``"\\ud83d\\ude00"`` is the character it
+  stands for). Only a decoded value whose text holds a ``\\uD8..``-``\\uDF..`` escape is
+  walked, so the check costs nothing on other text.
 
 Model text. Tolerated, with a warning: code fences, prose before or after the object.
 Refused, with a :class:`ParseError` whose message is what the agent reads on retry: no
@@ -35,7 +40,9 @@ import math
 import re
 from typing import Any
 
-__all__ = ["ParseError", "JSONTextError", "extract_json_object", "loads_document", "loads_record",
+from .encodable import first_unencodable, where
+
+__all__ = ["ParseError", "JSONTextError", "UnencodableText", "extract_json_object", "loads_document", "loads_record",
            "MAX_RESPONSE_CHARS", "MAX_JSON_DEPTH", "MAX_DOCUMENT_DEPTH", "MAX_NUMBER_CHARS", "MAX_CANDIDATES"]
 
 MAX_RESPONSE_CHARS = 100_000
@@ -63,9 +70,35 @@ class JSONTextError(ValueError):
     or out of range, nesting too deep. The message says which (and where, for syntax)."""
 
 
+class UnencodableText(JSONTextError):
+    """A JSON document or record whose text holds a lone surrogate escape (not a character)."""
+
+
 class _Refused(Exception):
     """Raised inside the decoder's hooks; the caller turns it into its typed error. Not a
     ValueError, so nothing between the hook and the caller can mistake it for bad syntax."""
+
+
+class _RefusedText(_Refused):
+    """A lone surrogate escape (:class:`UnencodableText`)."""
+
+
+# a \u escape of a surrogate (U+D800 to U+DFFF), paired or not
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_text(obj: Any, text: str, start: int, end: int) -> None:
+    """Refuse a decoded value holding a surrogate code point (only text with a surrogate
+    escape between ``start`` and ``end`` can have decoded to one)."""
+    if text.find("\\u", start, end) == -1 or _SURROGATE_ESCAPE.search(text, start, end) is None:
+        return
+    found = first_unencodable(obj)
+    if found is not None:
+        path, escape, _index, is_key = found
+        what = (f"a key of the object at {where(path[:-1])!r}" if path[:-1] else "a key") if is_key else (
+            f"the string at {where(path)!r}" if path else "the string")
+        raise _RefusedText(f"{what} holds {escape}, half of a surrogate pair without its other half: not a "
+                           "character")
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -130,6 +163,7 @@ def _decode_at(text: str, start: int, max_depth: int) -> tuple[Any, int]:
         raise _Refused(f"JSON nested too deeply (limit {max_depth} levels)") from None
     if _too_deep(obj, max_depth):
         raise _Refused(f"JSON nested too deeply (limit {max_depth} levels)")
+    _check_text(obj, text, start, end)
     return obj, end
 
 
@@ -143,6 +177,8 @@ def loads_document(text: str, *, max_depth: int = MAX_DOCUMENT_DEPTH, max_chars:
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
         obj, end = _decode_at(text, start, max_depth)
+    except _RefusedText as e:
+        raise UnencodableText(str(e)) from None
     except _Refused as e:
         raise JSONTextError(str(e)) from None
     except json.JSONDecodeError as e:
@@ -195,6 +231,8 @@ def extract_json_object(text: str, *, max_chars: int | None = MAX_RESPONSE_CHARS
             tried += 1
             try:
                 obj, end = _decode_at(cand, pos, MAX_JSON_DEPTH)
+            except _RefusedText as e:
+                raise ParseError(f"{e}; write the character itself") from None
             except _Refused as e:
                 raise ParseError(str(e)) from None
             except json.JSONDecodeError as e:

@@ -46,7 +46,9 @@ file of nested aliases can stand for ten million values); a YAML or TOML number 
 most :data:`MAX_NUMBER_CHARS` characters (Python's int-string limit would otherwise
 raise a bare ``ValueError``, and a long YAML ``1:2:3`` number costs quadratic time);
 seeds below 2**63, ``games_per_cell`` and ``max_steps`` at most 1,000,000. The plan's
-size has its bound in :mod:`.plan`.
+size has its bound in :mod:`.plan`. Every string, keys included, must be text: one
+holding a surrogate code point (a YAML ``"\\ud800"`` escape; :mod:`..core.encodable`) is
+refused naming its field.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.config import ConfigError
 from ..core.datafiles import FileTooLarge, read_bounded
+from ..core.encodable import first_unencodable, where
 from ..core.jsontext import MAX_NUMBER_CHARS
 from ..core.visible import shown
 from ..core.secrets import CREDENTIAL_ADVICE, find_credential, redact_text
@@ -316,6 +319,18 @@ def _check_size(data: Any) -> None:
             stack.extend((v, level + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
+def _check_text(data: Any) -> None:
+    """Refuse a string (key or value) holding a surrogate code point: no character, so
+    not text that names, keys, traces or terminals can carry (a YAML ``"\\ud800"``
+    escape, or a dict built in Python; TOML refuses the escape itself)."""
+    found = first_unencodable(data)
+    if found is not None:
+        path, escape, index, is_key = found
+        what = "a key holds" if is_key else "holds"
+        raise RunConfigError(f"run config: {where(path)}: {what} {escape} at character {index}, half of a surrogate "
+                             "pair without its other half: not a character; write the character itself")
+
+
 def parse_config(data: Any) -> RunConfig:
     """Validate a config given as a dict (what the TOML/YAML file holds)."""
     if isinstance(data, RunConfig):
@@ -323,6 +338,7 @@ def parse_config(data: Any) -> RunConfig:
     if not isinstance(data, dict):
         raise RunConfigError(f"run config: the top level must be a table/mapping; got {type(data).__name__}")
     _check_size(data)
+    _check_text(data)
     try:
         return RunConfig.model_validate(data)
     except ValidationError as e:

@@ -38,7 +38,12 @@ characters on a refused step and :data:`~negotiation_env.core.answers.ANSWER_CHA
 an accepted one, the policy's ``reasoning`` at most ``ANSWER_CHARS``, each with the
 marker; a cut the game did not record already adds an ``answer_truncated`` event
 (``field``: ``"action"`` or ``"reasoning"``, ``length``, ``limit``), so one runaway answer
-cannot make a trace line of hundreds of megabytes.
+cannot make a trace line of hundreds of megabytes. The same two texts are stored as
+text that can be written: a surrogate code point in them (no character; see
+:mod:`negotiation_env.core.encodable`) is replaced by U+FFFD, and a replacement the game
+did not record already adds an ``answer_unencodable`` event (``field``, ``count``).
+Anything else (settings, names, errors) is repaired by the writer
+(:func:`~.writer.encode_jsonable`).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
 
 from ..core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
+from ..core.encodable import is_encodable, replace_unencodable
 
 from .schema import (
     GameTrace,
@@ -145,6 +151,19 @@ def _bounded(events: list, field: str, text: str, limit: int) -> str:
     return kept
 
 
+def _encodable(events: list, field: str, text: str) -> str:
+    """``text`` with each surrogate code point replaced by U+FFFD (core.encodable); a
+    replacement adds an ``answer_unencodable`` event unless the env recorded one for
+    this answer already."""
+    if is_encodable(text):
+        return text
+    fixed, count, _ = replace_unencodable(text)
+    if not (field == "action" and any(
+            isinstance(e, dict) and e.get("type") == "answer_unencodable" for e in events)):
+        events.append({"type": "answer_unencodable", "field": field, "count": count})
+    return fixed
+
+
 def _action_text(action: Any) -> tuple[str, str]:
     if isinstance(action, str):
         return action, "text"
@@ -215,9 +234,10 @@ class _Builder:
         if isinstance(told, list):  # what the policy reports of its own turn (never an error)
             events += [e for e in to_jsonable(told) if isinstance(e, dict) and not is_error_event(e)]
         text, kind = _action_text(action)
-        text = _bounded(events, "action", text, ANSWER_CHARS if valid else REFUSED_ANSWER_CHARS)
+        text = _encodable(events, "action", _bounded(events, "action", text,
+                                                     ANSWER_CHARS if valid else REFUSED_ANSWER_CHARS))
         if isinstance(reasoning, str):
-            reasoning = _bounded(events, "reasoning", reasoning, ANSWER_CHARS)
+            reasoning = _encodable(events, "reasoning", _bounded(events, "reasoning", reasoning, ANSWER_CHARS))
         ctx, reset = self.context(agent, obs)
         step = StepRecord(
             index=len(self.trace.steps), agent=agent, action=text, action_type=kind,

@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..core.encodable import replace_unencodable
 from .schema import GameTrace, to_jsonable
 
 try:  # POSIX only; elsewhere the lock is skipped
@@ -44,8 +45,26 @@ def encode_trace(trace: GameTrace | dict[str, Any]) -> bytes:
 def encode_jsonable(d: dict[str, Any]) -> bytes:
     """:func:`encode_trace` of a dict that is plain JSON already (what
     :meth:`GameTrace.to_dict` returns: :func:`~.schema.to_jsonable` would leave it as it
-    is), without walking it once more."""
-    return (json.dumps(d, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+    is), without walking it once more.
+
+    Never raises on a string: one holding a surrogate code point (no character, so no
+    UTF-8; :mod:`negotiation_env.core.encodable`) anywhere in the record (settings,
+    names, events, errors, keys) is written with U+FFFD in its place, and the record's
+    ``meta`` says so: ``"unencodable_text": {"count": n, "fields": [paths]}`` (the
+    first ten paths). Only a record that fails to encode is walked."""
+    text = json.dumps(d, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    fixed, count, paths = replace_unencodable(d)
+    if isinstance(fixed, dict):
+        meta = fixed.get("meta")
+        fixed = {**fixed, "meta": {**(meta if isinstance(meta, dict) else {}),
+                                   "unencodable_text": {"count": count, "fields": paths}}}
+    text = json.dumps(fixed, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+    # past the walk's depth bound: each code point left becomes U+FFFD all the same
+    return replace_unencodable(text)[0].encode("utf-8")
 
 
 def _tail_start(fd: int, size: int) -> int:

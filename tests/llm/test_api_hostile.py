@@ -141,6 +141,20 @@ MALFORMED = {
     "not an object": ('[1, 2, 3]', "not a JSON object"),
     "duplicate key": ('{"choices": [], "choices": [{%s}]}' % MESSAGE, "duplicate key"),
     "not UTF-8": (b'{"choices": [{"message": {"content": "\xff\xfe"}}]}', "not UTF-8"),
+    # valid JSON whose text is not Unicode: a lone surrogate escape in any string or key
+    "lone surrogate in content": (r'{"choices": [{"message": {"content": "hi \ud800"}}]}',
+                                  "'choices[0].message.content' holds \\ud800"),
+    "lone low surrogate": (r'{"choices": [{"message": {"content": "\udc00hi"}}]}', "holds \\udc00"),
+    "surrogates in the wrong order": (r'{"choices": [{"message": {"content": "\ude00\ud83d"}}]}', "holds \\ude00"),
+    "lone surrogate in reasoning": (r'{"choices": [{"message": {"content": "A", "reasoning_content": "x\udbff"}}]}',
+                                    "'choices[0].message.reasoning_content' holds \\udbff"),
+    "lone surrogate in tool arguments": (
+        r'{"choices": [{"message": {"content": null, "tool_calls": [{"type": "function", "function": '
+        r'{"name": "f", "arguments": "{\"a\": 1}\ud800"}}]}}]}',
+        "'choices[0].message.tool_calls[0].function.arguments' holds \\ud800"),
+    "lone surrogate in a key": (r'{"choices": [{%s}], "x\ud800": 1}' % MESSAGE, "a key holds \\ud800"),
+    "lone surrogate in the finish reason": (r'{"choices": [{"finish_reason": "st\udfffop", %s}]}' % MESSAGE,
+                                            "'choices[0].finish_reason' holds \\udfff"),
 }
 
 
@@ -154,6 +168,13 @@ def test_a_malformed_answer_is_a_fault_and_retried_never_a_crash(server, key_env
     assert [f["kind"] for f in comp.faults] == ["malformed"] and said in comp.faults[0]["message"], comp.faults
     assert comp.text == "fine" and comp.attempts == 2 and not comp.failed
     assert len(comp.faults[0]["message"]) <= 600
+
+
+def test_a_surrogate_pair_is_the_character_it_stands_for(server, key_env):
+    server.raw_body = r'{"choices": [{"message": {"content": "fine \ud83d\ude00"}}]}'.encode()
+    server.faults = ["raw"]
+    comp, _ = client(server, key_env).complete(CONV)
+    assert comp.text == "fine \U0001f600" and comp.faults == [] and comp.attempts == 1
 
 
 def test_empty_choices_are_an_empty_answer_fault(server, key_env):
@@ -182,6 +203,49 @@ def test_a_malformed_answer_ends_no_game(server, key_env, tmp_path):
     assert trace["status"] == "complete" and trace["error"] is None
     kinds = [f["kind"] for s in trace["steps"] for f in (s["tokens"] or {}).get("faults", [])]
     assert kinds[:3] == ["malformed"] * 3
+
+
+def test_a_server_answering_lone_surrogates_one_time_in_seven_ends_no_game(server, key_env, tmp_path, capsys):
+    """Through ``negotiation-env run``: every game complete, each poisoned answer a
+    recorded ``malformed`` fault, the trace file valid UTF-8."""
+    import threading
+
+    from negotiation_env.cli import main
+
+    talk = '{"thinking": "t", "speech": "Let us share.", "action": null}'
+    lock, served = threading.Lock(), {"n": 0, "poisoned": 0}
+
+    def reply(req):
+        with lock:
+            served["n"] += 1
+            if served["n"] % 7 == 0:
+                served["poisoned"] += 1
+                return talk.replace("share", "share \ud800")  # the server's JSON writes it as the escape
+            return talk
+
+    server.reply = reply
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(f"""name = "surrogates"
+seed = 3
+[[games]]
+game = "resource"
+pairings = "self"
+games_per_cell = 3
+config = {{ num_rounds = 1, cheap_talk_turns = 2, max_retries = 1 }}
+[[games.policies]]
+spec = "openai:test-model@{server.url}"
+label = "fake"
+options = {{ api_key_env = "{key_env}", timeout = 2.0, max_retries = 2, backoff = 0.0 }}
+""")
+    assert main(["run", str(cfg), "--out", str(tmp_path / "run")]) == 0
+    text = (tmp_path / "run" / "traces.jsonl").read_bytes().decode("utf-8")  # strict: valid UTF-8
+    traces = [json.loads(x) for x in text.splitlines()]
+    assert len(traces) == 3 and all(t["status"] == "complete" and t["error"] is None for t in traces)
+    faults = [f for t in traces for s in t["steps"] for f in (s["tokens"] or {}).get("faults", [])]
+    assert served["poisoned"] >= 3
+    assert [f["kind"] for f in faults] == ["malformed"] * served["poisoned"]
+    assert all("'choices[0].message.content' holds \\ud800" in f["message"] for f in faults)
+    assert "\ufffd" not in text and "\\ud800" not in text.replace("holds \\\\ud800", "")
 
 
 def test_an_odd_logprob_is_an_unusable_answer_not_a_crash(server, key_env):

@@ -381,7 +381,8 @@ class MatrixGame(Game):
                     prepared = self._prepare(action, key)
                 if prepared is not None:
                     return self._step_prepared(agent, st, action, prepared)
-        else:
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
+        if type(action) is not dict or self.phase == "acknowledge":
             key = None if isinstance(action, str) else action_key(action)
         raw = action if isinstance(action, str) else self._describe(action, key)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
@@ -426,12 +427,13 @@ class MatrixGame(Game):
     def _prepare(self, action: dict, key: tuple) -> tuple | None:
         """(raw as kept, value, events as (kind, fields), history content) of an accepted
         structured answer in this phase, kept under (phase, key); None when refused."""
+        action, unencodable = self._encodable_parts(action)  # (a repair is a function of the content too)
         try:
             parsed = self._parse(action, key)
         except ParseError:
             return None
         cfg = self.config
-        events: list[tuple[str, dict[str, Any]]] = []
+        events: list[tuple[str, dict[str, Any]]] = [("answer_unencodable", unencodable)] if unencodable else []
         raw, length = cut(self._describe(action, key), ANSWER_CHARS)
         if length is not None:
             events.append(("answer_truncated", {"length": length, "limit": ANSWER_CHARS}))

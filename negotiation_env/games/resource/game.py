@@ -795,12 +795,13 @@ class ResourceGame(Game):
                                              content)
 
     def _prepare(self, agent: str, action: dict, key: tuple) -> tuple | None:
+        action, unencodable = self._encodable_parts(action)  # (a repair is a function of the content too)
         try:
             turn, text = self._parse(agent, action)
         except ParseError:
             return None
         turn, cuts = self._bound(turn)
-        events: list[tuple[str, dict[str, Any]]] = []
+        events: list[tuple[str, dict[str, Any]]] = [("answer_unencodable", unencodable)] if unencodable else []
         if cuts:
             text = self._turn_text(turn)
             for f, n in cuts:
@@ -832,6 +833,7 @@ class ResourceGame(Game):
                     self._commit(agent, text, content)
                     st.retries = 0
                     return self._apply(agent, turn, text, decision)
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         try:
             turn, text = self._parse(agent, action)
         except ParseError as e:

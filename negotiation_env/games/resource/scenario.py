@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
+from ...core.encodable import first_unencodable, where
 from ...core.visible import shown
 
 __all__ = ["Resource", "Project", "Scenario", "ScenarioError", "ScenarioTooLarge", "load_scenario", "list_scenarios",
@@ -121,11 +122,22 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, d: Any, *, source: str = "scenario") -> "Scenario":
+        _check_text(d, source)
         return _parse(d, source)
 
 
 def _fail(source: str, where: str, msg: str) -> ScenarioError:
     return ScenarioError(f"{source}: field '{where}': {msg}")
+
+
+def _check_text(d: Any, source: str) -> None:
+    """Every string of the scenario (keys included) is text: a surrogate code point (no
+    character; :mod:`negotiation_env.core.encodable`) would reach prompts and traces."""
+    found = first_unencodable(d)
+    if found is not None:
+        path, escape, index, is_key = found
+        raise _fail(source, where(path), f"{'a key holds' if is_key else 'holds'} {escape} at character {index}, "
+                                         "half of a surrogate pair without its other half: not a character")
 
 
 def _too_large(source: str, where: str, msg: str) -> ScenarioTooLarge:

@@ -394,6 +394,7 @@ class RulemakingGame(Game):
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         self._agent_events[agent] = []
+        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         cfg = self.config
         key = None if isinstance(action, str) else action_key(action)
         if isinstance(action, str):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
+from ...core.encodable import first_unencodable, where
 from ...core.visible import is_blank, shown
 
 __all__ = [
@@ -226,6 +227,7 @@ class RulemakingScenario:
 
     @classmethod
     def from_dict(cls, d: Any, *, source: str = "scenario") -> "RulemakingScenario":
+        _check_text(d, str(source))
         return _parse(d, str(source))
 
 
@@ -234,6 +236,16 @@ class RulemakingScenario:
 
 def _fail(source: str, where: str, msg: str) -> ScenarioError:
     return ScenarioError(f"{source}: field '{where}': {msg}")
+
+
+def _check_text(d: Any, source: str) -> None:
+    """Every string of the scenario (keys included) is text: a surrogate code point (no
+    character; :mod:`negotiation_env.core.encodable`) would reach prompts and traces."""
+    found = first_unencodable(d)
+    if found is not None:
+        path, escape, index, is_key = found
+        raise _fail(source, where(path), f"{'a key holds' if is_key else 'holds'} {escape} at character {index}, "
+                                         "half of a surrogate pair without its other half: not a character")
 
 
 def _number(v: Any) -> bool:
