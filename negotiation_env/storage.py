@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name"]
+__all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name", "failed_verb"]
 
 #: exit code of a command that could not write (disk full, read-only folder, no permission, ...)
 EXIT_STORAGE = 5
@@ -81,3 +81,21 @@ def describe(e: OSError, path: str | Path | None = None) -> str:
     code = errno.errorcode.get(e.errno or 0)
     reason = f"{reason} ({code})" if code else reason
     return f"{where}: {reason}" if where is not None else reason
+
+
+def _within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def failed_verb(e: OSError, source: str | Path | None, out: str | Path | None) -> str:
+    """``"read"`` when ``e`` names a path of the command's ``source`` that is not under
+    its ``out``, else ``"write"``: a command that reads a run and writes beside it says
+    which of the two the disk refused."""
+    if e.filename is None or source is None:
+        return "write"
+    where = Path(os.fsdecode(e.filename)).resolve()
+    if where.name.startswith(".") and where.name.endswith(f".{os.getpid()}.tmp"):
+        return "write"  # a file being written whole (temporary_name)
+    if out is not None and _within(where, Path(out).resolve()):
+        return "write"
+    return "read" if _within(where, Path(source).resolve()) else "write"

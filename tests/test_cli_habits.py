@@ -143,7 +143,7 @@ def test_an_openai_seat_plays_through_a_local_server(capsys, monkeypatch):
     finally:
         server.close()
     out = capsys.readouterr().out
-    assert "agent_a: I will buy little." in out and "agent_a decides: buys {}, runs []" in out
+    assert "agent_a: \"I will buy little.\"" in out and "agent_a decides: buys {}, runs []" in out
     assert server.requests[0]["max_tokens"] == 1  # the probe, then the game's calls
     # talk, decision and the D.5 reflection (on by default)
     assert len(server.requests) == 4 and server.requests[1]["model"] == "test-model"
@@ -173,7 +173,7 @@ def test_a_human_seat_sees_its_prompts_and_the_envs_errors(capsys, monkeypatch):
     # the env's own validator answers the bad move, and the seat is asked again
     assert "Your previous response was invalid: no JSON object found in the response" in out
     assert "[invalid] agent_a: no JSON object found in the response" in out
-    assert "agent_a: I will buy little." in out and "agent_a decides: buys {}, runs []" in out
+    assert "agent_a: \"I will buy little.\"" in out and "agent_a decides: buys {}, runs []" in out
     assert "human (agent_a) vs oracle (agent_b)" in out
 
 
@@ -181,7 +181,7 @@ def test_a_closed_stdin_stops_the_game(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(TALK + "\n"))
     assert main(["play", "--a", "human", "--rounds", "1", "--turns", "1"]) == 1
     cap = capsys.readouterr()
-    assert "game stopped (stdin closed) at agent_a's turn" in cap.err and "agent_a: I will buy little." in cap.out
+    assert "game stopped (stdin closed) at agent_a's turn" in cap.err and "agent_a: \"I will buy little.\"" in cap.out
 
 
 def test_a_human_matrix_seat(capsys, monkeypatch):

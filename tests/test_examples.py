@@ -78,7 +78,7 @@ def test_llm_vs_scripted_through_a_local_server(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert server.requests[0]["max_tokens"] == 1  # the probe
     assert {r["model"] for r in server.requests} == {"test-model"} and len(server.requests) >= 3
-    assert "agent_a: I will buy little this round." in out and "agent_a decides: buys {}, runs []" in out
+    assert "agent_a: \"I will buy little this round.\"" in out and "agent_a decides: buys {}, runs []" in out
     assert returns["agent_a"] == 0.0  # an empty purchase runs no project
     assert f"=== Game over: agent_a 0, agent_b {returns['agent_b']:g} ===" in out
 

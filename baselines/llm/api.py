@@ -342,10 +342,11 @@ class APIClient:
     # ------------------------------------------------------------------ description
 
     def settings(self) -> dict[str, Any]:
-        """Everything that shapes a request, never the key."""
+        """Everything that shapes a request and its retries, never the key."""
         return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
                 "timeout": self.timeout, "max_retries": self.max_retries, "backoff": self.backoff,
-                "backoff_max": self.backoff_max, "max_concurrency": self.max_concurrency,
+                "backoff_max": self.backoff_max, "max_retry_after": self.max_retry_after,
+                "call_budget": self.call_budget, "max_concurrency": self.max_concurrency,
                 "max_response_bytes": self.max_response_bytes,
                 "temperature": self.resolved_temperature(), "top_p": self.top_p, "max_tokens": self.max_tokens,
                 "token_param": self._param, "reasoning_via": self.reasoning_via,

@@ -22,7 +22,7 @@ from rich.table import Table as RichTable
 
 from ..console import print_error
 from ..core.secrets import url_credential
-from ..storage import EXIT_STORAGE, describe
+from ..storage import EXIT_STORAGE, describe, failed_verb
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
 
 __all__ = ["add_subcommands"]
@@ -32,8 +32,12 @@ def _err(msg: str) -> int:
     return print_error(msg, 2)
 
 
-def _could_not_write(e: OSError, out: Any, left: str) -> int:
-    """A write the disk refused (full, read-only, no permission): one sentence, exit code 5."""
+def _could_not_write(e: OSError, out: Any, left: str, source: Any = None) -> int:
+    """A write the disk refused (full, read-only, no permission), or a read of the
+    source: one sentence, exit code 5."""
+    if failed_verb(e, source, out) == "read":
+        return print_error(f"could not read {describe(e)}; nothing was written: check the file's permissions",
+                           EXIT_STORAGE)
     return print_error(f"could not write {describe(e, out)}; {left}: free space or choose a writable --out",
                        EXIT_STORAGE)
 
@@ -72,7 +76,7 @@ def _print_tables(console: Console, res, title: str, default_out: str):
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
-    from .report import report_run
+    from .report import DEFAULT_OUT, report_run
 
     src = _source(args.source)
     if src is None:
@@ -87,7 +91,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     except MixedEnvVersions as e:
         return _err(str(e))
     except OSError as e:
-        return _could_not_write(e, args.out or src, "the files written before it are whole, none is partial")
+        out = args.out or (src if src.is_dir() else src.parent) / DEFAULT_OUT
+        return _could_not_write(e, out, "the files written before it are whole, none is partial", src)
     if not rep.games:
         return _err(f"no traces in {src}")
     out = _print_tables(console, rep, f"Report of {src}", args.out)
@@ -109,7 +114,10 @@ def _view(args: argparse.Namespace, console: Console) -> int:
     except MixedEnvVersions as e:
         return _err(str(e))
     except OSError as e:
-        return _could_not_write(e, args.out or src, "no partial page is left there")
+        from .viewer import DEFAULT_FILE
+
+        out = args.out or (src if src.is_dir() else src.parent) / DEFAULT_FILE
+        return _could_not_write(e, out, "no partial page is left there", src)
     for p in problems:
         console.print(f"skipped trace line: {p}", highlight=False, markup=False, style="yellow")
     left = f"; {len(problems)} trace lines left out (listed above and in the page)" if problems else ""

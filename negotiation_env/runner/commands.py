@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..console import print_error
-from ..storage import EXIT_STORAGE, describe as describe_os_error
+from ..storage import EXIT_STORAGE, failed_verb, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
 from .engine import (BACKENDS, DEFAULT_MAX_DEGRADED, DEFAULT_MAX_TRUNCATED, RATE_LIMIT_CHOICES, TRACES_FILE, CellStats,
@@ -372,8 +372,12 @@ def _nothing(console: Console, what: str) -> int:
 
 
 def _could_not_write(e: OSError, out: str, left: str = "nothing partial is left there; an existing file of that "
-                                                      "name is left as it was") -> int:
-    """An export the disk refused (full, read-only, no permission): one sentence, exit code 5."""
+                                                      "name is left as it was", source: str | None = None) -> int:
+    """An export the disk refused (full, read-only, no permission), or a read of its
+    source: one sentence, exit code 5."""
+    if failed_verb(e, source, out) == "read":
+        return _fail(f"could not read {describe_os_error(e)}; nothing was written: check the file's permissions",
+                     EXIT_STORAGE)
     return _fail(f"could not write {describe_os_error(e, out)}; {left}: free space or choose a writable --out",
                  EXIT_STORAGE)
 
@@ -404,7 +408,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
         n = ex.write(args.kind, source, args.out, keep_empty=False, **opts)
     except FileNotFoundError as e:
         if e.filename is not None and Path(os.fsdecode(e.filename)).resolve() != Path(args.source).resolve():
-            return _could_not_write(e, args.out)  # a folder of --out vanished while writing
+            return _could_not_write(e, args.out, source=args.source)  # a folder of --out vanished while writing
         return _err(str(e))
     except ex.FilterError as e:
         flag = _FILTER_FLAGS.get(e.field, e.field)
@@ -413,7 +417,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     except ValueError as e:
         return _err(str(e))
     except OSError as e:
-        return _could_not_write(e, args.out)
+        return _could_not_write(e, args.out, source=args.source)
     for p in problems:
         _plain(console, f"skipped trace line: {p}", style="yellow")
     if n == 0:
@@ -449,7 +453,7 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
         return _err(str(e))
     except OSError as e:
         written = f" (the {len(made)} datasets written before it are whole)" if made else ""
-        return _could_not_write(e, args.out, f"the dataset being written was removed{written}")
+        return _could_not_write(e, args.out, f"the dataset being written was removed{written}", args.source)
     for p in problems:
         _plain(console, f"skipped trace line: {p}", style="yellow")
     for (_game, agent), ds in made.items():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -291,3 +292,32 @@ def test_a_run_without_truncated_games_says_nothing_of_them(tmp_path, capsys):
     assert summary.truncated == 0 and not summary.too_truncated
     s = run(small_config(games_per_cell=1, max_steps=3), tmp_path / "cut", max_truncated=0.5)
     assert s.truncated == s.games == s.planned and s.too_truncated and s.truncated_fraction == 1.0
+
+
+def test_a_source_that_cannot_be_read_is_a_read_failure_not_a_write(finished, tmp_path, capsys, monkeypatch):
+    """A refused read of the run's traces says "could not read" and names the trace file,
+    in export, report and view alike; a refused write beside it still says "could not write"."""
+    from negotiation_env.storage import failed_verb
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(finished, run_dir)
+    traces = run_dir / "traces.jsonl"
+    real_open = open
+
+    def refuse(file, *a, **kw):
+        if os.fspath(file) == os.fspath(traces):
+            raise PermissionError(errno.EACCES, "Permission denied", str(traces))
+        return real_open(file, *a, **kw)
+
+    monkeypatch.setattr("builtins.open", refuse)
+    for argv in (["export", str(run_dir), "--kind", "sft", "--out", str(tmp_path / "sft.jsonl")],
+                 ["report", str(run_dir), "--no-plots"], ["view", str(run_dir)]):
+        assert main(argv) == 5, argv
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"could not read {traces}: Permission denied (EACCES)" in err and "could not write" not in err, argv
+    # the verb alone: a temporary file being written inside the source is a write
+    tmp = run_dir / f".viewer.html.{os.getpid()}.tmp"
+    assert failed_verb(OSError(errno.ENOSPC, "full", str(tmp)), run_dir, None) == "write"
+    assert failed_verb(OSError(errno.EACCES, "denied", str(traces)), run_dir, run_dir / "report") == "read"
+    assert failed_verb(OSError(errno.ENOSPC, "full", str(run_dir / "report" / "a.csv")), run_dir,
+                       run_dir / "report") == "write"
