@@ -27,8 +27,9 @@ server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient`
   appears in the answer, the faults, any log record (every logger at DEBUG) or stdout/stderr.
 * ``thinking shape``: a secret in reasoning (an orphan ``</think>``, nested spans, an
   unclosed span, a JSON answer inside a span, text whose lower case is longer), random text
-  around it, through the matrix, resource and rulemaking parsers and ``split_reasoning``.
-  Fails when the secret is in what the partner would read.
+  around it, through the matrix (its ``strict`` rule: under the default ``f6`` rule text
+  before a stray ``</think>`` is answer, as the paper writes it), resource and rulemaking
+  parsers and ``split_reasoning``. Fails when the secret is in what the partner would read.
 * ``runaway answer``: 1-4 refused answers of 10 kB-20 MB in a resource or rulemaking game.
   Fails when an observation leaves its space, the trace line passes 2 MiB, or a retry
   re-sends more than 60,000 characters.
@@ -225,7 +226,9 @@ def thinking_shape(rng, server, other) -> str | None:
     game = negotiation_env.make_game("resource", theme="medieval")
     game.reset(np.random.default_rng(0))
     targets: dict[str, tuple[str, str, Callable[[str], str]]] = {
-        "matrix": ("Let us both choose A.", secret, lambda t: parse_message(t).value),
+        # the strict rule: the matrix default reads tags as F.6 writes them, where text before a
+        # stray </think> is answer by design (docs/games/matrix.md)
+        "matrix": ("Let us both choose A.", secret, lambda t: parse_message(t, think_tags="strict").value),
         "resource": (json.dumps({"thinking": "", "speech": "hello", "action": None}),
                      json.dumps({"thinking": "", "speech": secret, "action": None}),
                      lambda t: resource_parse(t, load_scenario("mc080_1"), "agent_a", game.names,

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name", "failed_verb"]
+__all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name", "failed_verb", "failure_message"]
 
 #: exit code of a command that could not write (disk full, read-only folder, no permission, ...)
 EXIT_STORAGE = 5
@@ -99,3 +99,11 @@ def failed_verb(e: OSError, source: str | Path | None, out: str | Path | None) -
     if out is not None and _within(where, Path(out).resolve()):
         return "write"
     return "read" if _within(where, Path(source).resolve()) else "write"
+
+
+def failure_message(e: OSError, source: str | Path | None, out: str | Path | None, left: str) -> str:
+    """The one sentence of a command that stopped on ``e``: a refused read of its
+    ``source``, or a refused write under ``out`` followed by ``left`` (what is left there)."""
+    if failed_verb(e, source, out) == "read":
+        return f"could not read {describe(e)}; nothing was written: check the file's permissions"
+    return f"could not write {describe(e, out)}; {left}: free space or choose a writable --out"

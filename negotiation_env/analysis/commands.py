@@ -22,7 +22,7 @@ from rich.table import Table as RichTable
 
 from ..console import print_error
 from ..core.secrets import url_credential
-from ..storage import EXIT_STORAGE, describe, failed_verb
+from ..storage import EXIT_STORAGE, failure_message
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
 
 __all__ = ["add_subcommands"]
@@ -35,11 +35,7 @@ def _err(msg: str) -> int:
 def _could_not_write(e: OSError, out: Any, left: str, source: Any = None) -> int:
     """A write the disk refused (full, read-only, no permission), or a read of the
     source: one sentence, exit code 5."""
-    if failed_verb(e, source, out) == "read":
-        return print_error(f"could not read {describe(e)}; nothing was written: check the file's permissions",
-                           EXIT_STORAGE)
-    return print_error(f"could not write {describe(e, out)}; {left}: free space or choose a writable --out",
-                       EXIT_STORAGE)
+    return print_error(failure_message(e, source, out, left), EXIT_STORAGE)
 
 
 def _source(path: str) -> Path | None:

@@ -27,8 +27,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["REPLACEMENT", "is_encodable", "surrogate_in", "first_unencodable", "replace_unencodable", "where"]
+__all__ = ["REPLACEMENT", "is_encodable", "surrogate_in", "first_unencodable", "unencodable_problem",
+           "replace_unencodable", "where", "NOT_A_CHARACTER"]
 
+#: why a string holding a surrogate code point is refused
+NOT_A_CHARACTER = "half of a surrogate pair without its other half: not a character"
 #: what a surrogate code point is replaced by
 REPLACEMENT = "\ufffd"
 #: containers deeper than this are not walked (every decoder of the package refuses
@@ -99,6 +102,17 @@ def first_unencodable(obj: Any) -> tuple[tuple, str, int, bool] | None:
             for i in range(len(value) - 1, -1, -1):
                 stack.append((value[i], path + (i,), depth + 1))
     return None
+
+
+def unencodable_problem(obj: Any) -> tuple[str, str] | None:
+    """``(where, what)`` of the first string in ``obj`` holding a surrogate code point
+    (:func:`first_unencodable`), worded for a loader's error: the field as ``a.b[0]``
+    and what is wrong with it; None when every string is text."""
+    found = first_unencodable(obj)
+    if found is None:
+        return None
+    path, escape, index, is_key = found
+    return where(path), f"{'a key holds' if is_key else 'holds'} {escape} at character {index}, {NOT_A_CHARACTER}"
 
 
 def _fix(text: str) -> tuple[str, int]:

@@ -40,7 +40,7 @@ import math
 import re
 from typing import Any
 
-from .encodable import first_unencodable, where
+from .encodable import NOT_A_CHARACTER, first_unencodable, where
 
 __all__ = ["ParseError", "JSONTextError", "UnencodableText", "extract_json_object", "loads_document", "loads_record",
            "MAX_RESPONSE_CHARS", "MAX_JSON_DEPTH", "MAX_DOCUMENT_DEPTH", "MAX_NUMBER_CHARS", "MAX_CANDIDATES"]
@@ -97,8 +97,7 @@ def _check_text(obj: Any, text: str, start: int, end: int) -> None:
         path, escape, _index, is_key = found
         what = (f"a key of the object at {where(path[:-1])!r}" if path[:-1] else "a key") if is_key else (
             f"the string at {where(path)!r}" if path else "the string")
-        raise _RefusedText(f"{what} holds {escape}, half of a surrogate pair without its other half: not a "
-                           "character")
+        raise _RefusedText(f"{what} holds {escape}, {NOT_A_CHARACTER}")
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..console import print_error
-from ..storage import EXIT_STORAGE, failed_verb, describe as describe_os_error
+from ..storage import EXIT_STORAGE, failure_message, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
 from .engine import (BACKENDS, DEFAULT_MAX_DEGRADED, DEFAULT_MAX_TRUNCATED, RATE_LIMIT_CHOICES, TRACES_FILE, CellStats,
@@ -375,11 +375,7 @@ def _could_not_write(e: OSError, out: str, left: str = "nothing partial is left 
                                                       "name is left as it was", source: str | None = None) -> int:
     """An export the disk refused (full, read-only, no permission), or a read of its
     source: one sentence, exit code 5."""
-    if failed_verb(e, source, out) == "read":
-        return _fail(f"could not read {describe_os_error(e)}; nothing was written: check the file's permissions",
-                     EXIT_STORAGE)
-    return _fail(f"could not write {describe_os_error(e, out)}; {left}: free space or choose a writable --out",
-                 EXIT_STORAGE)
+    return _fail(failure_message(e, source, out, left), EXIT_STORAGE)
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:

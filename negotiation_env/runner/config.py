@@ -63,7 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.config import ConfigError
 from ..core.datafiles import FileTooLarge, read_bounded
-from ..core.encodable import first_unencodable, where
+from ..core.encodable import unencodable_problem
 from ..core.jsontext import MAX_NUMBER_CHARS
 from ..core.visible import shown
 from ..core.secrets import CREDENTIAL_ADVICE, find_credential, redact_text
@@ -323,12 +323,9 @@ def _check_text(data: Any) -> None:
     """Refuse a string (key or value) holding a surrogate code point: no character, so
     not text that names, keys, traces or terminals can carry (a YAML ``"\\ud800"``
     escape, or a dict built in Python; TOML refuses the escape itself)."""
-    found = first_unencodable(data)
+    found = unencodable_problem(data)
     if found is not None:
-        path, escape, index, is_key = found
-        what = "a key holds" if is_key else "holds"
-        raise RunConfigError(f"run config: {where(path)}: {what} {escape} at character {index}, half of a surrogate "
-                             "pair without its other half: not a character; write the character itself")
+        raise RunConfigError(f"run config: {found[0]}: {found[1]}; write the character itself")
 
 
 def parse_config(data: Any) -> RunConfig:

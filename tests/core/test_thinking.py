@@ -99,6 +99,7 @@ def test_many_unclosed_tags_take_linear_time():
 
 
 def test_many_tags_of_every_kind_take_linear_time():
+    import math
     import time
 
     t0 = time.perf_counter()
@@ -124,13 +125,21 @@ def test_f6_rule_is_the_two_regexes(text):
 
 
 def test_f6_examples_and_linear_time():
+    import math
     import time
 
     assert split_think("A</think>", "f6") == ("A</think>", [])  # a stray closing tag is text
     assert split_think("<think><think>a</think>b</think>c", "f6") == ("b</think>c", ["<think>a"])
     assert split_think("x<THINK>a</think>y<think>b", "f6") == ("xy", ["a", "b"])
     assert split_think("A</think>") == ("", ["A"])  # the default stays the strict rule of every game
-    t0 = time.perf_counter()
-    split_think("<think>" * 16_000 + "x" + "</think>" * 3, "f6")
-    split_think("<think>" * 16_000, "f6")
-    assert time.perf_counter() - t0 < 1.0  # F.6's regex takes seconds on the second text
+    def cost(n: int) -> float:  # the best of three, so a busy machine only adds noise upward
+        best = math.inf
+        for _ in range(3):
+            t0 = time.perf_counter()
+            split_think("<think>" * n + "x" + "</think>" * 3, "f6")
+            split_think("<think>" * n, "f6")
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    # 16 times the text costs about 16 times the time; F.6's regex is quadratic (256 times)
+    assert cost(16_000) < 64 * cost(1_000)

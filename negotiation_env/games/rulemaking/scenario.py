@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...core.datafiles import read_json, shipped_ids
-from ...core.encodable import first_unencodable, where
+from ...core.encodable import unencodable_problem
 from ...core.visible import is_blank, shown
 
 __all__ = [
@@ -241,11 +241,9 @@ def _fail(source: str, where: str, msg: str) -> ScenarioError:
 def _check_text(d: Any, source: str) -> None:
     """Every string of the scenario (keys included) is text: a surrogate code point (no
     character; :mod:`negotiation_env.core.encodable`) would reach prompts and traces."""
-    found = first_unencodable(d)
+    found = unencodable_problem(d)
     if found is not None:
-        path, escape, index, is_key = found
-        raise _fail(source, where(path), f"{'a key holds' if is_key else 'holds'} {escape} at character {index}, "
-                                         "half of a surrogate pair without its other half: not a character")
+        raise _fail(source, *found)
 
 
 def _number(v: Any) -> bool:
