@@ -3,7 +3,7 @@
     negotiation-env --version
     negotiation-env games [GAME] [--json]    # env ids, seats, conditions, config fields with defaults
     negotiation-env play [--game G] [--a SPEC] [--b SPEC] [--seat AGENT=SPEC]... [--others SPEC] [--set F=V]...
-                         [--seed 0] [--text]   (resource also: --scenario mc080_1 --rounds 4 --turns 5 --theme T)
+                         [--seed 0] [--text] [--human-retries N]   (resource also: --scenario mc080_1 --rounds 4 --turns 5 --theme T)
                          # SPEC: a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL,
                          # python:MODULE:FACTORY (found from the current folder) or human (you, at the terminal)
     negotiation-env scenarios [list]     # the shipped pool with solver figures
@@ -33,6 +33,7 @@ from . import GAMES, ConfigError, __version__, env as make_env
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
 from .console import print_error
+from .play import HumanSeat, ending, read_answer  # noqa: F401 - read_answer: the CLI's answer reader
 
 
 #: the policies `play` seats where no flag names one, in the game's seat order
@@ -42,6 +43,11 @@ DEFAULT_SEATS = {
     "rulemaking": ("reciprocator", "conceder", "hardliner", "satisficer", "noisy_conceder"),
 }
 SPEC_FORMS = "a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL, python:MODULE:FACTORY or human"
+
+
+#: `play`'s exit code for a game an error ended (a policy that raised, a dyad an invalid
+#: answer ended): the code `run` gives a run with games that ended in error
+EXIT_GAME_ERROR = 1
 
 
 class PlayError(ValueError):
@@ -65,6 +71,17 @@ def scripted_names(game: str) -> list[str]:
     from baselines.scripted import POLICIES
 
     return list(POLICIES)
+
+
+def _retries(text: str) -> int:
+    """``--human-retries N``: a whole number >= 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return n
 
 
 def _value(text: str):
@@ -139,7 +156,8 @@ def _seat_specs(args: argparse.Namespace, agents: list[str]) -> dict[str, tuple[
     return {a: seats[a] for a in agents}
 
 
-def _build_policy(flag: str, text: str, game: str, output: str, seed: int | None, console: Console):
+def _build_policy(flag: str, text: str, game: str, output: str, seed: int | None, console: Console,
+                  human_retries: int | None = None):
     """The policy of one seat: ``human``, a bare scripted name or a runner policy spec
     (:func:`negotiation_env.runner.policies.resolve_factory`)."""
     from pydantic import ValidationError
@@ -148,7 +166,7 @@ def _build_policy(flag: str, text: str, game: str, output: str, seed: int | None
     from .runner.policies import PolicyUnavailable, resolve_factory
 
     if text == "human":
-        return HumanSeat(console)
+        return HumanSeat(console, human_retries)
     bare = ":" not in text
     spec = f"scripted:{text}" if bare else text
     options = {"output": output} if spec.startswith("scripted:") else {}
@@ -176,67 +194,6 @@ def _build_policy(flag: str, text: str, game: str, output: str, seed: int | None
     return policy
 
 
-class HumanSeat:
-    """A seat played from the terminal: shows what the env tells the seat that it has not
-    shown yet (the system prompt first, then each new prompt, which carries the env's own
-    error message after a bad move) and reads the answer from stdin. The text goes to
-    ``env.step`` unchanged, so the game's parser judges it as it judges a model's answer.
-
-    An answer is one line, unless that line is empty or opens a JSON object that is not
-    complete yet: then lines are read until the object is complete or a blank line comes
-    (paste a pretty-printed JSON answer, or start with an empty line to type several)."""
-
-    def __init__(self, console: Console):
-        self.console = console
-        self._seen: list[dict] = []
-
-    def act(self, observation) -> str:
-        conversation = [dict(m) for m in observation.get("conversation") or ()]
-        k = len(self._seen)
-        new = conversation[k:] if conversation[:k] == self._seen else conversation
-        shown = [m for m in new if m.get("role") != "assistant"]
-        if not shown or shown[-1].get("content") != observation["prompt"]:
-            shown.append({"role": "user", "content": observation["prompt"]})
-        self._seen = conversation
-        for m in shown:
-            self.console.print(f"\n[{m.get('role', 'user')}]\n{m.get('content', '')}", markup=False, highlight=False,
-                               soft_wrap=True)  # the env's text as it is, lines unbroken
-        self.console.print("your answer> ", end="", markup=False, highlight=False)
-        return read_answer(sys.stdin)
-
-
-def _complete_json(text: str) -> bool:
-    import json
-
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-def read_answer(stream) -> str:
-    """One answer from ``stream`` (see :class:`HumanSeat`); EOFError when it is closed
-    before any answer."""
-    line = stream.readline()
-    if line == "":
-        raise EOFError("stdin closed")
-    first = line.rstrip("\r\n")
-    opens_json = first.lstrip().startswith("{")
-    if first.strip() and not (opens_json and not _complete_json(first)):
-        return first
-    lines = [first] if first.strip() else []
-    while True:
-        line = stream.readline()
-        text = line.rstrip("\r\n")
-        if line == "" or not text.strip():
-            break
-        lines.append(text)
-        if lines[0].lstrip().startswith("{") and _complete_json("\n".join(lines)):
-            break
-    return "\n".join(lines)
-
-
 def _play(args: argparse.Namespace, console: Console) -> int:
     err = Console(stderr=True)
     try:
@@ -253,10 +210,16 @@ def _play(args: argparse.Namespace, console: Console) -> int:
                     models[text] = _build_policy(flag, text, args.game, output, seed, console)
                 policies[agent] = models[text]
             else:
-                policies[agent] = _build_policy(flag, text, args.game, output, seed, console)
+                policies[agent] = _build_policy(flag, text, args.game, output, seed, console, args.human_retries)
+        if args.human_retries is not None and not any(isinstance(p, HumanSeat) for p in policies.values()):
+            raise PlayError("--human-retries: no seat is human (give --a human, --b human or --seat AGENT=human)")
     except (PlayError, ModelUnavailable) as e:
         return print_error(str(e), 2 if isinstance(e, PlayError) else 3)
     env.reset(seed=args.seed)
+    game = env.unwrapped.game
+    for agent, policy in policies.items():
+        if isinstance(policy, HumanSeat):
+            policy.bind(args.game, game, agent)
     totals = {a: 0.0 for a in env.possible_agents}
     events = 0
     try:
@@ -270,8 +233,11 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         why = "stdin closed" if isinstance(e, EOFError) else "interrupted"
         err.print(f"game stopped ({why}) at {agent}'s turn; nothing was scored", markup=False, highlight=False)
         return 1
+    except Exception as e:  # noqa: BLE001 - a policy under development may raise anything: the game ends in error
+        console.print(env.render(), markup=False, highlight=False)
+        return print_error(f"the game ended in error at {agent}'s turn ({seats[agent][1]}): "
+                           f"{type(e).__name__}: {e}", EXIT_GAME_ERROR)
     console.print(env.render(), markup=False, highlight=False)
-    game = env.unwrapped.game
     if args.game == "resource":
         table = Table(title=escape(f"{seats['agent_a'][1]} (agent_a) vs {seats['agent_b'][1]} (agent_b) "
                                    f"on {game.scenario.name}"))
@@ -293,6 +259,10 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         for agent in agents:
             table.add_row(escape(agent), escape(seats[agent][1]), f"{totals[agent]:g}")
     console.print(table)
+    why, error_ended = ending(args.game, game)
+    console.print(f"Game {why}.", markup=False, highlight=False, soft_wrap=True)
+    if error_ended:
+        return print_error(f"the game {why}", EXIT_GAME_ERROR)
     return 0
 
 
@@ -628,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--turns", type=int, default=None,
                       help="resource: cheap-talk turns per agent (default 5; 0: unlimited)")
     play.add_argument("--theme", default=None, help="resource: theme name, 'random' or 'none' (default: random)")
+    play.add_argument("--human-retries", type=_retries, default=None, metavar="N",
+                      help="a human seat's refused answers to one prompt before the game's own rule for an invalid "
+                           "answer (its retries, then its fallback) applies (default: asked again until accepted)")
     play.add_argument("--text", action="store_true",
                       help="scripted policies answer with raw text, as an LLM would (default: structured actions)")
     play.set_defaults(func=_play)

@@ -18,6 +18,10 @@ TALK = json.dumps({"thinking": "mine", "speech": "I will buy little.", "action":
 BUY = json.dumps({"thinking": "mine", "speech": "Done.", "action": {}})
 
 
+def out_lines(out: str, start: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith(start)]
+
+
 def _same_game(a: str, b: str) -> bool:
     """The same transcript and result rows (the table titles name the specs as given)."""
     return a[:a.index("┏")].split("=== Game over")[0] == b[:b.index("┏")].split("=== Game over")[0] \
@@ -163,18 +167,21 @@ def test_read_answer_forms():
 
 
 def test_a_human_seat_sees_its_prompts_and_the_envs_errors(capsys, monkeypatch):
-    # a bad move, a talk turn, a decision pasted over two lines, the reflection
+    # plain text for a talk turn, a talk answer where a decision is owed (refused), a
+    # decision pasted over two lines, the reflection
     answers = ["hello", TALK, BUY[:30], BUY[30:], "", "I bought too little.", ""]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers)))
     assert main(["play", "--a", "human", "--b", "oracle", "--rounds", "1", "--turns", "1", "--theme", "none"]) == 0
     out = capsys.readouterr().out
     assert out.index("[system]") < out.index("--- CHEAP TALK PHASE (Round 1/1) ---") < out.index("your answer> ")
     assert out.count("[system]") == 1  # the system prompt once, then only what is new
-    # the env's own validator answers the bad move, and the seat is asked again
-    assert "Your previous response was invalid: no JSON object found in the response" in out
-    assert "[invalid] agent_a: no JSON object found in the response" in out
-    assert "agent_a: \"I will buy little.\"" in out and "agent_a decides: buys {}, runs []" in out
+    # the env's own validator explains the refused answer, and the seat is asked again
+    assert ('not accepted: you MUST set "action" to your purchase object now; null is not allowed in the '
+            "decision phase\n>>> try again: round 1 of 1: decide what to buy") in out
+    assert "[invalid]" not in out and "[fallback]" not in out
+    assert 'agent_a: "hello"' in out and "agent_a decides: buys {}, runs []" in out
     assert "human (agent_a) vs oracle (agent_b)" in out
+    assert out.rstrip().endswith("Game played its one round.")
 
 
 def test_a_closed_stdin_stops_the_game(capsys, monkeypatch):
@@ -182,6 +189,113 @@ def test_a_closed_stdin_stops_the_game(capsys, monkeypatch):
     assert main(["play", "--a", "human", "--rounds", "1", "--turns", "1"]) == 1
     cap = capsys.readouterr()
     assert "game stopped (stdin closed) at agent_a's turn" in cap.err and "agent_a: \"I will buy little.\"" in cap.out
+
+
+def test_a_human_matrix_seat_is_told_each_phase_and_asked_again_after_a_typo(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("ok\nC\nA\noption b\n"))
+    assert main(["play", "--game", "matrix", "--b", "human", "--a", "always_a", "--set", "num_rounds=2",
+                 "--set", "treatment=none"]) == 0
+    out = capsys.readouterr().out
+    phases = [line for line in out.splitlines() if line.startswith(">>> ")]
+    assert phases == [
+        ">>> agent_1, acknowledge the rules (type OK; the answer is not scored)",
+        ">>> agent_1, round 1: choose A or B (type A, b or option A)",
+        ">>> try again: round 1: choose A or B (type A, b or option A)",
+        ">>> agent_1, round 2: choose A or B (type A, b or option A)",
+    ]
+    assert "your answer> not accepted: no action found; respond with only: A or B\n" in out
+    assert "Result round 1: AA" in out and "Result round 2: AB" in out
+    assert "[invalid]" not in out and "[fallback]" not in out and "Dyad ended after an error" not in out
+    assert out.rstrip().endswith("Game played all 2 rounds.")
+
+
+def test_human_retries_hands_a_refused_answer_to_the_games_own_rule(capsys, monkeypatch):
+    # --human-retries 1: one refused answer is asked again, the second goes to the game,
+    # whose default rule (on_error="end") plays B and ends the dyad: an error-ended game
+    monkeypatch.setattr(sys, "stdin", io.StringIO("ok\nC\nD\n"))
+    assert main(["play", "--game", "matrix", "--b", "human", "--a", "always_a", "--set", "num_rounds=3",
+                 "--set", "treatment=none", "--human-retries", "1"]) == 1
+    cap = capsys.readouterr()
+    assert out_lines(cap.out, "your answer> not accepted") == [
+        "your answer> not accepted: no action found; respond with only: A or B",
+        "your answer> not accepted: no action found; respond with only: A or B (--human-retries 1 used up: the "
+        "game's own rule for an invalid answer applies)"]
+    assert "agent_1 chooses (hidden): B [fallback]" in cap.out and "=== Dyad ended after an error ===" in cap.out
+    why = ("ended after round 1 of 3: an invalid answer got the default (fallback: agent_1 (action)), and "
+           "on_error='end' ends the dyad after it")
+    assert cap.out.rstrip().endswith(f"Game {why}.")
+    assert " ".join(cap.err.split()) == f"error: the game {why}"
+
+
+def test_a_policy_that_raises_ends_the_game_in_error(tmp_path, monkeypatch, capsys):
+    (tmp_path / "broken_seat.py").write_text(
+        "class Seat:\n"
+        "    def act(self, observation):\n"
+        "        raise RuntimeError('no answer today')\n"
+        "def build(seed=None):\n"
+        "    return Seat()\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "broken_seat", raising=False)
+    assert main(["play", "--game", "matrix", "--a", "python:broken_seat:build"]) == 1
+    assert " ".join(capsys.readouterr().err.split()) == (
+        "error: the game ended in error at agent_0's turn (python:broken_seat:build): RuntimeError: no answer today")
+
+
+def test_human_short_forms_in_the_resource_game(capsys, monkeypatch):
+    # talk as plain text, a decision as "buy 3 r1" after one that is no purchase
+    answers = ["I will buy a little.", "buy lots", "buy 3 r1", "Three was right."]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
+    assert main(["play", "--a", "human", "--b", "oracle", "--rounds", "1", "--turns", "1", "--theme", "none"]) == 0
+    out = capsys.readouterr().out
+    assert out_lines(out, ">>> ") == [
+        ">>> agent_a, round 1 of 1, cheap talk, turn 1 of 1: say something to agent_b (plain text; or end the "
+        "talk with a purchase: buy 3 r1 2 r2)",
+        ">>> agent_a, round 1 of 1: decide what to buy (e.g. buy 3 r1 2 r2, buy nothing, 3 r1, 2 r2)",
+        ">>> try again: round 1 of 1: decide what to buy (e.g. buy 3 r1 2 r2, buy nothing, 3 r1, 2 r2)",
+        ">>> agent_a, the game is over: reflect on it in 2-4 sentences (plain text)"]
+    assert ("not accepted: not a purchase: write buy 3 r1 2 r2, buy nothing, 3 r1, 2 r2 (resources: r1, r2, "
+            "r3), or the JSON answer") in out
+    assert 'agent_a: "I will buy a little."' in out and 'agent_a decides: buys {"r1": 3}, runs []' in out
+    assert 'agent_a reflects: "Three was right."' in out and "[invalid]" not in out
+
+
+@pytest.mark.parametrize("text,answer", [
+    ("buy 3 r1 2 r2", {"r1": 3, "r2": 2}), ("3 r1, 2 R2", {"r1": 3, "r2": 2}), ("buy nothing", {}),
+    ("buy 1 r3 and 4 r1", {"r3": 1, "r1": 4}),
+])
+def test_resource_purchase_short_forms(text, answer):
+    from negotiation_env.play import short_form
+
+    env = negotiation_env.env(game="resource", num_rounds=1, cheap_talk=False, theme=None)
+    env.reset(seed=0)
+    got = json.loads(short_form("resource", env.unwrapped.game, "agent_a", text))
+    assert got == {"thinking": "", "speech": text, "action": answer}
+
+
+def test_human_rulemaking_moves_by_name_and_the_early_end(capsys, monkeypatch):
+    answers = ["c fine", "counter 2 because the hedging rules are too wide", "support market because fine",
+               "concede", "concede: ok then"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
+    assert main(["play", "--game", "rulemaking", "--seat", "authority=human"]) == 0
+    out = capsys.readouterr().out
+    assert ("not accepted: 'c' matches Concede, Counter: start with a move (support, oppose, concede, counter, "
+            "exit; a unique first part is enough), then optionally an issue (its number or id), then the "
+            "rationale") in out
+    assert 'not accepted: "rationale" must be a non-empty string' in out
+    assert out_lines(out, ">>> authority")[0] == (
+        ">>> authority, turn 1 of 15: your move (e.g. counter 2 because ..., support because ...; moves support, "
+        "oppose, concede, counter, exit; issues 1 market_making, 2 hedging, 3 metrics_reporting, "
+        "4 compliance_timeline, 5 covered_funds)")
+    assert 'Turn 1, authority: Counter on hedging — "the hedging rules are too wide"' in out
+    assert 'Turn 6, authority: Support on market_making — "fine"' in out
+    assert 'Turn 11, authority: Concede — "ok then"' in out
+    assert out.rstrip().endswith("Game ended at turn 14 of 15: the parties reached agreement (compromise), which "
+                                 "ends the game early (early_end='agreement').")
+
+
+def test_human_retries_needs_a_human_seat(capsys):
+    assert main(["play", "--game", "matrix", "--human-retries", "2"]) == 2
+    assert "--human-retries: no seat is human" in capsys.readouterr().err
 
 
 def test_a_human_matrix_seat(capsys, monkeypatch):

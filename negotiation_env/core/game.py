@@ -121,6 +121,14 @@ class Game(abc.ABC):
         agent missing from the mapping got 0.0). Invalid actions never raise: the game
         records the error and asks the same agent again."""
 
+    def check_answer(self, agent: str, action: Any) -> str | None:
+        """The error message :meth:`step` would give ``agent``'s ``action`` now (what the
+        agent reads on a retry), or None when step would accept it; changes nothing (no
+        event, no retry counted). A seat that answers again until it is accepted (a
+        human at the terminal) asks this first. A game without the check says None:
+        step judges."""
+        return None
+
     @abc.abstractmethod
     def observe(self, agent: str) -> Any:
         """The agent's observation, contained in ``observation_space(agent)``."""

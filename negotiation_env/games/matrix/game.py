@@ -419,6 +419,17 @@ class MatrixGame(Game):
         self._commit(agent, answer)
         return self._accept(agent, value, raw, False, action)
 
+    def check_answer(self, agent: str, action: Any) -> str | None:
+        if agent not in self.acting():
+            raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
+        if self.phase == "acknowledge":  # any answer is taken (never parsed)
+            return None
+        try:
+            self._parse(self._encodable_parts(action)[0])
+        except ParseError as e:
+            return str(e)
+        return None
+
     # A structured answer the game accepts is a function of its content and the phase
     # (the config is fixed): its printed form, the value, the events it raises and the
     # history entry are worked out once (_prepare) and replayed (_step_prepared), in the

@@ -854,6 +854,15 @@ class ResourceGame(Game):
         st.retries = 0
         return self._apply(agent, turn, text)
 
+    def check_answer(self, agent: str, action: Any) -> str | None:
+        if agent not in self.acting():
+            raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
+        try:
+            self._parse(agent, self._encodable_parts(action)[0])
+        except ParseError as e:
+            return str(e)
+        return None
+
     def _bound(self, turn: Turn) -> tuple[Turn, list[tuple[str, int]]]:
         """Cut speech and thinking to their configured caps; report what was cut."""
         cut = []

@@ -395,24 +395,13 @@ class RulemakingGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         self._agent_events[agent] = []
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
-        cfg = self.config
         key = None if isinstance(action, str) else action_key(action)
         if isinstance(action, str):
             raw = action
         else:
             raw = _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
         try:
-            if isinstance(action, str):
-                mv = parse_text(action, self.scenario, cfg.condition, cfg.limits)
-            else:
-                # parsed once per content (parse_structured reads only the action and the
-                # config); a move with a notebook object is parsed each time (its dict
-                # becomes the party's own private state)
-                mv = self._parsed.get(key) if key is not None else None
-                if mv is None:
-                    mv = parse_structured(action, self.scenario, cfg.condition, cfg.limits)
-                    if key is not None and not isinstance(mv.private, dict):
-                        self._parsed.put(key, mv)
+            mv = self._parse(action, key)
         except ParseError as e:
             # kept bounded: the retry messages re-send it with every retry (core.answers)
             return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
@@ -421,6 +410,31 @@ class RulemakingGame(Game):
             self._event(agent, "output_format_warning", message=w)
         provenance = "retried" if self._retries else "genuine"
         return self._record(agent, mv, provenance, raw)
+
+    def _parse(self, action: Any, key: tuple | None) -> Move:
+        """The move ``action`` makes (``key``: its :func:`action_key`); raises ParseError."""
+        cfg = self.config
+        if isinstance(action, str):
+            return parse_text(action, self.scenario, cfg.condition, cfg.limits)
+        # parsed once per content (parse_structured reads only the action and the
+        # config); a move with a notebook object is parsed each time (its dict
+        # becomes the party's own private state)
+        mv = self._parsed.get(key) if key is not None else None
+        if mv is None:
+            mv = parse_structured(action, self.scenario, cfg.condition, cfg.limits)
+            if key is not None and not isinstance(mv.private, dict):
+                self._parsed.put(key, mv)
+        return mv
+
+    def check_answer(self, agent: str, action: Any) -> str | None:
+        if agent not in self.acting():
+            raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
+        action = self._encodable_parts(action)[0]
+        try:
+            self._parse(action, None if isinstance(action, str) else action_key(action))
+        except ParseError as e:
+            return str(e)
+        return None
 
     def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
         self._retries += 1

@@ -1,0 +1,304 @@
+"""The human seat of ``negotiation-env play`` and how a played game is summed up.
+
+A human at the terminal is told, in one line before each prompt, which phase it answers
+(:func:`phase_line`, read from the game's info), may type the short forms a person types
+(:func:`short_form`: ``A``, ``buy 3 r1 2 r2``, ``counter 2 because ...``), and is asked
+again after an answer the game would refuse, with the game's own message
+(:meth:`~negotiation_env.core.game.Game.check_answer`), so a typo never becomes a
+fallback. ``--human-retries N`` bounds that: after N refused answers to one prompt the
+answer goes to the game as it stands and the game's own rule for an invalid answer
+applies (its ``max_retries`` re-prompts, then its fallback), as for any seat.
+:func:`ending` says why a game ended and whether an error ended it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from rich.console import Console
+
+__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending"]
+
+
+def _complete_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def read_answer(stream) -> str:
+    """One answer from ``stream`` (see :class:`HumanSeat`); EOFError when it is closed
+    before any answer."""
+    line = stream.readline()
+    if line == "":
+        raise EOFError("stdin closed")
+    first = line.rstrip("\r\n")
+    opens_json = first.lstrip().startswith("{")
+    if first.strip() and not (opens_json and not _complete_json(first)):
+        return first
+    lines = [first] if first.strip() else []
+    while True:
+        line = stream.readline()
+        text = line.rstrip("\r\n")
+        if line == "" or not text.strip():
+            break
+        lines.append(text)
+        if lines[0].lstrip().startswith("{") and _complete_json("\n".join(lines)):
+            break
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- phase lines
+
+
+def _other(game, agent: str) -> str:
+    others = [a for a in game.possible_agents if a != agent]
+    return others[0] if len(others) == 1 else "the other parties"
+
+
+def _resource_example(game) -> str:
+    names = list(game.names.display.values())
+    pairs = " ".join(f"{n} {name}" for n, name in zip((3, 2), names))
+    return f"buy {pairs}, buy nothing, {', '.join(f'{n} {name}' for n, name in zip((3, 2), names))}"
+
+
+def phase_line(game_name: str, game, agent: str) -> str:
+    """What ``agent`` is asked for now, in one line, with the short forms it may type."""
+    info = game.info(agent)
+    phase = info.get("phase")
+    if game_name == "matrix":
+        r = info["round"]
+        if phase == "acknowledge":
+            return "acknowledge the rules (type OK; the answer is not scored)"
+        if phase == "message":
+            return f"round {r}, cheap talk: send one short message to {_other(game, agent)} (plain text)"
+        # the number of rounds is never told to the agents (MatrixConfig.num_rounds)
+        return f"round {r}: choose A or B (type A, b or option A)"
+    if game_name == "resource":
+        cfg = game.config
+        r, n = info["round"], cfg.num_rounds
+        if phase == "talk":
+            used = game._states[agent].turns_used + 1
+            limit = cfg.cheap_talk_turns
+            turn = f"turn {used} of {limit}" if limit else f"turn {used}"
+            return (f"round {r} of {n}, cheap talk, {turn}: say something to {_other(game, agent)} "
+                    f"(plain text; or end the talk with a purchase: {_resource_example(game).split(',')[0]})")
+        if phase == "decision":
+            return f"round {r} of {n}: decide what to buy (e.g. {_resource_example(game)})"
+        if phase == "reflection":
+            return "the game is over: reflect on it in 2-4 sentences (plain text)"
+    if game_name == "rulemaking":
+        from .games.rulemaking.rules import MOVES
+
+        issues = ", ".join(f"{k} {i.id}" for k, i in enumerate(game.scenario.issues, 1))
+        return (f"turn {info['turn']} of {game.config.max_turns}: your move (e.g. counter 2 because ..., "
+                f"support because ...; moves {', '.join(m.lower() for m in MOVES)}; issues {issues})")
+    return f"{phase}: your answer"
+
+
+# --------------------------------------------------------------------------- short forms
+
+
+class ShortFormError(ValueError):
+    """A short form that cannot be read; the message says how to write it."""
+
+
+_MATRIX_ACTION = re.compile(r"(?:option\s+)?([ab])[.!]?", re.IGNORECASE)
+_NOTHING = re.compile(r"(?:buy\s+)?(?:nothing|none|0)[.!]?", re.IGNORECASE)
+_PAIR = re.compile(r"(\d+)\s*(?:x\s+|\*\s*)?([^\W\d][^\s,;]*)")
+
+
+def _purchase(text: str, game) -> dict[str, int] | None:
+    """``buy 3 r1 2 r2`` / ``3 r1, 2 r2`` / ``buy nothing`` as a purchase object in the
+    game's display names (a resource id is taken for its name); None when the text is not
+    such a list."""
+    if _NOTHING.fullmatch(text.strip()):
+        return {}
+    body = re.sub(r"^\s*buy\s+", "", text, flags=re.IGNORECASE)
+    body = re.sub(r"\band\b", ",", body, flags=re.IGNORECASE)
+    rest = _PAIR.sub("", body)
+    if rest.strip(" ,;.") or not _PAIR.search(body):
+        return None
+    display = game.names.display
+    by_lower = {**{rid.lower(): name for rid, name in display.items()},
+                **{name.lower(): name for name in display.values()}}
+    out: dict[str, int] = {}
+    for qty, name in _PAIR.findall(body):
+        key = by_lower.get(name.lower(), name)  # an unknown name is left to the game's validator
+        if key in out:
+            raise ShortFormError(f"resource {name!r} given twice")
+        out[key] = int(qty)
+    return out
+
+
+def _resource(text: str, game, phase: str) -> str:
+    stripped = text.strip()
+    if stripped.startswith("{") or phase == "reflection":
+        return text
+    thinking = game.config.thinking
+    purchase = _purchase(stripped, game)
+    if phase == "talk" and (purchase is None or not re.match(r"\s*buy\b", stripped, re.IGNORECASE)):
+        # plain text is what the agent says (a purchase ends the talk only when it opens with "buy")
+        return json.dumps({"thinking": "", "speech": text, "action": None}) if thinking else text
+    if purchase is None:
+        names = list(game.names.display.values())
+        raise ShortFormError(f"not a purchase: write {_resource_example(game)} (resources: {', '.join(names)}), "
+                             "or the JSON answer")
+    if not thinking:
+        return json.dumps(purchase)
+    return json.dumps({"thinking": "", "speech": stripped, "action": purchase})
+
+
+def _rulemaking(text: str, game) -> str:
+    from .games.rulemaking.rules import MOVES
+
+    stripped = text.strip()
+    if not stripped or stripped.startswith("{"):
+        return text
+    word, _, rest = stripped.partition(" ")
+    word = word.rstrip(":,.").lower()
+    moves = [m for m in MOVES if m.lower().startswith(word)]
+    if len(moves) != 1:
+        said = "matches " + ", ".join(moves) if moves else "is no move"
+        raise ShortFormError(f"{word!r} {said}: start with a move ({', '.join(m.lower() for m in MOVES)}; a "
+                             "unique first part is enough), then optionally an issue (its number or id), then "
+                             "the rationale")
+    issue = None
+    issues = game.scenario.issues
+    first, _, after = rest.strip().partition(" ")
+    token = first.rstrip(":,.").lower()
+    if token:
+        if token.isdigit() and 1 <= int(token) <= len(issues):
+            issue = issues[int(token) - 1].id
+        else:
+            hits = [i.id for i in issues if i.id.lower() == token] or \
+                   [i.id for i in issues if len(token) >= 3 and i.id.lower().startswith(token)]
+            if len(hits) == 1:
+                issue = hits[0]
+        if issue is not None:
+            rest = after
+    rationale = re.sub(r"^\s*(?:because\b|[:\-\u2014])\s*", "", rest.strip(), flags=re.IGNORECASE)
+    return json.dumps({"move": moves[0], "issue": issue, "rationale": rationale})
+
+
+def short_form(game_name: str, game, agent: str, text: str) -> str:
+    """``text`` as the game's answer format where it is a short form a person types
+    (module docstring); anything else is returned unchanged, for the game's parser to
+    judge. Raises ShortFormError for a short form that cannot be read."""
+    phase = game.info(agent).get("phase")
+    if game_name == "matrix":
+        m = _MATRIX_ACTION.fullmatch(text.strip())
+        return m.group(1).upper() if phase == "action" and m else text
+    if game_name == "resource":
+        return _resource(text, game, phase)
+    if game_name == "rulemaking":
+        return _rulemaking(text, game)
+    return text
+
+
+# --------------------------------------------------------------------------- the seat
+
+
+class HumanSeat:
+    """A seat played from the terminal: shows what the env tells the seat that it has not
+    shown yet (the system prompt first, then each new prompt), names the phase it answers
+    (:func:`phase_line`) and reads the answer from stdin. A short form is turned into the
+    game's answer format (:func:`short_form`); an answer the game would refuse is
+    explained with the game's own message and asked again (``retries``: None, as often as
+    needed; N: after N refused answers to one prompt the answer goes to the game as it
+    stands, and the game's own rule for an invalid answer applies).
+
+    An answer is one line, unless that line is empty or opens a JSON object that is not
+    complete yet: then lines are read until the object is complete or a blank line comes
+    (paste a pretty-printed JSON answer, or start with an empty line to type several)."""
+
+    def __init__(self, console: Console, retries: int | None = None):
+        self.console = console
+        self.retries = retries
+        self.game = None
+        self.game_name = ""
+        self.agent = ""
+        self._seen: list[dict] = []
+        self._refused: tuple[str, int] = ("", 0)  # (phase line, refused answers to it)
+
+    def bind(self, game_name: str, game, agent: str) -> None:
+        """The game this seat plays (its ``env.unwrapped.game``) and its seat."""
+        self.game_name, self.game, self.agent = game_name, game, agent
+
+    def _print(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)  # lines as they are
+
+    def act(self, observation) -> str:
+        conversation = [dict(m) for m in observation.get("conversation") or ()]
+        k = len(self._seen)
+        new = conversation[k:] if conversation[:k] == self._seen else conversation
+        shown = [m for m in new if m.get("role") != "assistant"]
+        if not shown or shown[-1].get("content") != observation["prompt"]:
+            shown.append({"role": "user", "content": observation["prompt"]})
+        self._seen = conversation
+        for m in shown:
+            self._print(f"\n[{m.get('role', 'user')}]\n{m.get('content', '')}")
+        if self.game is None:  # not bound: the text goes to the game as typed
+            self.console.print("your answer> ", end="", markup=False, highlight=False)
+            return read_answer(sys.stdin)
+        line = phase_line(self.game_name, self.game, self.agent)
+        self._print(f"\n>>> {self.agent}, {line}")
+        while True:
+            self.console.print("your answer> ", end="", markup=False, highlight=False)
+            text = read_answer(sys.stdin)
+            try:
+                answer = short_form(self.game_name, self.game, self.agent, text)
+                problem = self.game.check_answer(self.agent, answer)
+            except ShortFormError as e:
+                answer, problem = text, str(e)
+            if problem is None:
+                return answer
+            seen, n = self._refused
+            n = n + 1 if seen == line else 1
+            self._refused = (line, n)
+            if self.retries is not None and n > self.retries:
+                self._print(f"not accepted: {problem} (--human-retries {self.retries} used up: the game's "
+                            "own rule for an invalid answer applies)")
+                return answer
+            self._print(f"not accepted: {problem}\n>>> try again: {line}")
+
+
+# --------------------------------------------------------------------------- how it ended
+
+
+def _all(n: int, what: str) -> str:
+    return f"its one {what}" if n == 1 else f"all {n} {what}s"
+
+
+def ending(game_name: str, game) -> tuple[str, bool]:
+    """(why the game ended, in one sentence; whether an error ended it)."""
+    if game_name == "matrix":
+        n = game.config.num_rounds
+        played = len(game.outcomes)
+        if game.ended_by_error:
+            last = game.outcomes[-1]
+            who = "; ".join(f"{a} ({', '.join(phases)})" for a, phases in last["fallbacks"].items() if phases)
+            return (f"ended after round {played} of {n}: an invalid answer got the default (fallback: {who}), "
+                    f"and on_error='{game.config.on_error}' ends the dyad after it", True)
+        return f"played {_all(n, 'round')}", False
+    if game_name == "resource":
+        n = game.config.num_rounds
+        fallbacks = [f"round {r} {a} ({s})" for r, fb in enumerate(game.history_fallbacks, 1) for a, s in fb.items()]
+        tail = f" (fallback decisions: {'; '.join(fallbacks)})" if fallbacks else ""
+        return f"played {_all(n, 'round')}{tail}", False
+    if game_name == "rulemaking":
+        o, cfg = game.outcome or {}, game.config
+        turns, label, reason = o.get("turns", 0), o.get("label"), o.get("end_reason")
+        if reason == "agreement":
+            return (f"ended at turn {turns} of {cfg.max_turns}: the parties reached agreement ({label}), "
+                    f"which ends the game early (early_end='{cfg.early_end}')", False)
+        if reason == "exits":
+            return (f"ended at turn {turns} of {cfg.max_turns}: fewer than two parties left "
+                    f"(exited: {', '.join(o.get('exited') or [])}; outcome {label})", False)
+        return f"played {_all(cfg.max_turns, 'turn')} (outcome {label})", False
+    return "the game is over", False
