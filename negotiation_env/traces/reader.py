@@ -87,9 +87,11 @@ def trace_files(path: str | Path) -> list[Path]:
 
 
 def _report(problems: list[LineProblem] | None, problem: LineProblem) -> None:
-    log.warning("skipped trace line: %s", problem)
+    """Hand a skipped line to the caller's list, which then reports it, or else log it."""
     if problems is not None:
         problems.append(problem)
+    else:
+        log.warning("skipped trace line: %s", problem)
 
 
 def _decoded(path: str | Path, problems: list[LineProblem] | None
