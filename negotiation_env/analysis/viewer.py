@@ -361,26 +361,61 @@ def middle_ellipsis(text: str, limit: int = SHORT_ID_MAX) -> str:
     return text[:head] + "…" + text[len(text) - (limit - head - 1):]
 
 
+def _strip_shared_kind(values: Sequence[str]) -> list[str]:
+    """Lineup parts without the policy kind their labels all share (``scripted:``)."""
+    tokens = [x for v in values for x in v.split("+")]
+    kinds = {x.split(":", 1)[0] if ":" in x else None for x in tokens}
+    if len(kinds) != 1 or None in kinds:
+        return list(values)
+    cut = len(next(iter(kinds))) + 1
+    return ["+".join(x[cut:] for x in v.split("+")) for v in values]
+
+
+def _same_seats(value: str) -> str:
+    """``a+a+a`` as ``a×3`` (a lineup of more than two seats held by one policy)."""
+    tokens = value.split("+")
+    return f"{tokens[0]}×{len(tokens)}" if len(tokens) > 2 and len(set(tokens)) == 1 else value
+
+
+def _factor_values(values: Sequence[str]) -> list[str]:
+    """Condition parts as their factor values, without the names and without the values
+    that are the same in every part (``stability=stable,rotation=fixed`` gives
+    ``stable`` when only the stability varies)."""
+    items = [[x.split("=", 1)[-1] for x in v.split(",")] for v in values]
+    if len({len(it) for it in items}) != 1:
+        return [",".join(it) for it in items]
+    vary = [j for j in range(len(items[0])) if len({it[j] for it in items}) > 1] or list(range(len(items[0])))
+    return [",".join(it[j] for j in vary) for it in items]
+
+
 def short_ids(traces: Sequence[Mapping[str, Any]]) -> list[str]:
     """A short form of each trace's ``game_id`` for the list. Ids are split on ``|`` (the
-    runner's ``BLOCK|CONDITION|SET|LINEUP|REP``) and grouped by game and part count; in a
-    group of several ids, the parts before the last that are the same for every id are
-    left out (the last part, the repetition, stays; when nothing else differs, the part
-    before it stays too). An id of one part, or alone in its group, is kept whole. Each
-    result is cut in the middle past :data:`SHORT_ID_MAX` characters."""
+    runner's ``BLOCK|CONDITION|SET|LINEUP|REP``) and grouped by game and part count. Of
+    the parts before the last, those that differ between the ids of the group stay (the
+    part before the last when none does, e.g. an id alone in its group); the last part,
+    the repetition, always stays. A part that stays is written compactly: the factor
+    values that differ, without their names (``stability=stable,rotation=fixed`` gives
+    ``stable`` when only the stability differs), lineups without the policy kind shared
+    by every label of the group (``scripted:``) and one label in every seat as ``label×N``.
+    An id of one or two parts is kept whole. Each result is cut in the middle past
+    :data:`SHORT_ID_MAX` characters."""
     parts = [str(t.get("game_id") if t.get("game_id") is not None else "").split("|") for t in traces]
     groups: dict[tuple[str, int], list[int]] = {}
     for i, (t, ps) in enumerate(zip(traces, parts)):
         groups.setdefault((str(t.get("game")), len(ps)), []).append(i)
     out = [""] * len(parts)
     for (_game, n), idx in groups.items():
-        if n == 1 or len(idx) == 1:
-            keep = list(range(n))
-        else:
-            keep = [k for k in range(n - 1) if len({parts[i][k] for i in idx}) > 1] or [n - 2]
-            keep.append(n - 1)
-        for i in idx:
-            out[i] = middle_ellipsis("|".join(parts[i][k] for k in keep))
+        if n <= 2:
+            for i in idx:
+                out[i] = middle_ellipsis("|".join(parts[i]))
+            continue
+        keep = [k for k in range(n - 1) if len({parts[i][k] for i in idx}) > 1] or [n - 2]
+        cols = []
+        for k in keep:
+            values = _strip_shared_kind(_factor_values([parts[i][k] for i in idx]))
+            cols.append([_same_seats(v) for v in values])
+        for j, i in enumerate(idx):
+            out[i] = middle_ellipsis("|".join([c[j] for c in cols] + [parts[i][n - 1]]))
     return out
 
 
@@ -660,8 +695,8 @@ background:#f4f5f7;padding:6px;margin:3px 0;font-size:12px}.error{color:#8a1c1c;
 .round h3{margin:4px 0;font-size:15px}.outcome h4{margin:8px 0 2px}tr.over{background:#fde4e4}
 tr.turn.fallback{background:#fde4e4}tr.turn.retried{background:#fff4d6}tr.turn.invalid{background:#fff0f0}
 .note{color:#7b8794;font-style:italic}#empty>p{color:#7b8794}
-table.games{table-layout:fixed}table.games td,table.games th{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-table.games td.tags{white-space:normal}col.c-i{width:2.6em}col.c-id{width:31%}col.c-game{width:6.5em}col.c-seats{width:28%}col.c-out{width:7em}
+table.games{table-layout:fixed;font-size:13px}table.games td,table.games th{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.games td.tags{white-space:normal}col.c-i{width:2.6em}col.c-id{width:25%}col.c-game{width:6.5em}col.c-seats{width:35%}col.c-out{width:7em}
 .search{display:flex;gap:8px;align-items:center;margin-bottom:6px}#search{flex:1;min-width:12em;padding:3px 6px}
 #search-count{font-size:12px;color:#52606d;white-space:nowrap}#summary h2{margin:4px 0 6px}
 .sgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;margin:10px 0;border-radius:6px}

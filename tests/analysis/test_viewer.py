@@ -201,7 +201,7 @@ def test_game_ids_are_shortened_with_the_full_id_as_title(swapped_run):
     assert links == [
         ("0", "resource|default|mc0.8|tiny+scripted:oracle|0", "tiny+scripted:oracle|0"),
         ("1", "resource|default|mc0.8|tiny+scripted:oracle|1", "tiny+scripted:oracle|1"),
-        ("2", "matrix|default|default|scripted:tit_for_tat+scripted:always_b|0", "matrix|default…ed:always_b|0"),
+        ("2", "matrix|default|default|scripted:tit_for_tat+scripted:always_b|0", "tit_for_tat+always_b|0"),
     ]
     assert "overflow-wrap:anywhere" not in page
     assert "table.games td,table.games th{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}" in page
@@ -214,9 +214,16 @@ def test_short_ids_keep_what_differs_and_the_repetition():
     assert short_ids(ts("resource|stable|mc0.8|a+b|0", "resource|shifting|mc0.8|a+b|0",
                         "resource|stable|mc0.8|a+b|1")) == ["stable|0", "shifting|0", "stable|1"]
     assert short_ids(ts("r|c|s|a+b|0", "r|c|s|a+c|0")) == ["a+b|0", "a+c|0"]
-    assert short_ids(ts("plain-id", 'evil"<id>')) == ["plain-id", 'evil"<id>']
-    assert short_ids(ts("resource|stability=stable,rotation=fixed|mc0.8|scripted:oracle+scripted:linear|3")) == [
-        "resource|stabi…pted:linear|3"]
+    assert short_ids(ts("plain-id", 'evil"<id>', "two|parts")) == ["plain-id", 'evil"<id>', "two|parts"]
+    # factor values without names, only those that differ; the shared policy kind left out
+    assert short_ids(ts("resource|stability=stable,rotation=fixed|mc0.8|scripted:oracle+scripted:linear|3",
+                        "resource|stability=shifting,rotation=fixed|mc0.8|scripted:oracle+scripted:greedy|0")) == [
+        "stable|oracle+linear|3", "shifting|oracle+greedy|0"]
+    assert short_ids(ts("r|c|s|hf:x+scripted:y|0")) == ["hf:x+scripted:y|0"]
+    assert short_ids(ts("rulemaking|default|default|" + "+".join(["scripted:conceder"] * 5) + "|0",
+                        game="rulemaking")) == ["conceder×5|0"]
+    # past SHORT_ID_MAX (28) characters: the start and the end around an ellipsis
+    assert short_ids(ts("x|" + "a" * 20 + "+" + "b" * 20 + "|7")) == ["aaaaaaaaaaaaaa…bbbbbbbbbbb|7"]
     assert short_ids([{"game": "matrix"}]) == [""]
 
 
