@@ -2,8 +2,9 @@
 
 One self-contained file (inline CSS and JS, no server, no network: its
 Content-Security-Policy forbids every outside request). Left: the list of games with
-filters (game, condition, pairing, outcome). Right: the selected game. Navigation is by
-URL fragment, so a game can be linked and opened directly:
+filters (game, condition, pairing, outcome) and a search over the transcripts. Right: the
+run summary until a game is chosen, then the selected game. Navigation is by URL
+fragment, so a game can be linked and opened directly:
 
 * ``viewer.html#g12``: the 13th game of the list (0-based index);
 * ``viewer.html#game=<game_id>``: by trace ``game_id`` (URL-encoded).
@@ -18,10 +19,33 @@ file path); where it cannot be loaded the viewer says so and shows what the outc
 holds. Per rulemaking run: the turn list with provenance (retried and fallback turns
 highlighted) and the run outcome. Any other game: its steps and round outcomes as JSON.
 
+The list. Each game id is shortened (:func:`short_ids`: the parts of a runner key
+``BLOCK|CONDITION|SET|LINEUP|REP`` that differ between the games of one game kind, and
+the repetition, cut in the middle past :data:`SHORT_ID_MAX` characters) with the full id
+as the link's ``title``; a cell never wraps (it ends in an ellipsis, its full text in its
+``title``). The seats column is the game's own seating, seat by seat in ``agents`` order
+from its trace's ``policies`` (:func:`seats_text`), so a game whose seats were swapped
+shows its first seat first; the pairing filter groups both seatings of a pairing.
+
+Search. Each row carries the text of its transcript (:func:`search_text`: speech,
+rationales, moves and messages, decisions, private thinking and model reasoning, the
+messages of events, and the raw answer where the step has no parsed form or was
+refused); the box keeps the rows whose text contains the query (case-insensitive, plain
+substring) and says how many games contain it.
+
+Summary. :func:`run_summary` groups the games by game and seating (as the runner's
+"by pairing (seat order)" table) and gives per group the counts (games, complete,
+error, truncated, degraded), the mean return per seat, the run summary's own measures
+(:func:`negotiation_env.runner.summary.figures`) and the game's headline measure:
+resource efficiency (joint reward / M over the kept rounds), matrix payoff per agent per
+round (complete-case dyads, as the report), rulemaking outcome counts. The panel shows
+them as a table and an inline SVG bar chart per game, and carries the groups as JSON in
+its ``data-summary`` attribute.
+
 Every piece of text from a trace (agent speech, thinking, rationales, raw answers, error
 messages, labels, ids) goes through :func:`html.escape`, and the script never parses
-markup (it only toggles ``hidden`` and reads ``data-*`` attributes), so agent text cannot
-inject markup.
+markup (it toggles ``hidden``, reads ``data-*`` attributes and the search box, and writes
+counts through ``textContent``), so agent text cannot inject markup.
 """
 
 from __future__ import annotations
@@ -29,15 +53,20 @@ from __future__ import annotations
 import functools
 import html
 import json
+import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .cells import as_dict, condition_label, lineup, outcome_tags, pairing, resource_cell
 from ..storage import write_text
 
-__all__ = ["render_html", "write_viewer", "view_run", "DEFAULT_FILE"]
+__all__ = ["render_html", "write_viewer", "view_run", "DEFAULT_FILE", "short_ids", "seats_text", "search_text",
+           "run_summary", "SHORT_ID_MAX"]
 
 DEFAULT_FILE = "viewer.html"
+
+#: the longest shortened game id; a longer one keeps its start and end around an ellipsis
+SHORT_ID_MAX = 28
 
 
 def esc(x: Any) -> str:
@@ -321,21 +350,332 @@ def _game_section(i: int, t: Mapping[str, Any]) -> str:
             f"{_kv_table(meta)}{err}<div class=\"transcript\">{body}</div></section>")
 
 
-def _list_row(i: int, t: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+# --------------------------------------------------------------------------- the list
+
+
+def middle_ellipsis(text: str, limit: int = SHORT_ID_MAX) -> str:
+    """``text`` if it has at most ``limit`` characters, else its start and end around ``…``."""
+    if len(text) <= limit:
+        return text
+    head = limit // 2
+    return text[:head] + "…" + text[len(text) - (limit - head - 1):]
+
+
+def _strip_shared_kind(values: Sequence[str]) -> list[str]:
+    """Lineup parts without the policy kind their labels all share (``scripted:``)."""
+    tokens = [x for v in values for x in v.split("+")]
+    kinds = {x.split(":", 1)[0] if ":" in x else None for x in tokens}
+    if len(kinds) != 1 or None in kinds:
+        return list(values)
+    cut = len(next(iter(kinds))) + 1
+    return ["+".join(x[cut:] for x in v.split("+")) for v in values]
+
+
+def _same_seats(value: str) -> str:
+    """``a+a+a`` as ``a×3`` (a lineup of more than two seats held by one policy)."""
+    tokens = value.split("+")
+    return f"{tokens[0]}×{len(tokens)}" if len(tokens) > 2 and len(set(tokens)) == 1 else value
+
+
+def _factor_values(values: Sequence[str]) -> list[str]:
+    """Condition parts as their factor values, without the names and without the values
+    that are the same in every part (``stability=stable,rotation=fixed`` gives
+    ``stable`` when only the stability varies)."""
+    items = [[x.split("=", 1)[-1] for x in v.split(",")] for v in values]
+    if len({len(it) for it in items}) != 1:
+        return [",".join(it) for it in items]
+    vary = [j for j in range(len(items[0])) if len({it[j] for it in items}) > 1] or list(range(len(items[0])))
+    return [",".join(it[j] for j in vary) for it in items]
+
+
+def short_ids(traces: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A short form of each trace's ``game_id`` for the list. Ids are split on ``|`` (the
+    runner's ``BLOCK|CONDITION|SET|LINEUP|REP``) and grouped by game and part count. Of
+    the parts before the last, those that differ between the ids of the group stay (the
+    part before the last when none does, e.g. an id alone in its group); the last part,
+    the repetition, always stays. A part that stays is written compactly: the factor
+    values that differ, without their names (``stability=stable,rotation=fixed`` gives
+    ``stable`` when only the stability differs), lineups without the policy kind shared
+    by every label of the group (``scripted:``) and one label in every seat as ``label×N``.
+    An id of one or two parts is kept whole. Each result is cut in the middle past
+    :data:`SHORT_ID_MAX` characters."""
+    parts = [str(t.get("game_id") if t.get("game_id") is not None else "").split("|") for t in traces]
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, (t, ps) in enumerate(zip(traces, parts)):
+        groups.setdefault((str(t.get("game")), len(ps)), []).append(i)
+    out = [""] * len(parts)
+    for (_game, n), idx in groups.items():
+        if n <= 2:
+            for i in idx:
+                out[i] = middle_ellipsis("|".join(parts[i]))
+            continue
+        keep = [k for k in range(n - 1) if len({parts[i][k] for i in idx}) > 1] or [n - 2]
+        cols = []
+        for k in keep:
+            values = _strip_shared_kind(_factor_values([parts[i][k] for i in idx]))
+            cols.append([_same_seats(v) for v in values])
+        for j, i in enumerate(idx):
+            out[i] = middle_ellipsis("|".join([c[j] for c in cols] + [parts[i][n - 1]]))
+    return out
+
+
+def seats_text(trace: Mapping[str, Any]) -> str:
+    """Who sat where, seat by seat in the trace's ``agents`` order (its ``policies``):
+    ``"tiny × scripted:oracle"`` when ``tiny`` holds the first seat; for more than two
+    seats held by one policy, ``"LABEL ×N seats"``."""
+    labels = lineup(trace)
+    if len(labels) > 2 and len(set(labels)) == 1:
+        return f"{labels[0]} ×{len(labels)} seats"
+    return " × ".join(labels)
+
+
+def _plain_alloc(d: Any) -> str:
+    if not isinstance(d, Mapping):
+        return ""
+    return " ".join(f"{k} {v}" for k, v in d.items() if v)
+
+
+#: the parsed fields of a step that hold what an agent said or chose, in text
+_SAID = ("speech", "message", "rationale", "move", "issue", "text")
+
+
+def search_text(trace: Mapping[str, Any]) -> str:
+    """What the search box searches in one game: per step its speech, messages,
+    rationales and moves (parsed fields), the resource decision (purchase and runs),
+    private thinking and model reasoning, the messages of its events, and the raw answer
+    where the step has no parsed form (free-text games) or was refused; then the matrix
+    rounds' messages and the game's error. One line per piece."""
+    out: list[str] = []
+
+    def add(x: Any) -> None:
+        if isinstance(x, str) and x.strip():
+            out.append(x)
+
+    for st in trace.get("steps") or []:
+        if not isinstance(st, Mapping):
+            continue
+        parsed = st.get("parsed") if isinstance(st.get("parsed"), Mapping) else None
+        if parsed is not None:
+            for key in _SAID:
+                add(parsed.get(key))
+            dec = parsed.get("decision")
+            if isinstance(dec, Mapping):
+                add(" ".join(x for x in (_plain_alloc(dec.get("purchase")), _plain_alloc(dec.get("runs"))) if x))
+        if parsed is None or not st.get("valid", True):
+            add(st.get("action") if isinstance(st.get("action"), str) else None)
+        add(st.get("thinking"))
+        add(st.get("reasoning"))
+        for ev in st.get("events") or []:
+            if isinstance(ev, Mapping):
+                add(ev.get("message"))
+    if trace.get("game") == "matrix":
+        for r in trace.get("rounds") or []:
+            msgs = (r.get("outcome") or {}).get("messages") if isinstance(r, Mapping) else None
+            if isinstance(msgs, Mapping):
+                for m in msgs.values():
+                    add(m)
+    add(trace.get("error"))
+    return "\n".join(out)
+
+
+def _cell(text: str, cls: str = "") -> str:
+    c = f' class="{cls}"' if cls else ""
+    return f'<td{c} title="{esc(text)}">{esc(text)}</td>'
+
+
+def _list_row(i: int, t: Mapping[str, Any], short: str) -> tuple[str, dict[str, str]]:
     attrs = {"game": str(t.get("game")), "condition": condition_label(t), "pairing": pairing(t),
-             "outcome": " ".join(outcome_tags(t))}
+             "seats": seats_text(t), "outcome": " ".join(outcome_tags(t))}
     data = " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
     tags = " ".join(f'<span class="tag t-{esc(x)}">{esc(x)}</span>' for x in outcome_tags(t))
-    row = (f'<tr class="row" id="row-g{i}" {data}><td>{i}</td><td><a class="open" href="#g{i}">'
-           f'{esc(t.get("game_id"))}</a></td><td>{esc(attrs["game"])}</td><td>{esc(attrs["condition"])}</td>'
-           f'<td>{esc(attrs["pairing"])}</td><td>{tags}</td></tr>')
+    gid = "" if t.get("game_id") is None else str(t.get("game_id"))
+    row = (f'<tr class="row" id="row-g{i}" {data} data-text="{esc(search_text(t))}"><td>{i}</td>'
+           f'<td class="id"><a class="open" href="#g{i}" title="{esc(gid)}">{esc(short)}</a></td>'
+           f'{_cell(attrs["game"])}{_cell(attrs["condition"])}{_cell(attrs["seats"], "seats")}'
+           f'<td class="tags">{tags}</td></tr>')
     return row, attrs
+
+
+# --------------------------------------------------------------------------- the run summary
+
+
+def _headline(game: str, group: Sequence[Mapping[str, Any]], figs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The game's headline measure over one group's games (None for a game without one)."""
+    if game == "resource":
+        return {"measure": "efficiency", "value": figs.get("efficiency")}
+    if game == "matrix":
+        from .matrix_metrics import pooled_metrics
+
+        try:
+            value = pooled_metrics(group, "complete")["payoff_per_round"]
+        except (ValueError, KeyError, TypeError):  # records the metrics cannot read: no figure
+            value = None
+        return {"measure": "payoff per round", "value": value}
+    if game == "rulemaking":
+        from ..games.rulemaking.classifier import OUTCOMES
+
+        return {"measure": "outcomes", "value": {k: int(figs.get(k) or 0) for k in OUTCOMES}}
+    return None
+
+
+def run_summary(traces: Iterable[Any]) -> list[dict[str, Any]]:
+    """The run's figures per game and seating, in the order the games first appear: one
+    dict per group with ``game``, ``seats`` (labels by seat), ``seats_text``, ``agents``,
+    ``games``, ``complete``, ``error``, ``truncated``, ``degraded``, ``mean_return`` (per
+    agent: its returns summed over the group's games / games, as the runner's summary),
+    ``figures`` (:func:`negotiation_env.runner.summary.figures` of the summed
+    :func:`~negotiation_env.runner.summary.game_measures`) and ``headline``."""
+    from ..runner.summary import add_measures, figures, game_measures
+
+    groups: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = {}
+    for t in traces:
+        d = as_dict(t)
+        groups.setdefault((str(d.get("game")), tuple(lineup(d))), []).append(d)
+    out = []
+    for (game, seats), ts in groups.items():
+        agents: list[str] = []
+        for d in ts:
+            agents += [str(a) for a in d.get("agents") or [] if str(a) not in agents]
+        returns: dict[str, float] = {}
+        measures: dict[str, float] = {}
+        for d in ts:
+            for a, r in (d.get("returns") or {}).items():
+                if isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r):
+                    returns[str(a)] = returns.get(str(a), 0.0) + float(r)
+            add_measures(measures, game_measures(d))
+        figs = figures(game, measures)
+        n = len(ts)
+        out.append({
+            "game": game, "seats": list(seats), "seats_text": seats_text(ts[0]), "agents": agents, "games": n,
+            "complete": sum(d.get("status") == "complete" for d in ts),
+            "error": sum(d.get("status") == "error" for d in ts),
+            "truncated": sum(d.get("status") == "truncated" for d in ts),
+            "degraded": sum(bool(((d.get("meta") or {}).get("model_calls") or {}).get("degraded")) for d in ts),
+            "mean_return": {a: returns.get(a, 0.0) / n for a in agents},
+            "figures": figs, "headline": _headline(game, ts, figs)})
+    return out
+
+
+def _finite(x: Any) -> Any:
+    """``x`` with every non-finite float replaced by None (the page's JSON has no NaN)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, Mapping):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+_OUTCOME_COLOURS = {"compromise": "#4c9f70", "consensus": "#2f6fab", "authority": "#d9a441", "deadlock": "#c62828"}
+
+
+def _headline_text(h: Mapping[str, Any] | None) -> str:
+    if h is None:
+        return "-"
+    v = h.get("value")
+    if isinstance(v, Mapping):
+        return " / ".join(f"{int(x)}" for x in v.values())
+    if v is None:
+        return "-"
+    return f"{100 * v:.1f}%" if h.get("measure") == "efficiency" else f"{v:.2f}"
+
+
+def _chart(game: str, rows: Sequence[Mapping[str, Any]]) -> str:
+    """A horizontal bar per seating of the game's headline measure, as inline SVG:
+    efficiency on 0-100 %, payoff per round relative to the largest, rulemaking outcome
+    shares stacked. Labels are text nodes (escaped), the full seating in a ``<title>``."""
+    if not rows or rows[0].get("headline") is None:
+        return ""
+    label_w, bar_w, row_h = 250, 300, 22
+    legend = 22 if game == "rulemaking" else 0
+    width, height = label_w + bar_w + 70, row_h * len(rows) + 8 + legend
+    caption = {"resource": "efficiency (joint reward / M, kept rounds)",
+               "matrix": "payoff per agent per round (bar: relative to the largest)",
+               "rulemaking": "outcomes of the kept runs (share of runs)"}.get(game, "")
+    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(game + ": " + caption)}">'
+             f"<title>{esc(game + ': ' + caption)}</title>"]
+    values = [r["headline"]["value"] for r in rows]
+    top = max((v for v in values if isinstance(v, (int, float))), default=0) or 1
+    for k, r in enumerate(rows):
+        y = 4 + k * row_h
+        parts.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end" font-size="12">'
+                     f"<title>{esc(r['seats_text'])}</title>{esc(middle_ellipsis(r['seats_text'], 38))}</text>")
+        v = r["headline"]["value"]
+        if isinstance(v, Mapping):
+            total = sum(v.values())
+            x = float(label_w)
+            for label, count in v.items():
+                w = bar_w * count / total if total else 0
+                if w:
+                    parts.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" '
+                                 f'fill="{_OUTCOME_COLOURS.get(label, "#9fb3c8")}"><title>{esc(label)}: {count}'
+                                 "</title></rect>")
+                x += w
+            text, end = (f"{total} run{'' if total == 1 else 's'}" if total else "no kept runs"), label_w + bar_w
+        elif v is None:
+            text, end = "no kept games", label_w
+        else:
+            frac = v if game == "resource" else v / top
+            w = bar_w * max(0.0, min(1.0, float(frac)))
+            parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" fill="#4c7fb0"/>')
+            text, end = _headline_text(r["headline"]), label_w + w
+        parts.append(f'<text x="{end + 4:.1f}" y="{y + 15}" font-size="12">{esc(text)}</text>')
+    if legend:
+        x, y = label_w, height - 6
+        for label, colour in _OUTCOME_COLOURS.items():
+            parts.append(f'<rect x="{x}" y="{y - 10}" width="10" height="10" fill="{colour}"/>'
+                         f'<text x="{x + 14}" y="{y}" font-size="12">{esc(label)}</text>')
+            x += 24 + 7 * len(label)
+    return "".join(parts) + "</svg>"
+
+
+def _summary_panel(ts: Sequence[Mapping[str, Any]]) -> str:
+    groups = run_summary(ts)
+    status = {k: sum(g[k] for g in groups) for k in ("complete", "error", "truncated", "degraded")}
+    head = (f"<p>{len(ts)} games: {status['complete']} complete, {status['error']} ended in error, "
+            f"{status['truncated']} cut by the step cap, {status['degraded']} degraded (a model call ran out of "
+            "retries).</p>")
+    body = []
+    for game in dict.fromkeys(g["game"] for g in groups):
+        rows = [g for g in groups if g["game"] == game]
+        h = rows[0]["headline"]
+        hname = {"efficiency": "efficiency", "payoff per round": "payoff / round",
+                 "outcomes": "C / S / A / D"}.get((h or {}).get("measure"), "")
+        # a column per seat for up to three seats (as the runner's summary), else their mean
+        agents = list(dict.fromkeys(a for g in rows for a in g["agents"]))
+        per_seat = 0 < len(agents) <= 3
+        ret_heads = "".join(f"<th>return {esc(a)}</th>" for a in agents) if per_seat else "<th>mean return</th>"
+        trs = []
+        for g in rows:
+            mr = g["mean_return"]
+            if per_seat:
+                rets = "".join(f"<td>{mr[a]:.2f}</td>" if a in mr else "<td>-</td>" for a in agents)
+            else:
+                rets = f"<td>{sum(mr.values()) / len(mr):.2f}</td>" if mr else "<td>-</td>"
+            trs.append(f'<tr><td class="seats" title="{esc(g["seats_text"])}">{esc(g["seats_text"])}</td>'
+                       f'<td>{g["games"]}</td><td>{g["complete"]}</td><td>{g["error"]}</td><td>{g["truncated"]}</td>'
+                       f'<td>{g["degraded"]}</td>{rets}'
+                       + (f"<td>{esc(_headline_text(g['headline']))}</td>" if h else "") + "</tr>")
+        note = {"resource": "efficiency: joint reward / M over the kept rounds (complete games, no fallback "
+                            "decision), as the run summary and the report",
+                "matrix": "payoff / round: per agent per round over the complete-case dyads, as the report",
+                "rulemaking": "C / S / A / D: compromise, consensus, authority decision, deadlock runs among the "
+                              "kept runs"}.get(game)
+        body.append(f'<div class="sgame" data-game="{esc(game)}"><h3>{esc(game)}</h3>{_chart(game, rows)}'
+                    '<table class="summary"><tr><th>seats (first seat first)</th><th>games</th><th>complete</th>'
+                    f"<th>error</th><th>trunc.</th><th>degraded</th>{ret_heads}"
+                    + (f"<th>{esc(hname)}</th>" if h else "") + "</tr>" + "".join(trs) + "</table>"
+                    + (f'<p class="note">{esc(note)}</p>' if note else "") + "</div>")
+    data = json.dumps(_finite(groups), ensure_ascii=False, sort_keys=True, allow_nan=False)
+    return (f'<div id="summary" data-summary="{esc(data)}"><h2>Run summary</h2>{head}{"".join(body)}</div>')
 
 
 _CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
 header{padding:10px 16px;background:#243b53;color:#fff}header h1{font-size:18px;margin:0}
-#wrap{display:flex;align-items:flex-start}#list{width:42%;min-width:340px;padding:10px;border-right:1px solid #ddd;
+#wrap{display:flex;align-items:flex-start}#list{width:50%;min-width:560px;padding:10px;border-right:1px solid #ddd;
 max-height:calc(100vh - 50px);overflow:auto;position:sticky;top:0}#detail{flex:1;padding:10px 18px;min-width:0}
 .filters{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:8px}.filters label{font-size:12px}
 select{max-width:190px}table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ddd;padding:3px 6px;
@@ -354,7 +694,14 @@ background:#f4f5f7;padding:6px;margin:3px 0;font-size:12px}.error{color:#8a1c1c;
 .round{border:1px solid #d9e2ec;background:#fdfdfd;padding:6px 10px;margin:10px 0;border-radius:6px}
 .round h3{margin:4px 0;font-size:15px}.outcome h4{margin:8px 0 2px}tr.over{background:#fde4e4}
 tr.turn.fallback{background:#fde4e4}tr.turn.retried{background:#fff4d6}tr.turn.invalid{background:#fff0f0}
-.note{color:#7b8794;font-style:italic}table.games td{overflow-wrap:anywhere}#empty{color:#7b8794}
+.note{color:#7b8794;font-style:italic}#empty>p{color:#7b8794}
+table.games{table-layout:fixed;font-size:13px}table.games td,table.games th{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.games td.tags{white-space:normal}col.c-i{width:2.6em}col.c-id{width:25%}col.c-game{width:6.5em}col.c-seats{width:35%}col.c-out{width:7em}
+.search{display:flex;gap:8px;align-items:center;margin-bottom:6px}#search{flex:1;min-width:12em;padding:3px 6px}
+#search-count{font-size:12px;color:#52606d;white-space:nowrap}#summary h2{margin:4px 0 6px}
+.sgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;margin:10px 0;border-radius:6px}
+.sgame h3{margin:4px 0}svg.chart{display:block;max-width:100%;margin:4px 0}table.summary{font-size:12px}table.summary td{text-align:right}
+table.summary td.seats{text-align:left;max-width:18em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 """
 
 _JS = """
@@ -377,16 +724,22 @@ _JS = """
     var t = target();
     for (var i = 0; i < sections.length; i++) sections[i].hidden = sections[i] !== t;
     document.getElementById('empty').hidden = !!t;
-    var rows = document.querySelectorAll('tr.row');
     for (var j = 0; j < rows.length; j++) rows[j].classList.toggle('current', !!t && rows[j].id === 'row-' + t.getAttribute('data-key'));
     document.body.setAttribute('data-shown', t ? t.getAttribute('data-key') : '');
     if (t) window.scrollTo(0, 0);
   }
+  var rows = document.querySelectorAll('tr.row'), box = document.getElementById('search'), texts = null;
   function filter(){
-    var sel = document.querySelectorAll('.filters select'), n = 0;
-    var rows = document.querySelectorAll('tr.row');
+    var sel = document.querySelectorAll('.filters select'), n = 0, hits = 0;
+    // plain substring search, case-insensitive, over each row's transcript text
+    var q = box.value.trim().toLowerCase();
+    if (q && texts === null) {
+      texts = [];
+      for (var i = 0; i < rows.length; i++) texts.push((rows[i].getAttribute('data-text') || '').toLowerCase());
+    }
     for (var j = 0; j < rows.length; j++) {
-      var ok = true;
+      var ok = !q || texts[j].indexOf(q) >= 0;
+      if (q && ok) hits++;
       for (var k = 0; k < sel.length; k++) {
         var key = sel[k].getAttribute('data-key'), v = sel[k].value;
         if (!v) continue;
@@ -397,9 +750,12 @@ _JS = """
       if (ok) n++;
     }
     document.getElementById('count').textContent = n + ' of ' + rows.length + ' games';
+    document.getElementById('search-count').textContent =
+      q ? hits + (hits === 1 ? ' game contains' : ' games contain') + ' \u201c' + box.value.trim() + '\u201d' : '';
   }
   var sels = document.querySelectorAll('.filters select');
   for (var k = 0; k < sels.length; k++) sels[k].addEventListener('change', filter);
+  box.addEventListener('input', filter);
   window.addEventListener('hashchange', show);
   filter();
   show();
@@ -412,8 +768,8 @@ def render_html(traces: Iterable[Any], *, title: str = "negotiation_env transcri
     """The viewer page for ``traces`` (GameTrace objects or dicts) as one HTML string."""
     ts = [as_dict(t) for t in traces]
     rows, attrs = [], []
-    for i, t in enumerate(ts):
-        r, a = _list_row(i, t)
+    for i, (t, short) in enumerate(zip(ts, short_ids(ts))):
+        r, a = _list_row(i, t, short)
         rows.append(r)
         attrs.append(a)
     filters = []
@@ -431,10 +787,16 @@ def render_html(traces: Iterable[Any], *, title: str = "negotiation_env transcri
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1></header><div id=\"wrap\"><nav id=\"list\">"
-        f'<div class="filters">{"".join(filters)}</div><p id="count">{len(ts)} games</p>{notes}'
-        '<table class="games"><tr><th>#</th><th>game id</th><th>game</th><th>condition</th><th>pairing</th>'
+        f'<div class="filters">{"".join(filters)}</div>'
+        '<div class="search"><input type="search" id="search" placeholder="search the transcripts" '
+        'aria-label="search the transcripts" autocomplete="off"><span id="search-count"></span></div>'
+        f'<p id="count">{len(ts)} games</p>{notes}'
+        '<table class="games"><colgroup><col class="c-i"><col class="c-id"><col class="c-game"><col><col class="c-seats"><col class="c-out">'
+        '</colgroup><tr><th>#</th><th>game id</th><th>game</th><th>condition</th>'
+        '<th title="the policy in each seat, first seat first">seats</th>'
         f'<th>outcome</th></tr>{"".join(rows)}</table></nav>'
-        f'<main id="detail"><p id="empty">Select a game on the left.</p>{sections}</main></div>'
+        f'<main id="detail"><div id="empty"><p>Select a game on the left.</p>{_summary_panel(ts)}</div>'
+        f'{sections}</main></div>'
         f"<script>{_JS}</script></body></html>\n"
     )
 

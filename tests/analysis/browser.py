@@ -5,6 +5,7 @@ the standard library only: no selenium, no chromedriver, no network port.
     with Browser() as b:
         b.open("file:///.../viewer.html")
         b.click("a.open")
+        b.type("#search", "hello")
         b.eval("document.body.dataset.shown")
         b.screenshot(path)
 """
@@ -129,6 +130,13 @@ class Browser:
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
                                                    "clickCount": 0 if kind == "mouseMoved" else 1})
+
+    def type(self, selector: str, text: str) -> None:
+        """Focus the element and type ``text`` into it as keyboard input (one ``input`` event)."""
+        if not self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+                         "if(!e)return false;e.focus();return document.activeElement===e;})()"):
+            raise LookupError(f"no focusable element matches {selector!r}")
+        self.send("Input.insertText", {"text": text})
 
     def screenshot(self, path: str | Path) -> Path:
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
