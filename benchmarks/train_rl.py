@@ -433,7 +433,8 @@ def _curve(logger) -> list[dict[str, Any]]:
     return points
 
 
-def train_online(exp: Online, seed: int, eval_episodes: int, log: Callable[[str], None]) -> dict[str, Any]:
+def train_online(exp: Online, seed: int, eval_episodes: int, log: Callable[[str], None],
+                 stop_after: int | None = None) -> dict[str, Any]:
     _tianshou()
     import torch
     from tianshou.algorithm import DQN
@@ -470,7 +471,8 @@ def train_online(exp: Online, seed: int, eval_episodes: int, log: Callable[[str]
     logger = CurveLogger()
     per_epoch = max(exp.collect, exp.steps // exp.epochs)
     algo.run_training(OffPolicyTrainerParams(
-        training_collector=train_collector, test_collector=test_collector, max_epochs=exp.epochs,
+        training_collector=train_collector, test_collector=test_collector,
+        max_epochs=exp.epochs if stop_after is None else min(exp.epochs, stop_after),
         epoch_num_steps=per_epoch, collection_step_num_env_steps=exp.collect, test_step_num_episodes=eval_episodes,
         batch_size=exp.batch_size, update_step_num_gradient_steps_per_sample=exp.updates_per_step,
         training_fn=training_fn, test_fn=test_fn, logger=logger, verbose=False, show_progress=False,
@@ -711,7 +713,10 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
 
 def run_experiments(names: list[str], seed: int = 0, quick: bool = False, eval_episodes: int | None = None,
                     overrides: dict[str, dict[str, Any]] | None = None,
-                    log: Callable[[str], None] = print) -> list[dict[str, Any]]:
+                    log: Callable[[str], None] = print, stop_after: int | None = None) -> list[dict[str, Any]]:
+    """Train and evaluate ``names``; ``stop_after=K`` ends each online experiment after
+    epoch K of its unchanged schedule, so its curve is the first K + 1 points of the full
+    run's (the exploration decay and epoch size still follow the full step count)."""
     exps = settings(quick, overrides)
     k = eval_episodes or (2 if quick else 10)
     results = []
@@ -724,7 +729,8 @@ def run_experiments(names: list[str], seed: int = 0, quick: bool = False, eval_e
                                          or exp.config.get("partner", "stable") != "stable"):
             log(f"{name}: skipped, the table names each game's first scenario only (needs fixed rotation, stable partner)")
             continue
-        results.append(train_offline(exp, seed, k, log) if isinstance(exp, Offline) else train_online(exp, seed, k, log))
+        results.append(train_offline(exp, seed, k, log) if isinstance(exp, Offline)
+                       else train_online(exp, seed, k, log, stop_after))
     return results
 
 
@@ -737,6 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="smoke run: a few steps of each")
     ap.add_argument("--out", default=None, help="JSON path (the PNG goes beside it)")
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--stop-after", type=int, default=None, metavar="EPOCH",
+                    help="end each online experiment after this epoch of its full schedule: the first EPOCH + 1 "
+                         "points of the full curve, in a fraction of the time (what tests/test_docs_figures.py runs)")
     ap.add_argument("--set", action="append", default=[], metavar="GAME.FIELD=VALUE",
                     help="override a game's config, e.g. resource.rotation=rotating (VALUE read as JSON, else text)")
     args = ap.parse_args(argv)
@@ -754,12 +763,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [x for x in args.experiments if x not in EXPERIMENTS + ("all",)]
     if unknown:
         ap.error(f"unknown experiment(s) {', '.join(unknown)}; choose from {', '.join(EXPERIMENTS)} or all")
+    if args.stop_after is not None and args.stop_after < 0:
+        ap.error(f"--stop-after takes an epoch >= 0; got {args.stop_after}")
     names = list(EXPERIMENTS) if not args.experiments or "all" in args.experiments \
         else list(dict.fromkeys(args.experiments))
     out = Path(args.out) if args.out else ROOT / "benchmarks" / "results" / ("train_rl_quick.json" if args.quick else "train_rl.json")
     t0 = time.perf_counter()
     results = run_experiments(names, seed=args.seed, quick=args.quick, eval_episodes=args.eval_episodes,
-                              overrides=overrides)
+                              overrides=overrides, stop_after=args.stop_after)
     for res in results:
         print_result(res)
     elapsed = time.perf_counter() - t0

@@ -3,7 +3,7 @@
 Run from the repository root (needs the ``llm`` and ``data`` extras and TRL):
 
     python benchmarks/train_sft.py                      # tiny random model, CPU: ~12 minutes on 2 cores
-    python benchmarks/train_sft.py --quick              # smoke run (seconds)
+    python benchmarks/train_sft.py --quick              # smoke run (smaller settings; minutes on 2 cores)
     python benchmarks/train_sft.py --model Qwen/Qwen2.5-0.5B-Instruct --steps 200 --batch-games 8   # a GPU box
 
 The loop, each step through the code a user would run:

@@ -77,11 +77,17 @@ def test_field_descriptions_parse_entries_and_continuations():
 def test_readme_is_a_front_door():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text) <= 12_000
-    # the two set-up commands, unchanged
-    assert ("python -m venv .venv && . .venv/bin/activate && pip install -e . && negotiation-env run "
-            "--out runs/default") in text
-    assert ('python -m venv .venv && . .venv/bin/activate && pip install -q torch==2.13.0 && pip install -q -e '
-            '".[test]" && pytest') in text
+    # the two set-up commands, each in an environment of its own, on every front page
+    main_job = "python -m venv .venv && . .venv/bin/activate && pip install -e . && negotiation-env run --out runs/default"
+    install = 'python -m venv .venv-test && . .venv-test/bin/activate && pip install -q torch==2.13.0 && pip install -q -e ".[test]"'
+    for page in (text, (DOCS / "index.md").read_text(encoding="utf-8"),
+                 (DOCS / "getting-started.md").read_text(encoding="utf-8")):
+        assert main_job in page and f"{install} && pytest" in page
+    # CI runs the README's test command; what the commands leave in the checkout is ignored
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert install in ci and ci[-1] == "pytest"
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {".venv/", ".venv-test/", "runs/", "site/"} <= set(ignored)
     # every relative link resolves inside the repository
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if re.match(r"[a-z]+://", target):

@@ -44,6 +44,8 @@ import secrets
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from negotiation_env.core.threads import check_threads, warn_oversubscribed
+
 from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested, token_budget
 from .prompting import ActionProbs, Completion, Usage, conversation_of, renormalise, split_reasoning
 
@@ -162,6 +164,12 @@ class HFPolicy(LLMPolicy):
     (:func:`compact_conversation`); None (default): the whole conversation the env holds.
     A model fine-tuned on compacted prompts (``benchmarks/train_sft.py --context``) must
     be played with the same setting.
+
+    threads: torch's CPU threads (``torch.set_num_threads``), an integer >= 1; None
+    (default): torch's default, with one logged warning when that exceeds the CPUs
+    available to the process. The setting is process-global: it applies to every model
+    in the process, the last policy built wins, and each worker process of
+    ``run --workers N`` sets its own (N x threads in all).
     """
 
     name = "hf"
@@ -172,8 +180,15 @@ class HFPolicy(LLMPolicy):
                  max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
                  attn_implementation: str | None = None, trust_remote_code: bool = False,
                  revision: str | None = None, constrained: Any = False,
-                 constrained_text_chars: int | None = None, context_messages: int | None = None) -> None:
+                 constrained_text_chars: int | None = None, context_messages: int | None = None,
+                 threads: int | None = None) -> None:
         super().__init__(seed=seed, reasoning=reasoning)
+        if threads is not None:
+            try:
+                check_threads(threads)
+            except ValueError:
+                raise ValueError(f"HFPolicy option 'threads' must be an integer >= 1; got {threads!r}") from None
+        self.threads = threads
         self.constrained = _check_constrained(constrained)
         if constrained_text_chars is not None:
             _check_int("constrained_text_chars", constrained_text_chars, 1)
@@ -195,6 +210,10 @@ class HFPolicy(LLMPolicy):
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
         self.device = self._resolve_device(device)
         self.dtype = self._resolve_dtype(dtype)
+        if threads is not None:
+            torch.set_num_threads(threads)
+        elif self.device == "cpu":
+            warn_oversubscribed(torch.get_num_threads())
         self.revision = revision
         self.tokenizer = AutoTokenizer.from_pretrained(model, revision=revision, trust_remote_code=trust_remote_code)
         if self.tokenizer.chat_template is None:
@@ -264,7 +283,8 @@ class HFPolicy(LLMPolicy):
                 "temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens,
                 "reasoning": self.reasoning, "max_batch_size": self.max_batch_size,
                 "chat_template_kwargs": dict(self.chat_template_kwargs), "constrained": self.constrained,
-                "constrained_text_chars": self.constrained_text_chars, "context_messages": self.context_messages}
+                "constrained_text_chars": self.constrained_text_chars, "context_messages": self.context_messages,
+                "threads": self.threads}
 
     def __repr__(self) -> str:
         return (f"HFPolicy({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "

@@ -1,7 +1,7 @@
 """The ``run`` and ``export`` subcommands of ``negotiation-env`` (the CLI layer: the only
 part of the runner that draws on the terminal, with rich).
 
-    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--batch-games N] [--plan]
+    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--threads N] [--batch-games N] [--plan]
     negotiation-env export DIR --kind transitions|sft|sft_prompt_completion|preferences --out FILE [--game G] [filters]
     negotiation-env export DIR --kind minari --out ROOT [--game G] [--prefix P] [--agent A]
 """
@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..console import print_error
+from ..core.threads import configure_threads
 from ..storage import EXIT_STORAGE, failure_message, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
@@ -288,6 +289,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     bars = _Bars(console)
     try:
         config = load_config(args.config)
+        try:  # before any worker starts: each one's torch reads the thread variables
+            configure_threads(args.threads, args.workers, any(p.kind == "hf" for b in config.games for p in b.policies))
+        except ValueError as e:
+            return _err(str(e))
         if args.plan:
             plan = make_plan(config)
             console.print(f"run {plan.run_id} ({config.name}): {len(plan)} games in {len(plan.cells)} cells",
@@ -477,6 +482,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     r.add_argument("--backend", choices=BACKENDS, default="local", help="local processes (default) or ray")
     r.add_argument("--workers", type=int, default=1, help="parallel games (processes or Ray CPUs); default 1")
+    r.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="torch CPU threads per process for hf: policies (also OMP_NUM_THREADS and "
+                        "MKL_NUM_THREADS of the worker processes); default: torch's own, one per CPU")
     r.add_argument("--batch-games", type=int, default=1, metavar="N",
                    help="play N games in lock-step in one process, batching model calls across them "
                         "(hf:/openai: policies); needs --workers 1; default 1")
