@@ -41,7 +41,7 @@ def test_games_lists_every_game_its_id_seats_conditions_and_fields(capsys):
         env_id = game_cls.metadata["name"]
         assert f"{game}  (env id {env_id}: negotiation_env.make('{env_id}'))" in out
         for f in config_fields(cfg_cls):
-            assert f"    {f.name}: " in out and f" = {f.default}" in out
+            assert f"| {f.name} | " in out and f" | {f.default} | " in out  # a row of the fields' Markdown table
     assert "seats: authority, continental_bank, apex_financial, industry_council, public_interest" in out
     assert "partner: stable, shifting" in out and "treatment: communication, none" in out
 
