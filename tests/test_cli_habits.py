@@ -19,9 +19,11 @@ BUY = json.dumps({"thinking": "mine", "speech": "Done.", "action": {}})
 
 
 def _same_game(a: str, b: str) -> bool:
-    """The same transcript and result rows (the table titles name the specs as given)."""
-    return a[:a.index("┏")].split("=== Game over")[0] == b[:b.index("┏")].split("=== Game over")[0] \
-        and a[a.index("┏"):] == b[b.index("┏"):]
+    """The same transcript and result rows (the table titles, Markdown headings in a pipe,
+    name the specs as given)."""
+    ta, tb = a.index("\n### "), b.index("\n### ")
+    return a[:ta].split("=== Game over")[0] == b[:tb].split("=== Game over")[0] \
+        and a[ta:].split("\n", 2)[2] == b[tb:].split("\n", 2)[2]
 
 
 # --------------------------------------------------------------------------- --version, games
@@ -101,8 +103,8 @@ def test_play_other_games_with_seats(argv, seats, capsys):
     if "matrix" in argv:
         assert out.count("--- Round") == 3
         # always_a vs always_b in the Prisoner's Dilemma: 0 and 5 points a round
-        assert any("agent_0" in line and line.rstrip(" │").endswith(" 0") for line in out.splitlines())
-        assert any("agent_1" in line and line.rstrip(" │").endswith(" 15") for line in out.splitlines())
+        assert any("agent_0" in line and line.rstrip(" │|").endswith(" 0") for line in out.splitlines())
+        assert any("agent_1" in line and line.rstrip(" │|").endswith(" 15") for line in out.splitlines())
     else:
         assert "=== Outcome:" in out
 
@@ -190,7 +192,7 @@ def test_a_human_matrix_seat(capsys, monkeypatch):
                  "--set", "treatment=none"]) == 0
     out = capsys.readouterr().out
     assert "Result round 2: AB" in out
-    assert any("agent_1" in line and "human" in line and line.rstrip(" │").endswith(" 10") for line in out.splitlines())
+    assert any("agent_1" in line and "human" in line and line.rstrip(" │|").endswith(" 10") for line in out.splitlines())
 
 
 # --------------------------------------------------------------------------- python: specs from the current folder
