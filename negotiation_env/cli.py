@@ -27,12 +27,11 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from . import GAMES, ConfigError, __version__, env as make_env
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
-from .console import print_error
+from .console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from .play import HumanSeat, ending, read_answer  # noqa: F401 - read_answer: the CLI's answer reader
 
 
@@ -239,26 +238,20 @@ def _play(args: argparse.Namespace, console: Console) -> int:
                            f"{type(e).__name__}: {e}", EXIT_GAME_ERROR)
     console.print(env.render(), markup=False, highlight=False)
     if args.game == "resource":
-        table = Table(title=escape(f"{seats['agent_a'][1]} (agent_a) vs {seats['agent_b'][1]} (agent_b) "
-                                   f"on {game.scenario.name}"))
-        table.add_column("round")
-        table.add_column("agent_a", justify="right")
-        table.add_column("agent_b", justify="right")
-        table.add_column("joint / M", justify="right")
-        table.add_column("outcome")
+        title = f"{seats['agent_a'][1]} (agent_a) vs {seats['agent_b'][1]} (agent_b) on {game.scenario.name}"
+        columns, justify = ["round", "agent_a", "agent_b", "joint / M", "outcome"], ["left"] + ["right"] * 3 + ["left"]
+        rows = []
         for i in range(len(game.history)):
             o = game.round_outcome(i)
             kind = "overdraw" if o["overdraw"] else ("optimal" if o["optimal"] else "suboptimal")
-            table.add_row(str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
-                          f"{o['joint_reward']:g} / {o['joint_max']:g}", kind)
-        table.add_row("total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events")
+            rows.append([str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
+                         f"{o['joint_reward']:g} / {o['joint_max']:g}", kind])
+        rows.append(["total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events"])
     else:
-        table = Table(title=escape(f"{args.game} ({env.metadata['name']}), seed {args.seed}"))
-        for col in ("seat", "policy", "reward"):
-            table.add_column(col, justify="right" if col == "reward" else "left")
-        for agent in agents:
-            table.add_row(escape(agent), escape(seats[agent][1]), f"{totals[agent]:g}")
-    console.print(table)
+        title = f"{args.game} ({env.metadata['name']}), seed {args.seed}"
+        columns, justify = ["seat", "policy", "reward"], ["left", "left", "right"]
+        rows = [[agent, seats[agent][1], f"{totals[agent]:g}"] for agent in agents]
+    print_table(console, title, columns, rows, resolve_format(None, console), justify=justify)
     why, error_ended = ending(args.game, game)
     console.print(f"Game {why}.", markup=False, highlight=False, soft_wrap=True)
     if error_ended:
@@ -346,39 +339,38 @@ def describe_game(game: str) -> dict:
 
 
 def _games(args: argparse.Namespace, console: Console) -> int:
-    import json
-    import textwrap
-
     infos = [describe_game(g) for g in ([args.game] if args.game else GAMES)]
-    if args.json:
-        console.print_json(json.dumps(infos))
+    fmt = resolve_format(args.format, console)
+    if fmt == "json":
+        print_json(console, infos)
         return 0
-    lines: list[str] = []
     for d in infos:
-        lines += [f"{d['game']}  (env id {d['env_id']}: negotiation_env.make({d['env_id']!r}))",
-                  f"  seats: {', '.join(d['seats'])}",
-                  f"  scripted policies: {', '.join(d['scripted_policies'])}",
-                  "  conditions:"]
-        lines += [f"    {k}: {', '.join(v)}" for k, v in d["conditions"].items()]
-        lines.append(f"  config fields ({d['config_class']}):")
-        for f in d["fields"]:
-            lines.append(f"    {f['name']}: {f['type']} = {f['default']}")
-            if f["description"]:
-                lines += textwrap.wrap(f["description"], 96, initial_indent="        ", subsequent_indent="        ")
-        lines.append("")
-    console.print("\n".join(lines).rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
+        head = f"{d['game']}  (env id {d['env_id']}: negotiation_env.make({d['env_id']!r}))"
+        lines = [f"seats: {', '.join(d['seats'])}", f"scripted policies: {', '.join(d['scripted_policies'])}",
+                 "conditions:"] + [f"  {k}: {', '.join(v)}" for k, v in d["conditions"].items()]
+        if fmt == "markdown":
+            print_text(console, "\n".join([f"## {head}", ""] + [f"- {ln}" if not ln.startswith(" ") else
+                                                                 f"  - {ln.strip()}" for ln in lines]), fmt)
+            console.out("", highlight=False)
+        else:
+            print_text(console, head, fmt, style="bold")
+            for ln in lines:
+                print_text(console, "  " + ln, fmt)
+        print_table(console, f"{d['game']}: config fields ({d['config_class']})",
+                    ["field", "type", "default", "description"],
+                    [[f["name"], f["type"], str(f["default"]), f["description"] or ""] for f in d["fields"]], fmt,
+                    wrap=(1, 2, 3))
     return 0
 
 
 def _scenarios(args: argparse.Namespace, console: Console) -> int:
-    table = Table(title="Shipped resource-game scenarios")
-    for col in ("name", "V_a", "V_b", "M", "M/C", "joint optima"):
-        table.add_column(col, justify="right" if col != "name" else "left")
+    rows = []
     for name in list_scenarios():
         sol = solve(load_scenario(name))
-        table.add_row(name, f"{sol.individual_max['agent_a']:g}", f"{sol.individual_max['agent_b']:g}",
-                      f"{sol.joint_max:g}", f"{sol.ratio:.3f}", str(sol.n_joint_optima))
-    console.print(table)
+        rows.append([name, f"{sol.individual_max['agent_a']:g}", f"{sol.individual_max['agent_b']:g}",
+                     f"{sol.joint_max:g}", f"{sol.ratio:.3f}", str(sol.n_joint_optima)])
+    print_table(console, "Shipped resource-game scenarios", ["name", "V_a", "V_b", "M", "M/C", "joint optima"], rows,
+                resolve_format(None, console), justify=["left"] + ["right"] * 5)
     return 0
 
 
@@ -472,9 +464,7 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             progress.stop()
             return print_error(str(e), 1)
     target = f"{args.ratio:g} +- {args.tolerance:g}" if band is None else f"in [{band[0]:g}, {band[1]:g}]"
-    table = Table(title=f"Generated scenarios (target M/C {target})")
-    for col in ("file", "V_a", "V_b", "M", "M/C", "optima", "moves", "restarts", "seed"):
-        table.add_column(col, justify="left" if col == "file" else "right", no_wrap=col in ("file", "seed"))
+    rows = []
     failed = []
     for path, (scenario, result) in zip(paths, pool):
         write_scenario(result, path, pool_seed=args.seed)
@@ -484,11 +474,13 @@ def _generate(args: argparse.Namespace, console: Console) -> int:
             problems.append("the file does not load back to the generated scenario")
         if problems:
             failed.append(f"{path}: {'; '.join(problems)}")
-        table.add_row(path.name, f"{sol.individual_max['agent_a']:g}", f"{sol.individual_max['agent_b']:g}",
-                      f"{sol.joint_max:g}", f"{sol.ratio:.3f}", str(sol.n_joint_optima),
-                      str(result.iterations), str(result.restarts), str(result.seed))
+        rows.append([path.name, f"{sol.individual_max['agent_a']:g}", f"{sol.individual_max['agent_b']:g}",
+                     f"{sol.joint_max:g}", f"{sol.ratio:.3f}", str(sol.n_joint_optima),
+                     str(result.iterations), str(result.restarts), str(result.seed)])
     seconds = time.perf_counter() - started
-    console.print(table)
+    print_table(console, f"Generated scenarios (target M/C {target})",
+                ["file", "V_a", "V_b", "M", "M/C", "optima", "moves", "restarts", "seed"], rows,
+                resolve_format(None, console), justify=["left"] + ["right"] * 8)
     rejected = sum(r.rejected for _, r in pool)
     console.print(f"written {len(pool)} scenario files to {out} (each re-loaded and verified by the solver); "
                   f"rejected candidates: {rejected}; {seconds:.2f} s", highlight=False, markup=False)
@@ -514,16 +506,17 @@ def _pool(args: argparse.Namespace, console: Console) -> int:
         pool = generate_paper_pool(args.seed)
     except GenerationError as e:  # pragma: no cover - the defaults find every scenario
         return print_error(str(e), 1)
-    table = Table(title=f"The paper's pool (pool seed {args.seed})")
-    for col in ("name", "band", "V", "M", "M/C", "optima", "optimal splits", "seed"):
-        table.add_column(col, justify="left" if col in ("name", "optimal splits") else "right")
+    rows = []
     for scenario, res in pool:
         sol = res.solution
         lo, hi = PAPER_BANDS[res.target_ratio]
         splits = " ".join(f"{a:g}/{b:g}" for a, b in res.meta["optimal_splits"])
-        table.add_row(scenario.name, f"{lo:g}-{hi:g}", f"{sol.individual_max['agent_a']:g}", f"{sol.joint_max:g}",
-                      f"{sol.ratio:.3f}", str(sol.n_joint_optima), splits, str(res.seed))
-    console.print(table)
+        rows.append([scenario.name, f"{lo:g}-{hi:g}", f"{sol.individual_max['agent_a']:g}", f"{sol.joint_max:g}",
+                     f"{sol.ratio:.3f}", str(sol.n_joint_optima), splits, str(res.seed)])
+    print_table(console, f"The paper's pool (pool seed {args.seed})",
+                ["name", "band", "V", "M", "M/C", "optima", "optimal splits", "seed"], rows,
+                resolve_format(None, console), justify=["left", "right", "right", "right", "right", "right", "left",
+                                                        "right"], wrap=(6,))
     seconds = time.perf_counter() - started
     if args.check:
         pool_dir = importlib_resources.files("negotiation_env.games.resource") / "scenarios"
@@ -577,7 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "conditions it varies, its scripted policies and every config field with "
                                        "type, default and description (from the config dataclass).")
     games.add_argument("game", nargs="?", choices=sorted(GAMES), help="one game (default: all)")
-    games.add_argument("--json", action="store_true", help="print the same as JSON")
+    add_format_argument(games, json_alias=True)
     games.set_defaults(func=_games)
     play = sub.add_parser(
         "play", help="play one game of any game between any policies (a human seat included)",

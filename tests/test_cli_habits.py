@@ -23,9 +23,11 @@ def out_lines(out: str, start: str) -> list[str]:
 
 
 def _same_game(a: str, b: str) -> bool:
-    """The same transcript and result rows (the table titles name the specs as given)."""
-    return a[:a.index("┏")].split("=== Game over")[0] == b[:b.index("┏")].split("=== Game over")[0] \
-        and a[a.index("┏"):] == b[b.index("┏"):]
+    """The same transcript and result rows (the table titles, Markdown headings in a pipe,
+    name the specs as given)."""
+    ta, tb = a.index("\n### "), b.index("\n### ")
+    return a[:ta].split("=== Game over")[0] == b[:tb].split("=== Game over")[0] \
+        and a[ta:].split("\n", 2)[2] == b[tb:].split("\n", 2)[2]
 
 
 # --------------------------------------------------------------------------- --version, games
@@ -45,7 +47,7 @@ def test_games_lists_every_game_its_id_seats_conditions_and_fields(capsys):
         env_id = game_cls.metadata["name"]
         assert f"{game}  (env id {env_id}: negotiation_env.make('{env_id}'))" in out
         for f in config_fields(cfg_cls):
-            assert f"    {f.name}: " in out and f" = {f.default}" in out
+            assert f"| {f.name} | " in out and f" | {f.default} | " in out  # a row of the fields' Markdown table
     assert "seats: authority, continental_bank, apex_financial, industry_council, public_interest" in out
     assert "partner: stable, shifting" in out and "treatment: communication, none" in out
 
@@ -105,8 +107,8 @@ def test_play_other_games_with_seats(argv, seats, capsys):
     if "matrix" in argv:
         assert out.count("--- Round") == 3
         # always_a vs always_b in the Prisoner's Dilemma: 0 and 5 points a round
-        assert any("agent_0" in line and line.rstrip(" │").endswith(" 0") for line in out.splitlines())
-        assert any("agent_1" in line and line.rstrip(" │").endswith(" 15") for line in out.splitlines())
+        assert any("agent_0" in line and line.rstrip(" │|").endswith(" 0") for line in out.splitlines())
+        assert any("agent_1" in line and line.rstrip(" │|").endswith(" 15") for line in out.splitlines())
     else:
         assert "=== Outcome:" in out
 
@@ -304,7 +306,7 @@ def test_a_human_matrix_seat(capsys, monkeypatch):
                  "--set", "treatment=none"]) == 0
     out = capsys.readouterr().out
     assert "Result round 2: AB" in out
-    assert any("agent_1" in line and "human" in line and line.rstrip(" │").endswith(" 10") for line in out.splitlines())
+    assert any("agent_1" in line and "human" in line and line.rstrip(" │|").endswith(" 10") for line in out.splitlines())
 
 
 # --------------------------------------------------------------------------- python: specs from the current folder

@@ -62,10 +62,10 @@ def test_a_game_error_on_the_progress_console_keeps_the_install_hint(tmp_path, c
         "policies": [{"spec": "python:tests.test_cli_plain_text:NeedsExtra", "label": "needs[api]"}]}]}))
     cfg = cfg.rename(tmp_path / "c.yaml")  # JSON is YAML
     code = main(["run", str(cfg), "--out", str(tmp_path / "run")])
-    out = _flat(capsys.readouterr().out)
+    printed = capsys.readouterr()
     assert code == 1
-    assert f"install the extra: {HINT}" in out  # the game-error line of the progress display
-    assert "needs[api] vs needs[api]" in out  # the summary table's lineup
+    assert f"install the extra: {HINT}" in _flat(printed.err)  # the game-error line of the progress display
+    assert "needs[api] vs needs[api]" in _flat(printed.out)  # the summary table's lineup
 
 
 def test_a_config_warning_is_one_plain_line(tmp_path, capsys):

@@ -18,9 +18,8 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
-from ..console import print_error
+from ..console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from ..core.secrets import url_credential
 from ..storage import EXIT_STORAGE, failure_message
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
@@ -58,21 +57,57 @@ def _pairs(values: list[str] | None, flag: str, form: str) -> dict[str, str] | N
     return out
 
 
-def _print_tables(console: Console, res, title: str, default_out: str):
+#: game -> the report table printed on the terminal as its headline (the first of these
+#: the report holds): resource Table 3 (self-play vs cross-play by M/C), else the
+#: headline figures; matrix Table 1 (communication effects on switching); rulemaking
+#: Table 2 (how every cell ends)
+HEADLINES: dict[str, tuple[str, ...]] = {
+    "resource": ("resource_table3", "resource_summary"),
+    "matrix": ("matrix_table1", "matrix_outcomes"),
+    "rulemaking": ("rulemaking_table2", "rulemaking_cells"),
+}
+
+
+def headline_tables(res) -> list:
+    """The headline table of each game a report holds (:data:`HEADLINES`), in game order."""
+    names = {t.name: t for t in res.tables}
+    out = []
+    for game in sorted(HEADLINES):
+        picked = next((names[n] for n in HEADLINES[game] if n in names), None)
+        if picked is not None:
+            out.append(picked)
+    return out
+
+
+def _print_report_table(console: Console, t, fmt: str) -> None:
+    """One analysis table with the values as its Markdown file shows them, and its notes."""
+    from .report import _fmt
+
+    print_table(console, t.title, t.columns, [[_fmt(v, f) for v, f in zip(r, t.formats)] for r in t.rows], fmt,
+                justify=["left" if f == "text" else "right" for f in t.formats], notes=t.notes)
+
+
+def table_document(t) -> dict[str, Any]:
+    """One analysis table as data: name, title, columns, rows (column -> raw value;
+    shares as fractions, intervals as [low, high]) and notes."""
+    return {"name": t.name, "title": t.title, "columns": list(t.columns),
+            "rows": [dict(zip(t.columns, r)) for r in t.rows], "notes": list(t.notes)}
+
+
+def _print_tables(console: Console, res, title: str, default_out: str, fmt: str | None = None):
     """The tables an analysis wrote (name, rows) and its notes; returns the folder written."""
-    table = RichTable(title=escape(title))
-    table.add_column("table")
-    table.add_column("rows", justify="right")
-    for t in res.tables:
-        table.add_row(t.name, str(len(t.rows)))
-    console.print(table)
+    fmt = resolve_format(fmt, console)
+    print_table(console, title, ["table", "rows"], [[t.name, str(len(t.rows))] for t in res.tables], fmt,
+                justify=["left", "right"])
     for n in res.notes:
-        console.print(f"[yellow]note:[/] {escape(str(n))}", highlight=False)
+        print_text(console, f"note: {n}", fmt, style="yellow")
     return res.files[-1].parent if res.files else default_out
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
     from .report import DEFAULT_OUT, report_run
+
+    fmt = resolve_format(args.format, console)
 
     src = _source(args.source)
     if src is None:
@@ -91,10 +126,18 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         return _could_not_write(e, out, "the files written before it are whole, none is partial", src)
     if not rep.games:
         return _err(f"no traces in {src}")
-    out = _print_tables(console, rep, f"Report of {src}", args.out)
-    console.print(f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
-                  f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), highlight=False,
-                  markup=False)
+    out = rep.files[-1].parent if rep.files else args.out
+    if fmt == "json":
+        print_json(console, {"source": src, "out": out, "games": rep.games, "files": rep.files,
+                             "figures": rep.figures, "notes": rep.notes,
+                             "headline": [t.name for t in headline_tables(rep)],
+                             "tables": [table_document(t) for t in rep.tables]})
+        return 0
+    for t in headline_tables(rep):
+        _print_report_table(console, t, fmt)
+    _print_tables(console, rep, f"Report of {src}", args.out, fmt)
+    print_text(console, f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
+                        f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), fmt)
     return 0
 
 
@@ -276,6 +319,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                    help="bootstrap resamples of every interval, and random relabellings of the matrix permutation "
                         "test (default: 10,000 for the matrix tables, as the matrix paper; 2,000 for the rulemaking "
                         "intervals)")
+    add_format_argument(r)
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
                        description="Write one static HTML file (no server, no network) with the game list, "

@@ -19,10 +19,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
 
-from ..console import print_error
+from ..console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from ..core.threads import configure_threads
 from ..storage import EXIT_STORAGE, failure_message, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
@@ -60,7 +58,9 @@ def _err(msg: str) -> int:
 
 
 class _Bars(RunObserver):
-    """Progress bars: games, cells and a status line (errors, steps, tokens)."""
+    """Progress bars: games, cells and a status line (errors, steps, tokens), drawn on
+    stderr (stdout holds the results only, so ``--format json`` output parses); the run's
+    messages (preflight, resuming, skipped lines) go to ``console``."""
 
     def on_preflight(self, report: PreflightReport) -> None:
         _print_preflight(report, self.console)
@@ -82,7 +82,7 @@ class _Bars(RunObserver):
         self._problems(summary)
         self.progress = Progress(TextColumn("{task.description:>6}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=self.console, transient=False)
+                                 console=Console(stderr=True), transient=False)
         self.progress.start()
         self.games_task = self.progress.add_task("games", total=summary.planned, completed=summary.already_done,
                                                  info="")
@@ -160,39 +160,50 @@ def _measure_cell(value: float | None, kind: str) -> str:
     return str(int(value)) if kind == "int" else _fmt(value, kind == "pct")
 
 
-def _table(title: str, first: str, groups: dict[str, list[CellStats]], seats: list[str],
-           game: str | None = None) -> Table:
-    """One row per group: counts, then the game's own measures (:data:`.summary.COLUMNS`;
-    efficiency and optimal-round share for a game without an entry), returns, invalid.
-    Names are user text (policy labels, condition names): shown as plain text, never markup."""
+def _group_figures(cells: list[CellStats], seats: list[str], game: str | None) -> dict[str, Any]:
+    """One summary row's figures, unrounded: counts, the game's own measures
+    (:data:`.summary.COLUMNS`, keyed by their headers; efficiency and optimal-round share
+    for a game without an entry), mean return per seat (or over seats), invalid actions."""
+    m = _merge(cells)
+    g = m["games"]
+    row: dict[str, Any] = {"games": g, "errors": m["errors"], "truncated": m["truncated"], "rounds": m["rounds"]}
     own = MEASURE_COLUMNS.get(game or "")
-    t = Table(title=escape(title))
-    t.add_column(escape(first), overflow="fold")
-    for col in ("games", "errors", "rounds") + (() if own else ("efficiency", "optimal")):
-        t.add_column(col, justify="right")
-    for header, _, _ in own or []:
-        t.add_column(header, justify="right")
+    if own:
+        f = figures(game or "", m["measures"])
+        for header, key, kind in own:
+            v = f.get(key)
+            row[header] = int(v) if kind == "int" and v is not None else v
+    else:
+        row["efficiency"] = m["eff"][0] / m["eff"][1] if m["eff"][1] else None
+        row["optimal"] = m["opt"][0] / m["opt"][1] if m["opt"][1] else None
+    if 0 < len(seats) <= 3:
+        row["returns"] = {a: m["ret"].get(a, 0.0) / g if g else None for a in seats}
+    else:
+        row["mean return"] = sum(m["ret"].values()) / g / max(1, len(m["ret"])) if g else None
+    row["invalid"] = m["invalid"]
+    return row
+
+
+def _table_columns(seats: list[str], game: str | None) -> list[str]:
+    own = MEASURE_COLUMNS.get(game or "")
     per_seat = 0 < len(seats) <= 3
-    for a in seats if per_seat else ["mean return"]:
-        t.add_column(escape(f"return {a}" if per_seat else a), justify="right")
-    t.add_column("invalid", justify="right")
-    for name, cells in groups.items():
-        m = _merge(cells)
-        eff = m["eff"][0] / m["eff"][1] if m["eff"][1] else None
-        opt = m["opt"][0] / m["opt"][1] if m["opt"][1] else None
-        g = m["games"]
-        if per_seat:
-            rets = [f"{m['ret'].get(a, 0.0) / g:.2f}" if g else "-" for a in seats]
-        else:
-            rets = [f"{sum(m['ret'].values()) / g / max(1, len(m['ret'])):.2f}" if g else "-"]
-        err = str(m["errors"]) + (f" (+{m['truncated']} trunc.)" if m["truncated"] else "")
-        if own:
-            f = figures(game or "", m["measures"])
-            middle = [_measure_cell(f.get(key), kind) for _, key, kind in own]
-        else:
-            middle = [_fmt(eff), _fmt(opt, True)]
-        t.add_row(Text(name), str(g), err, str(m["rounds"]), *middle, *rets, str(m["invalid"]))
-    return t
+    return (["games", "errors", "rounds"] + ([h for h, _, _ in own] if own else ["efficiency", "optimal"])
+            + ([f"return {a}" for a in seats] if per_seat else ["mean return"]) + ["invalid"])
+
+
+def _row_text(row: dict[str, Any], seats: list[str], game: str | None) -> list[str]:
+    """A row of :func:`_group_figures` as the table prints it."""
+    own = MEASURE_COLUMNS.get(game or "")
+    err = str(row["errors"]) + (f" (+{row['truncated']} trunc.)" if row["truncated"] else "")
+    if own:
+        middle = [_measure_cell(row[h], kind) for h, _, kind in own]
+    else:
+        middle = [_fmt(row["efficiency"]), _fmt(row["optimal"], True)]
+    if "returns" in row:
+        rets = ["-" if row["returns"][a] is None else f"{row['returns'][a]:.2f}" for a in seats]
+    else:
+        rets = ["-" if row["mean return"] is None else f"{row['mean return']:.2f}"]
+    return [str(row["games"]), err, str(row["rounds"]), *middle, *rets, str(row["invalid"])]
 
 
 def _measure_note(game: str, cells: list[CellStats]) -> str | None:
@@ -206,47 +217,100 @@ def _measure_note(game: str, cells: list[CellStats]) -> str | None:
     return f"{game}: {what}{counted}"
 
 
-def print_summary(summary: RunSummary, console: Console) -> None:
-    """Two tables (by pairing, by condition and scenario set) and a closing line."""
-    played = [c for c in summary.cells.values() if c.games]
-    games = sorted({c.game for c in played if c.game})
-    for game in games:
-        cells = [c for c in played if c.game == game]
-        seats = cells[0].agents if all(c.agents == cells[0].agents for c in cells) else []
-        by_pair: dict[str, list[CellStats]] = {}
-        by_cond: dict[str, list[CellStats]] = {}
-        # rows by the games' own seating (a swap_seats cell holds both seat orders), so a
-        # row's return per seat is one policy's
-        for c in summary.seatings.values():
-            if c.games and c.game == game:
-                by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
-        for c in cells:
-            by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
-        console.print(_table(f"{game}: by pairing (seat order)", "lineup", by_pair, seats, game))
-        console.print(_table(f"{game}: by condition and scenario set", "condition · set", by_cond, seats, game))
+def _game_groups(summary: RunSummary, game: str) -> tuple[list[str], dict[str, list[CellStats]],
+                                                          dict[str, list[CellStats]], list[CellStats]]:
+    """A game's seats and its cells grouped by lineup (the games' own seating: a
+    swap_seats cell holds both seat orders, so a row's return per seat is one policy's)
+    and by condition and scenario set."""
+    cells = [c for c in summary.cells.values() if c.games and c.game == game]
+    seats = cells[0].agents if all(c.agents == cells[0].agents for c in cells) else []
+    by_pair: dict[str, list[CellStats]] = {}
+    by_cond: dict[str, list[CellStats]] = {}
+    for c in summary.seatings.values():
+        if c.games and c.game == game:
+            by_pair.setdefault(" vs ".join(c.lineup), []).append(c)
+    for c in cells:
+        by_cond.setdefault(f"{c.condition} · {c.scenario_set}", []).append(c)
+    return list(seats), by_pair, by_cond, cells
+
+
+def _summary_games(summary: RunSummary) -> list[str]:
+    return sorted({c.game for c in summary.cells.values() if c.games and c.game})
+
+
+def exit_status(summary: RunSummary) -> int:
+    """``negotiation-env run``'s exit code for a finished run (:data:`RUN_EXIT_CODES`)."""
+    if summary.too_degraded:
+        return EXIT_DEGRADED
+    if summary.too_truncated:
+        return EXIT_TRUNCATED
+    return 0 if summary.complete and summary.errors == 0 else 1
+
+
+def summary_document(summary: RunSummary) -> dict[str, Any]:
+    """The run summary as data (what ``run --format json`` prints): the run's counts and
+    outcome, and per game the rows of both tables with unrounded figures (shares as
+    fractions, returns as means per game)."""
+    games: dict[str, Any] = {}
+    for game in _summary_games(summary):
+        seats, by_pair, by_cond, cells = _game_groups(summary, game)
+        games[game] = {
+            "seats": seats,
+            "by_pairing": [{"lineup": k, **_group_figures(v, seats, game)} for k, v in by_pair.items()],
+            "by_condition": [{"condition · set": k, **_group_figures(v, seats, game)} for k, v in by_cond.items()],
+            "note": _measure_note(game, cells)}
+    return {
+        "run_id": summary.run_id, "out_dir": summary.out_dir, "traces": summary.out_dir / TRACES_FILE,
+        "planned": summary.planned, "games": summary.already_done + summary.played,
+        "already_done": summary.already_done, "played": summary.played, "missing": summary.missing,
+        "complete": summary.complete, "errors": summary.errors, "seconds": summary.seconds,
+        "faults": summary.faults, "degraded": summary.degraded, "degraded_fraction": summary.degraded_fraction,
+        "max_degraded": summary.max_degraded, "too_degraded": summary.too_degraded,
+        "truncated": summary.truncated, "truncated_fraction": summary.truncated_fraction,
+        "max_truncated": summary.max_truncated, "too_truncated": summary.too_truncated,
+        "exit_status": exit_status(summary), "tables": games}
+
+
+def print_summary(summary: RunSummary, console: Console, fmt: str | None = None) -> None:
+    """Per game two tables (by pairing in seat order, by condition and scenario set) and
+    a note on its own measures, then the closing lines; ``fmt``: table, markdown or json
+    (:func:`negotiation_env.console.print_table`; default by whether the console is a
+    terminal)."""
+    fmt = resolve_format(fmt, console)
+    if fmt == "json":
+        print_json(console, summary_document(summary))
+        return
+    for game in _summary_games(summary):
+        seats, by_pair, by_cond, cells = _game_groups(summary, game)
+        columns = _table_columns(seats, game)
+        justify = ["left"] + ["right"] * len(columns)
+        for title, first, groups in ((f"{game}: by pairing (seat order)", "lineup", by_pair),
+                                     (f"{game}: by condition and scenario set", "condition · set", by_cond)):
+            rows = [[name, *_row_text(_group_figures(g, seats, game), seats, game)] for name, g in groups.items()]
+            print_table(console, title, [first, *columns], rows, fmt, justify=justify)
         note = _measure_note(game, cells)
         if note:
-            console.print(note, highlight=False, markup=False)
-    state = "complete" if summary.complete else f"[red]{summary.missing} games missing[/]"
-    console.print(f"run {escape(str(summary.run_id))}: {summary.already_done + summary.played}/{summary.planned} "
-                  f"games ({state}); played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with "
-                  f"errors; traces in {escape(str(summary.out_dir / 'traces.jsonl'))}", highlight=False)
+            print_text(console, note, fmt)
+    state = "complete" if summary.complete else f"{summary.missing} games missing"
+    print_text(console, f"run {summary.run_id}: {summary.already_done + summary.played}/{summary.planned} games "
+                        f"({state}); played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with "
+                        f"errors; traces in {summary.out_dir / TRACES_FILE}", fmt,
+               style=None if summary.complete else "red")
     if summary.faults or summary.degraded:
-        console.print(f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a call ran "
-                      "out of retries and the env scored a fallback; marked meta.model_calls.degraded, left out "
-                      "of `negotiation-env report`)", highlight=False, markup=False)
+        print_text(console, f"model calls: {summary.faults} faults recorded; {summary.degraded} games degraded (a "
+                            "call ran out of retries and the env scored a fallback; marked "
+                            "meta.model_calls.degraded, left out of `negotiation-env report`)", fmt)
     if summary.truncated:
-        colour = "red" if summary.too_truncated else "yellow"
         verdict = (f"more than --max-truncated {summary.max_truncated:g}: run failed" if summary.too_truncated
                    else f"within --max-truncated {summary.max_truncated:g}")
-        console.print(f"[{colour}]{summary.truncated} of {summary.games} games "
-                      f"({100 * summary.truncated_fraction:.1f}%) were cut by the step cap (max_steps; status "
-                      f"truncated), {verdict}[/]", highlight=False)
+        print_text(console, f"{summary.truncated} of {summary.games} games ({100 * summary.truncated_fraction:.1f}%) "
+                            f"were cut by the step cap (max_steps; status truncated), {verdict}", fmt,
+                   style="red" if summary.too_truncated else "yellow")
     if summary.too_degraded:
-        console.print(f"[red]run failed: {summary.degraded} of {summary.games} games "
-                      f"({100 * summary.degraded_fraction:.1f}%) were degraded, more than --max-degraded "
-                      f"{summary.max_degraded:g}; rerun with --resume --retry-errors once the model answers[/]",
-                      highlight=False)
+        print_text(console, f"run failed: {summary.degraded} of {summary.games} games "
+                            f"({100 * summary.degraded_fraction:.1f}%) were degraded, more than --max-degraded "
+                            f"{summary.max_degraded:g}; rerun with --resume --retry-errors once the model answers",
+                   fmt, style="red")
 
 
 #: ``negotiation-env run`` exit codes (the run subcommand's --help lists them)
@@ -286,7 +350,10 @@ def _print_preflight(report: PreflightReport, console: Console, every: bool = Fa
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    bars = _Bars(console)
+    fmt = resolve_format(args.format, console)
+    # with --format json stdout holds the one document; every message goes to stderr
+    messages = Console(stderr=True) if fmt == "json" else console
+    bars = _Bars(messages)
     try:
         config = load_config(args.config)
         try:  # before any worker starts: each one's torch reads the thread variables
@@ -295,16 +362,19 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             return _err(str(e))
         if args.plan:
             plan = make_plan(config)
-            console.print(f"run {plan.run_id} ({config.name}): {len(plan)} games in {len(plan.cells)} cells",
-                          highlight=False)
-            t = Table(title="Planned cells")
-            t.add_column("cell")
-            t.add_column("games", justify="right")
-            for cell, n in plan.cell_games().items():
-                t.add_row(cell, str(n))
-            console.print(t)
+            cells = plan.cell_games()
             # the run's checks: build every policy (load its model); call it only with --probe
-            _print_preflight(preflight(plan, probe=bool(args.probe)), console, every=True)
+            checks = preflight(plan, probe=bool(args.probe))
+            if fmt == "json":
+                _print_preflight(checks, messages, every=True)
+                print_json(console, {"run_id": plan.run_id, "name": config.name, "planned": len(plan),
+                                     "cells": [{"cell": c, "games": n} for c, n in cells.items()]})
+                return 0
+            print_text(console, f"run {plan.run_id} ({config.name}): {len(plan)} games in {len(plan.cells)} cells",
+                       fmt)
+            print_table(console, "Planned cells", ["cell", "games"], [[c, str(n)] for c, n in cells.items()], fmt,
+                        justify=["left", "right"])
+            _print_preflight(checks, console, every=True)
             return 0
         # SIGTERM (a scheduler, `kill`, a container stop) stops the run as Ctrl-C does
         main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
@@ -332,12 +402,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except OSError as e:
         return _fail(f"could not write {describe_os_error(e, args.out)}; {_kept(args.out, bars.summary)}: free "
                      "space or fix the folder's permissions, then rerun with --resume to go on", EXIT_STORAGE)
-    print_summary(summary, console)
-    if summary.too_degraded:
-        return EXIT_DEGRADED
-    if summary.too_truncated:
-        return EXIT_TRUNCATED
-    return 0 if summary.complete and summary.errors == 0 else 1
+    print_summary(summary, console, fmt)
+    return exit_status(summary)
 
 
 def _kept(out: str, summary: RunSummary | None) -> str:
@@ -507,6 +573,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--on-rate-limit", choices=RATE_LIMIT_CHOICES, default="wait",
                    help="when a model's server answers the probe with HTTP 429: wait (default: play on, each call "
                         "waiting as the server asks within its call_budget) or stop (exit code 3)")
+    add_format_argument(r)
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
                        description="Export a run folder or trace file as a transitions table (offline RL), SFT "

@@ -30,4 +30,4 @@ def test_hf_seats_share_one_model_and_play_a_game(tiny_model, capsys, monkeypatc
     assert built == [(tiny_model,)]  # both seats, one model
     assert "agent_a decides:" in out or "[fallback] agent_a" in out
     assert "agent_b decides:" in out or "[fallback] agent_b" in out
-    assert "=== Game over" in out and "│ total │" in out
+    assert "=== Game over" in out and "| total |" in out

@@ -57,7 +57,7 @@ def _groups(summary, key):
 
 def _printed(summary) -> list[str]:
     console = Console(record=True, width=300)
-    print_summary(summary, console)
+    print_summary(summary, console, "table")
     return console.export_text().splitlines()
 
 
