@@ -45,4 +45,4 @@ def test_rl_page_dqn_curve_is_what_train_rl_prints():
 
 def test_rl_page_names_the_command_of_its_figures():
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
-    assert re.search(r"Figures from `python benchmarks/train_rl.py` \(seed 0", text)
+    assert re.search(r"Figures from `python benchmarks/train_rl.py` at seed 0", text)
