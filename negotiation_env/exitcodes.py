@@ -10,13 +10,14 @@ and a folder that is not a run the same way (:func:`source_problem`), with exit 
 
 from __future__ import annotations
 
+import argparse
 import signal
 import textwrap
 from pathlib import Path
 from typing import Iterable
 
 __all__ = ["OK", "NOTHING", "USAGE", "MODEL", "DEGRADED", "STORAGE", "TRUNCATED", "INTERRUPTED", "TERMINATED",
-           "EXIT_CODES", "epilog", "source_problem", "exists_message", "TRACES_FILE"]
+           "EXIT_CODES", "COMMAND_CODES", "epilog", "add_epilogs", "source_problem", "exists_message", "TRACES_FILE"]
 
 #: the command did what it was asked
 OK = 0
@@ -62,6 +63,51 @@ def epilog(codes: Iterable[int | tuple[int, str]]) -> str:
     rows = [c if isinstance(c, tuple) else (c, EXIT_CODES[c]) for c in codes]
     return "exit codes:\n" + "\n".join(
         textwrap.fill(text, 88, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7) for code, text in rows)
+
+
+_SOURCE_USAGE = (USAGE, "usage error, a missing source, or a folder that is not a run (no traces.jsonl)")
+
+#: the codes each command can return, for the commands whose parser sets no epilog of its own
+COMMAND_CODES: dict[str, tuple[int | tuple[int, str], ...]] = {
+    "games": (OK, (USAGE, "usage error (an unknown game)")),
+    "play": (OK, (NOTHING, "the game stopped before its end (stdin closed, Ctrl-C): nothing was scored"),
+             (USAGE, "usage error: a bad flag, seat, policy or config field (the message names it)"),
+             (MODEL, "a model seat did not answer its first short call")),
+    "scenarios": (OK,),
+    "scenarios list": (OK,),
+    "scenarios generate": (OK, (NOTHING, "no scenario could be generated, or a written file failed verification"),
+                           (USAGE, "usage error, or files of the same names in --out (pass --force)")),
+    "scenarios pool": (OK, (NOTHING, "--check: the shipped pool differs from the regenerated one"),
+                       (USAGE, "usage error, or files of the same names in --out (pass --force)")),
+    "report": (OK, (NOTHING, "the source's trace files hold no game"), _SOURCE_USAGE, STORAGE),
+    "view": (OK, _SOURCE_USAGE, STORAGE),
+    "judge": (OK, _SOURCE_USAGE, STORAGE),
+    "experiments": (OK, _SOURCE_USAGE, (MODEL, "a scoring model could not be loaded"), STORAGE),
+}
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, which wraps the description, keeping an ``exit codes:``
+    block as it is laid out."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("exit codes:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def add_epilogs(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """Give every subcommand of ``parser`` (and theirs) that has no epilog the ``exit
+    codes:`` block of :data:`COMMAND_CODES`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                full = f"{prefix}{name}"
+                if sub.epilog is None and full in COMMAND_CODES:
+                    sub.epilog = epilog(COMMAND_CODES[full])
+                    if sub.formatter_class is argparse.HelpFormatter:
+                        sub.formatter_class = _Formatter
+                add_epilogs(sub, full + " ")
 
 
 def source_problem(path: str | Path) -> str | None:
