@@ -153,3 +153,18 @@ def test_problems_of_several_conditions_and_values_are_reported_together(tmp_pat
                    "'shifting'; got 'stabel' (did you mean 'stable'?)\n"
                    "  games[0] condition 'stability=shifting': config field 'partner' must be one of 'stable', "
                    "'shifting'; got 'shiftng' (did you mean 'shifting'?)\n")
+
+
+def test_a_block_problem_shared_by_its_conditions_is_reported_once(capsys):
+    from negotiation_env.runner import RunConfigError, make_plan, parse_config
+
+    cfg = {"games": [{"game": "resource", "policies": ["scripted:oracle", "scripted:greedy"],
+                      "pairings": [["scripted:oracle", "scripted:nobody"]],
+                      "factors": {"stability": {"stable": {"partner": "stable"}, "shifting": {"partner": "shifting"}}}},
+                     {"game": "resource", "name": "second", "policies": ["scripted:oracle"], "pairings": "cross"}]}
+    with pytest.raises(RunConfigError) as e:
+        make_plan(parse_config(cfg))
+    assert str(e.value) == ("run config: 2 problems:\n"
+                            "  games[0].pairings[0]: unknown policy 'scripted:nobody'; policies: scripted:oracle, "
+                            "scripted:greedy\n"
+                            "  games[1].pairings: 'cross' needs at least two policies")

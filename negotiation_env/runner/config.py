@@ -360,8 +360,8 @@ def _block_problems(i: int, block: Any) -> list[str]:
                     if isinstance(c, dict)]
     factors = block.get("factors")
     if isinstance(factors, dict):
-        configs += [(f"{where}.factors.{_name(f)}.{_name(lv)}", ov) for f, levels in factors.items() if isinstance(levels, dict)
-                    for lv, ov in levels.items()]
+        configs += [(f"{where}.factors.{_name(f)}.{_name(lv)}", ov) for f, levels in factors.items()
+                    if isinstance(levels, dict) for lv, ov in levels.items()]
     for at, cfg in configs:
         if isinstance(cfg, dict):
             out += [_unknown_key(f"{at}.{_name(k)}", f"config field of the {game} game", k, fields, pointer)

@@ -448,7 +448,8 @@ def make_plan(config: RunConfig) -> Plan:
                 raise RunConfigError(f"run config: {_block_problems(bi, {'game': block.game})[0]}")
             bname = block.block_name
             if bname in blocks_seen:
-                raise RunConfigError(f"run config: {where}.name: block name {bname!r} is used twice; give each block a name")
+                raise RunConfigError(f"run config: {where}.name: block name {bname!r} is used twice; give each block "
+                                     "a name")
             if "|" in bname or "+" in bname:
                 raise RunConfigError(f"run config: {where}.name: {bname!r} must not contain '|' or '+'")
             blocks_seen.add(bname)
@@ -493,8 +494,8 @@ def make_plan(config: RunConfig) -> Plan:
                                         ("swap_first_speaker", ["first_speaker"] if block.swap_first_speaker else [])):
                         for k in keys:
                             if k in base:
-                                raise RunConfigError(f"run config: {cwhere}: config field {k!r} is set both in the config "
-                                                     f"and by {owner}; remove one")
+                                raise RunConfigError(f"run config: {cwhere}: config field {k!r} is set both in "
+                                                     f"the config and by {owner}; remove one")
                     if block.swap_first_speaker and "first_speaker" not in fields:
                         raise RunConfigError(f"run config: {where}.swap_first_speaker: {block.game!r} config has no "
                                              "field 'first_speaker'")
@@ -522,15 +523,17 @@ def make_plan(config: RunConfig) -> Plan:
                             cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
                             cells.append(_Cell(
                                 cell=cell, start=total, games=block.games_per_cell, run_id=run_id, game=block.game,
-                                block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup), by_label=by_label,
+                                block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup),
+                                by_label=by_label,
                                 base=base, scenarios=scenarios, scenario_field=block.scenario_field, agents=agents,
                                 per_scenario=per_scenario, swap_first_speaker=block.swap_first_speaker,
                                 swap_seats=block.swap_seats, cohort_seed=config.seed, max_steps=block.max_steps))
                             total += block.games_per_cell
                 except _Repeated:  # the same problem in another condition: reported once
                     pass
-                except RunConfigError as e:  # every condition is checked: each problem is reported
-                    problems.append(_problem(e))
+                except RunConfigError as e:  # every condition is checked: each problem is reported once
+                    if _problem(e) not in problems:
+                        problems.append(_problem(e))
         except RunConfigError as e:  # every block is checked: each problem is reported
             problems.append(_problem(e))
     if problems:
