@@ -28,7 +28,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from . import GAMES, ConfigError, __version__, env as make_env
+from . import GAMES, ConfigError, __version__, env as make_env, exitcodes
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
 from .console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
@@ -46,7 +46,7 @@ SPEC_FORMS = "a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL, python:
 
 #: `play`'s exit code for a game an error ended (a policy that raised, a dyad an invalid
 #: answer ended): the code `run` gives a run with games that ended in error
-EXIT_GAME_ERROR = 1
+EXIT_GAME_ERROR = exitcodes.NOTHING
 
 
 class PlayError(ValueError):
@@ -642,6 +642,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .analysis.commands import add_subcommands as add_analysis_subcommands  # report, view, judge
 
     add_analysis_subcommands(sub)
+    from .exitcodes import add_epilogs
+
+    add_epilogs(p)  # each command's --help lists its exit codes
     return p
 
 

@@ -20,10 +20,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from .exitcodes import STORAGE
+
 __all__ = ["EXIT_STORAGE", "replacing", "write_text", "describe", "temporary_name", "failed_verb", "failure_message"]
 
 #: exit code of a command that could not write (disk full, read-only folder, no permission, ...)
-EXIT_STORAGE = 5
+EXIT_STORAGE = STORAGE
 
 
 def temporary_name(path: str | Path) -> Path:

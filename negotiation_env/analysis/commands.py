@@ -19,7 +19,9 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from .. import exitcodes
 from ..console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
+from ..exitcodes import source_problem
 from ..core.secrets import url_credential
 from ..storage import EXIT_STORAGE, failure_message
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
@@ -28,7 +30,7 @@ __all__ = ["add_subcommands"]
 
 
 def _err(msg: str) -> int:
-    return print_error(msg, 2)
+    return print_error(msg, exitcodes.USAGE)
 
 
 def _could_not_write(e: OSError, out: Any, left: str, source: Any = None) -> int:
@@ -37,9 +39,9 @@ def _could_not_write(e: OSError, out: Any, left: str, source: Any = None) -> int
     return print_error(failure_message(e, source, out, left), EXIT_STORAGE)
 
 
-def _source(path: str) -> Path | None:
-    p = Path(path)
-    return p if p.exists() else None
+def _source(path: str) -> Path | str:
+    """The source to read, or why it cannot be one (:func:`~negotiation_env.exitcodes.source_problem`)."""
+    return source_problem(path) or Path(path)
 
 
 def _pairs(values: list[str] | None, flag: str, form: str) -> dict[str, str] | None:
@@ -110,8 +112,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     fmt = resolve_format(args.format, console)
 
     src = _source(args.source)
-    if src is None:
-        return _err(f"no run folder or trace file at {args.source}")
+    if isinstance(src, str):
+        return _err(src)
     if args.labels is not None and not Path(args.labels).is_file():
         return _err(f"no labels file at {args.labels}")
     if args.resamples is not None and args.resamples < 1:
@@ -125,7 +127,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         out = args.out or (src if src.is_dir() else src.parent) / DEFAULT_OUT
         return _could_not_write(e, out, "the files written before it are whole, none is partial", src)
     if not rep.games:
-        return _err(f"no traces in {src}")
+        return print_error(f"no games in {src}: its trace files hold no complete record; nothing to report",
+                           exitcodes.NOTHING)
     out = rep.files[-1].parent if rep.files else args.out
     if fmt == "json":
         print_json(console, {"source": src, "out": out, "games": rep.games, "files": rep.files,
@@ -145,8 +148,8 @@ def _view(args: argparse.Namespace, console: Console) -> int:
     from .viewer import view_run
 
     src = _source(args.source)
-    if src is None:
-        return _err(f"no run folder or trace file at {args.source}")
+    if isinstance(src, str):
+        return _err(src)
     problems: list = []
     try:
         path, n = view_run(src, args.out, runs="all" if args.all_runs else None, problems=problems)
@@ -170,8 +173,8 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
     from .judge import LABELS_DIR, OpenAIChat, api_key_from_env, judge_run, load_taxonomy, write_tables
 
     src = _source(args.source)
-    if src is None:
-        return _err(f"no run folder or trace file at {args.source}")
+    if isinstance(src, str):
+        return _err(src)
     if args.max_attempts < 1:
         return _err("--max-attempts must be >= 1")
     if args.workers < 1:
@@ -232,7 +235,10 @@ def _judge(args: argparse.Namespace, console: Console) -> int:
         files = write_tables(src, read_traces(src).traces, human=args.human, taxonomy=tax, labels_file=args.labels,
                              judges=judges, pick=pick, default=args.default_judge,
                              include_fallbacks=args.include_fallbacks)
-    except (OSError, ValueError) as e:
+    except OSError as e:
+        return _could_not_write(e, (src if src.is_dir() else src.parent) / LABELS_DIR,
+                                "the tables written before it are whole, none is partial", src)
+    except ValueError as e:
         return _err(str(e))
     base = (src if src.is_dir() else src.parent) / LABELS_DIR
     console.print(f"wrote {', '.join(f.name for f in files)} to {base}", highlight=False, markup=False)
@@ -244,8 +250,8 @@ def _experiments(args: argparse.Namespace, console: Console) -> int:
                                      run_experiments)
 
     src = _source(args.source)
-    if src is None:
-        return _err(f"no run folder or trace file at {args.source}")
+    if isinstance(src, str):
+        return _err(src)
     models: dict[str, str] = {}
     for spec in args.model:
         label = model_label(spec)
@@ -287,6 +293,10 @@ def _experiments(args: argparse.Namespace, console: Console) -> int:
         except (ExperimentsError, MixedEnvVersions) as e:
             progress.stop()
             return _err(str(e))
+        except OSError as e:
+            progress.stop()
+            out = args.out or (src if src.is_dir() else src.parent) / "experiments"
+            return _could_not_write(e, out, "the files written before it are whole, none is partial", src)
     out = _print_tables(console, res, f"Experiments 1 and 2 on {src}", args.out)
     console.print(f"wrote {len(res.files)} files ({len(res.figures)} figures, {len(res.rows)} scored decisions) to "
                   f"{out}", highlight=False, markup=False)

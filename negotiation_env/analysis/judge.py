@@ -885,12 +885,12 @@ def write_merged(path: str | Path, merged: Mapping[str, Mapping[str, Any]]) -> P
     """Write merged labels as a labels file (one JSON record a line, game order)."""
     import json
 
+    from ..storage import write_text  # whole or not at all: a temporary name, renamed when complete
+
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    with open(p, "w", encoding="utf-8") as f:
-        for gid in sorted(merged):
-            f.write(json.dumps(merged[gid], ensure_ascii=False, sort_keys=True) + "\n")
-    return p
+    return write_text(p, "".join(json.dumps(merged[gid], ensure_ascii=False, sort_keys=True) + "\n"
+                                 for gid in sorted(merged)))
 
 
 def write_tables(path: str | Path, traces: Iterable[Any], *, human: str | Path | None = None,
@@ -933,9 +933,9 @@ def write_tables(path: str | Path, traces: Iterable[Any], *, human: str | Path |
         tables.append(("kappa", kappa_table(human_rows, labels, taxonomy)))
     for stem, t in tables:
         for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
-            p = base / f"{stem}{suffix}"
-            p.write_text(text, encoding="utf-8")
-            files.append(p)
+            from ..storage import write_text
+
+            files.append(write_text(base / f"{stem}{suffix}", text))
     return files
 
 

@@ -70,6 +70,7 @@ from .expected_switching import (EXPERIMENT_1_CONDITIONS, EXPERIMENT_1_REFERENCE
                                  experiment1_tests, experiment2_tests, history_message_interaction, transitions)
 from .matrix_metrics import dyad_of
 from .report import Table, Tables
+from ..storage import replacing, write_text
 
 __all__ = ["ExperimentsConfig", "ExperimentsResult", "ExperimentsError", "ScorerUnavailable", "select_dyads",
            "replay_count", "model_label", "load_scorer", "score_replays", "analyse_replays", "write_experiments",
@@ -679,21 +680,19 @@ def write_experiments(res: ExperimentsResult, out: str | Path, config: Experimen
     out.mkdir(parents=True, exist_ok=True)
     if plots:
         _figures(res, out, config)
+    # every file whole or not at all: written under a temporary name, renamed when complete
     for t in res.tables:
         for suffix, text in ((".md", t.markdown()), (".csv", t.csv_text())):
-            path = out / f"{t.name}{suffix}"
-            path.write_text(text, encoding="utf-8")
-            res.files.append(path)
+            res.files.append(write_text(out / f"{t.name}{suffix}", text))
     path = out / "replays.jsonl"
-    with path.open("w", encoding="utf-8") as f:
+    with replacing(path) as tmp, tmp.open("w", encoding="utf-8") as f:
         for r in res.rows:
             f.write(json.dumps(_jsonable(r), ensure_ascii=False) + "\n")
     res.files.append(path)
     res.settings.setdefault("config", config.as_json())
     res.settings.update(models=res.models, rows=len(res.rows), notes=res.notes)
-    path = out / "experiments.json"
-    path.write_text(json.dumps(_jsonable(res.settings), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    res.files.append(path)
+    res.files.append(write_text(out / "experiments.json",
+                                json.dumps(_jsonable(res.settings), indent=2, ensure_ascii=False) + "\n"))
     res.files.extend(res.figures)
     dyads = len({(r["model"], r["game_id"]) for r in res.rows})
     res.write_index(out / "experiments.md", [

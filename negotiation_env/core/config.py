@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import warnings
 from typing import Any, TypeVar
 
 from .visible import shown
 
-__all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int", "check_no_effect"]
+__all__ = ["ConfigError", "build_config", "check_bool", "check_choice", "check_int", "check_no_effect", "closest"]
 
 T = TypeVar("T")
 
@@ -17,20 +18,36 @@ class ConfigError(ValueError):
     """A config field has a wrong value; the message names it and what is allowed."""
 
 
+def closest(name: Any, names: Any) -> str | None:
+    """The one of ``names`` that ``name`` most likely misspells (difflib), or None."""
+    if not isinstance(name, str):
+        return None
+    close = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def build_config(cls: type[T], kwargs: dict[str, Any]) -> T:
+    """``cls(**kwargs)``; an unknown field is refused naming it, with the field it most
+    likely misspells (the valid fields are listed only when none is close)."""
     names = [f.name for f in dataclasses.fields(cls)]
     unknown = [k for k in kwargs if k not in names]
     if unknown:
-        raise ConfigError(
-            f"unknown config field(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
-            f"valid fields: {', '.join(names)}"
-        )
+        close = {k: closest(k, names) for k in unknown}
+        if all(close.values()):
+            hint = "did you mean " + ", ".join(
+                f"{c!r}" + (f" for {k!r}" if len(unknown) > 1 else "") for k, c in close.items()) + "?"
+        else:
+            hint = f"valid fields: {', '.join(names)}"
+        raise ConfigError(f"unknown config field(s) {', '.join(map(repr, unknown))} for {cls.__name__}; {hint}")
     return cls(**kwargs)
 
 
 def check_choice(field: str, value: Any, allowed: tuple) -> None:
     if value not in allowed:
-        raise ConfigError(f"config field '{field}' must be one of {', '.join(map(repr, allowed))}; got {shown(value)}")
+        close = closest(value, [a for a in allowed if isinstance(a, str)])
+        hint = f" (did you mean {close!r}?)" if close is not None else ""
+        raise ConfigError(f"config field '{field}' must be one of {', '.join(map(repr, allowed))}; "
+                          f"got {shown(value)}{hint}")
 
 
 def check_int(field: str, value: Any, lo: int, hi: int | None = None) -> None:

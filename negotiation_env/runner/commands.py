@@ -20,8 +20,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from .. import exitcodes
 from ..console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from ..core.threads import configure_threads
+from ..exitcodes import exists_message, source_problem
 from ..storage import EXIT_STORAGE, failure_message, describe as describe_os_error
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
@@ -36,12 +38,12 @@ from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, prefligh
 __all__ = ["add_subcommands", "EXIT_DEGRADED", "EXIT_TRUNCATED", "EXIT_STORAGE", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
 
 #: ``negotiation-env run`` exit code when more than ``--max-degraded`` of the games were degraded
-EXIT_DEGRADED = 4
+EXIT_DEGRADED = exitcodes.DEGRADED
 #: ``negotiation-env run`` exit code when more than ``--max-truncated`` of the games were cut by the step cap
-EXIT_TRUNCATED = 6
+EXIT_TRUNCATED = exitcodes.TRUNCATED
 #: exit codes of a run stopped by a signal (128 + the signal's number, as a shell reports it)
-EXIT_INTERRUPTED = 128 + signal.SIGINT
-EXIT_TERMINATED = 128 + signal.SIGTERM
+EXIT_INTERRUPTED = exitcodes.INTERRUPTED
+EXIT_TERMINATED = exitcodes.TERMINATED
 
 
 class Terminated(KeyboardInterrupt):
@@ -54,7 +56,7 @@ def _on_sigterm(signum, frame) -> None:
 
 def _err(msg: str) -> int:
     """A usage or input error: printed whole on stderr, exit code 2 (see :func:`print_error`)."""
-    return print_error(msg, 2)
+    return print_error(msg, exitcodes.USAGE)
 
 
 class _Bars(RunObserver):
@@ -315,11 +317,12 @@ def print_summary(summary: RunSummary, console: Console, fmt: str | None = None)
 
 #: ``negotiation-env run`` exit codes (the run subcommand's --help lists them)
 RUN_EXIT_CODES = (
-    (0, "every planned game is in the trace file and none ended in error"),
-    (1, "the run finished, but some games ended in error or are missing"),
-    (2, "bad config or usage, or an output folder that cannot be used (the message says which)"),
-    (EXIT_PREFLIGHT, "preflight failed: a policy could not be built (unknown name or option, missing extra, "
-                     "unreadable model path) or its model did not answer the probe; nothing was played"),
+    (exitcodes.OK, "every planned game is in the trace file and none ended in error"),
+    (exitcodes.NOTHING, "the run finished, but some games ended in error or are missing"),
+    (exitcodes.USAGE, "bad config or usage (every problem of the config listed, an unknown scripted policy or "
+                      "option included), or an output folder that cannot be used (the message says which)"),
+    (EXIT_PREFLIGHT, "preflight failed: a model could not be built or loaded (missing extra, unreadable model "
+                     "path) or did not answer the probe; nothing was played"),
     (EXIT_DEGRADED, "more than --max-degraded of the games were degraded (a model call ran out of retries)"),
     (EXIT_STORAGE, "could not write: disk full, read-only folder or no permission (the message names the path); "
                    "the games already on disk are kept (rerun with --resume once it is fixed)"),
@@ -327,9 +330,18 @@ RUN_EXIT_CODES = (
     (EXIT_INTERRUPTED, "interrupted (SIGINT, Ctrl-C); every finished game is saved (rerun with --resume)"),
     (EXIT_TERMINATED, "terminated (SIGTERM); every finished game is saved (rerun with --resume)"),
 )
-RUN_EPILOG = "exit codes:\n" + "\n".join(
-    textwrap.fill(text, 88, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
-    for code, text in RUN_EXIT_CODES)
+RUN_EPILOG = exitcodes.epilog(RUN_EXIT_CODES)
+
+#: ``negotiation-env export`` exit codes (its --help lists them)
+EXPORT_EXIT_CODES = (
+    exitcodes.OK,
+    (exitcodes.NOTHING, "the filters select nothing (the message says which filter left what out; nothing is "
+                        "written)"),
+    (exitcodes.USAGE, "usage error, a missing source, a folder that is not a run (no traces.jsonl), or an --out "
+                      "that exists (pass --force to replace it)"),
+    (exitcodes.STORAGE, "could not read the source or write --out (the message names the path); no partial file "
+                        "is left and an existing one is left as it was"),
+)
 
 
 _fail = print_error
@@ -389,7 +401,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
                 signal.signal(signal.SIGTERM, previous)
             bars.on_finish(None)  # type: ignore[arg-type]
     except PreflightError as e:  # before RunnerError, its base
-        return _fail(str(e), EXIT_PREFLIGHT)
+        return _fail(str(e), e.exit_code)
     except RunConfigError as e:
         return _err(str(e))
     except RunnerError as e:
@@ -423,7 +435,7 @@ def _kept(out: str, summary: RunSummary | None) -> str:
 
 
 #: ``negotiation-env export`` exit code when the filters select nothing (2 stays for usage errors)
-EXIT_NOTHING_SELECTED = 1
+EXIT_NOTHING_SELECTED = exitcodes.NOTHING
 
 #: how export messages name the library's filters
 _FILTER_FLAGS = {"games": "--game", "policies": "--policy", "agents": "--agent", "phases": "phases",
@@ -469,6 +481,11 @@ def _export(args: argparse.Namespace, console: Console) -> int:
             return _err(f"{', '.join(wrong)} apply to --kind sft and sft_prompt_completion only")
         if args.kind == "preferences":
             opts.update(score=args.score, margin=args.margin, state=args.state)
+    problem = source_problem(args.source)
+    if problem:
+        return _err(problem)
+    if os.path.lexists(args.out) and not args.force:
+        return _err(exists_message(args.out))
     nothing = f"nothing was written to {args.out} (an existing file there is left as it was)"
     try:
         source = TraceSource(args.source, runs="all", problems=problems) if args.all_runs else args.source
@@ -496,13 +513,17 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 def _export_minari(args: argparse.Namespace, console: Console) -> int:
     import warnings
 
-    from ..traces.minari_export import MinariEmptyError, MinariExportError, MinariFilterError, dataset_id, to_minari
+    from ..traces.minari_export import (MinariEmptyError, MinariExistsError, MinariExportError, MinariFilterError,
+                                        dataset_id, to_minari)
     from ..traces.reader import LineProblem, TraceSource
 
     wrong = [f for f, v in (("--only-optimal", args.only_optimal), ("--min-efficiency", args.min_efficiency),
                             ("--policy", args.policy), ("--include-invalid", args.include_invalid)) if v]
     if wrong:
         return _err(f"{', '.join(wrong)} do not apply to --kind minari")
+    problem = source_problem(args.source)
+    if problem:
+        return _err(problem)
     made, notes = {}, []
     problems: list[LineProblem] = []
     source = TraceSource(args.source, runs="all" if args.all_runs else None, problems=problems)
@@ -512,7 +533,10 @@ def _export_minari(args: argparse.Namespace, console: Console) -> int:
             for game in args.game or [None]:
                 made.update({(game, a): ds for a, ds in to_minari(source, root=args.out, prefix=args.prefix,
                                                                    agents=args.agent or None, game=game,
-                                                                   notes=notes).items()})
+                                                                   notes=notes, replace=args.force).items()})
+    except MinariExistsError as e:
+        written = f" (the {len(made)} datasets of the games before it were written)" if made else ""
+        return _err(exists_message(e.paths[0], written))
     except (MinariFilterError, MinariEmptyError) as e:
         written = f"; the {len(made)} datasets of the games before it were written" if made else ""
         return _nothing(console, f"no Minari dataset written: {e}{written}")
@@ -542,7 +566,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                            "cohort, 720 games) and append each finished game to DIR/traces.jsonl. With --resume, "
                            "rerunning into the same DIR plays only the missing games. Before the first game every "
                            "policy is built once and every model (hf:, openai:) makes one short call; if one "
-                           "cannot be built or does not answer, nothing is played (exit code 3).", 88))
+                           "cannot be built or does not answer, nothing is played (exit code 3; an unknown policy "
+                           "name or option in the config: 2).", 88))
     r.add_argument("config", nargs="?", default=None, help="run config file (.toml, .yaml); default: built-in")
     r.add_argument("--out", required=False, help="output folder (run.json, traces.jsonl)")
     r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
@@ -555,8 +580,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                    help="play N games in lock-step in one process, batching model calls across them "
                         "(hf:/openai: policies); needs --workers 1; default 1")
     r.add_argument("--plan", action="store_true",
-                   help="validate the config, list its cells and build every policy (unknown names, options, "
-                        "extras, model paths fail with exit code 3); play nothing and call no model unless --probe")
+                   help="validate the config, list its cells and build every policy (unknown names and options "
+                        "fail with exit code 2; missing extras and model paths with 3); play nothing and call no "
+                        "model unless --probe")
     r.add_argument("--probe", action=argparse.BooleanOptionalAction, default=None,
                    help="before the first game, make one short call to every model (one token for hf:, one "
                         "request with a short connect timeout for openai:) and stop with exit code 3 if one does "
@@ -576,17 +602,22 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     add_format_argument(r)
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
-                       description="Export a run folder or trace file as a transitions table (offline RL), SFT "
-                                   "chat examples (TRL conversational format: messages, or prompt-completion), "
-                                   "preference pairs (DPO) or Minari datasets. Exit code 1 when the filters "
-                                   "select nothing (the message says which filter left what out; no file is "
-                                   "written), 2 for a usage error.")
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=exitcodes.epilog(EXPORT_EXIT_CODES),
+                       description=textwrap.fill(
+                           "Export a run folder or trace file as a transitions table (offline RL), SFT chat "
+                           "examples (TRL conversational format: messages, or prompt-completion), preference "
+                           "pairs (DPO) or Minari datasets. An existing --out (a file, or a Minari dataset of the "
+                           "same id) is refused unless --force.", 88))
     e.add_argument("source", help="run folder or .jsonl trace file")
     e.add_argument("--kind", required=True, choices=("transitions", "sft", "sft_prompt_completion", "preferences",
                                                      "minari"),
                    help="sft: {messages} rows; sft_prompt_completion: {prompt, completion} rows, which TRL's "
                         "SFTTrainer trains on the completion only")
     e.add_argument("--out", required=True, help="output file: .parquet or .jsonl (minari: the datasets root folder)")
+    e.add_argument("--force", action="store_true",
+                   help="replace an existing --out file (minari: existing datasets of the same ids); the new one "
+                        "is written under a temporary name and renamed when whole")
     e.add_argument("--game", action="append",
                    help="only traces of this game (repeatable; every kind; minari: one dataset set per game)")
     e.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)

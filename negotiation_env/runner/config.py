@@ -38,6 +38,13 @@ fragment or ``;`` parameter, a key-shaped path segment, a known key prefix: see
 :mod:`negotiation_env.core.secrets`) is refused.
 
 Errors name the field: ``run config: games[0].games_per_cell: must be >= 1 (got 0)``.
+Every problem of a file is reported at once, one line each: the schema's (unknown or
+missing fields, wrong types and bounds) together with the checks that need no valid
+schema (an unknown game, unknown fields of a block's ``config``, conditions and factor
+levels, an unknown ``scripted:`` name); an unknown key or value comes with the name it
+most likely misspells (``games[0].games_per_cel: unknown field (did you mean
+'games_per_cell'?)``). :func:`.plan.make_plan` then reports every remaining problem of
+every block and condition together.
 
 Bounds (a hostile file is refused with :class:`RunConfigError`, so the CLI exits 2): a
 file of at most :data:`MAX_CONFIG_BYTES`; at most :data:`MAX_CONFIG_DEPTH` levels of
@@ -53,6 +60,7 @@ refused naming its field.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -61,7 +69,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..core.config import ConfigError
+from ..core.config import ConfigError, closest
 from ..core.datafiles import FileTooLarge, read_bounded
 from ..core.encodable import unencodable_problem
 from ..core.jsontext import MAX_NUMBER_CHARS
@@ -280,14 +288,33 @@ def _fields_at(loc: tuple) -> list[str]:
     return list(model.model_fields) if model is not None else []
 
 
-def _format(err: ValidationError) -> str:
+def _name(key: Any) -> str:
+    """A key as a location shows it: whole when short, else cut (:func:`shown`)."""
+    text = str(key)
+    return text if len(text) <= 60 else shown(text)
+
+
+def _unknown_key(where: str, what: str, key: Any, names: list[str], pointer: str | None = None) -> str:
+    """``WHERE: unknown WHAT (did you mean 'X'?)``; without a close name the valid names
+    (or ``pointer``, where they are many)."""
+    close = closest(key, names)
+    if close is not None:
+        return f"{where}: unknown {what} (did you mean {close!r}?)"
+    return f"{where}: unknown {what}; " + (pointer or f"available: {', '.join(names)}")
+
+
+def _messages(err: ValidationError) -> list[str]:
     lines = []
     for e in err.errors():
         loc = tuple(e["loc"])
         where = _loc(loc)
         if e["type"] == "extra_forbidden":
             allowed = _fields_at(loc)
-            lines.append(f"{where}: unknown field" + (f"; valid fields: {', '.join(allowed)}" if allowed else ""))
+            close = closest(loc[-1], allowed)
+            if close is not None:
+                lines.append(f"{where}: unknown field (did you mean {close!r}?)")
+            else:
+                lines.append(f"{where}: unknown field" + (f"; valid fields: {', '.join(allowed)}" if allowed else ""))
             continue
         msg = e["msg"]
         if msg.startswith("Value error, "):
@@ -298,7 +325,68 @@ def _format(err: ValidationError) -> str:
         else:
             got = redact_text(got) if isinstance(got, str) else got  # a refused credential is not echoed
             lines.append(f"{where}: {msg} (got {shown(got)})" if not isinstance(got, (dict, list)) else f"{where}: {msg}")
-    return "run config: " + "; ".join(lines)
+    return lines
+
+
+def join_problems(lines: list[str]) -> str:
+    """One :class:`RunConfigError` message for every problem: ``run config: LINE``, or a
+    count and a line each."""
+    if len(lines) == 1:
+        return f"run config: {lines[0]}"
+    return f"run config: {len(lines)} problems:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _block_problems(i: int, block: Any) -> list[str]:
+    """The checks of game block ``i`` that need no valid schema: its game, the fields of
+    its ``config``, of each condition's and each factor level's config, and its
+    ``scripted:`` names (each where the part it reads has the right type)."""
+    from .. import GAMES
+
+    if not isinstance(block, dict):
+        return []
+    where = f"games[{i}]"
+    game = block.get("game")
+    if not isinstance(game, str):
+        return []
+    if game not in GAMES:
+        return [_unknown_key(f"{where}.game", f"game {shown(game)}", game, list(GAMES))]
+    out = []
+    fields = [f.name for f in dataclasses.fields(GAMES[game][0])]
+    pointer = f"`negotiation-env games {game}` lists its fields"
+    configs: list[tuple[str, Any]] = [(f"{where}.config", block.get("config"))]
+    conditions = block.get("conditions")
+    if isinstance(conditions, list):
+        configs += [(f"{where}.conditions[{j}].config", c.get("config")) for j, c in enumerate(conditions)
+                    if isinstance(c, dict)]
+    factors = block.get("factors")
+    if isinstance(factors, dict):
+        configs += [(f"{where}.factors.{_name(f)}.{_name(lv)}", ov) for f, levels in factors.items()
+                    if isinstance(levels, dict) for lv, ov in levels.items()]
+    for at, cfg in configs:
+        if isinstance(cfg, dict):
+            out += [_unknown_key(f"{at}.{_name(k)}", f"config field of the {game} game", k, fields, pointer)
+                    for k in cfg if k not in fields]
+    policies = block.get("policies")
+    if isinstance(policies, list):
+        from .policies import PolicyUnavailable, scripted_registry, unknown_scripted
+
+        for j, p in enumerate(policies):
+            spec = p.get("spec") if isinstance(p, dict) else p
+            if not (isinstance(spec, str) and spec.startswith("scripted:")):
+                continue
+            try:
+                registry = scripted_registry(game)
+            except PolicyUnavailable:
+                break  # no scripted policies for this game: preflight names the spec
+            name = spec.partition(":")[2]
+            if registry is not None and name and name not in registry:
+                out.append(f"{where}.policies[{j}]: {unknown_scripted(name, game, registry)}")
+    return out
+
+
+def _raw_problems(data: dict) -> list[str]:
+    games = data.get("games")
+    return [x for i, b in enumerate(games) for x in _block_problems(i, b)] if isinstance(games, list) else []
 
 
 def _check_size(data: Any) -> None:
@@ -336,10 +424,15 @@ def parse_config(data: Any) -> RunConfig:
         raise RunConfigError(f"run config: the top level must be a table/mapping; got {type(data).__name__}")
     _check_size(data)
     _check_text(data)
+    problems: list[str] = []
     try:
-        return RunConfig.model_validate(data)
+        config = RunConfig.model_validate(data)
     except ValidationError as e:
-        raise RunConfigError(_format(e)) from None
+        problems = _messages(e)
+    problems += _raw_problems(data)
+    if problems:
+        raise RunConfigError(join_problems(problems)) from None
+    return config
 
 
 def load_config(path: str | Path | None = None) -> RunConfig:

@@ -705,7 +705,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     one short call (one token for ``hf:``, one request of a token with a short connect
     timeout for ``openai:``); a policy that cannot be built or a model that does not
     answer raises :class:`~.preflight.PreflightError` listing every problem (the CLI
-    exits 3). In the local back end with one worker the models built then are the ones
+    exits 3, or 2 when the config names an unknown policy or option). In the local back end with one worker the models built then are the ones
     the games use (loaded once). ``preflight=False`` still checks, without building
     anything, that every back end imports, every name exists, every option is known and
     every ``hf:`` path exists; ``probe=False`` builds without calling any model.

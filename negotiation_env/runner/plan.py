@@ -81,7 +81,7 @@ import numpy as np
 
 from ..core.config import ConfigError, build_config
 from ..traces.schema import RunInfo
-from .config import GameBlock, PolicyEntry, RunConfig, RunConfigError
+from .config import GameBlock, PolicyEntry, RunConfig, RunConfigError, _block_problems, join_problems
 
 __all__ = ["GameSpec", "Plan", "make_plan", "derive_seed", "MAX_PLAN_GAMES"]
 
@@ -421,6 +421,16 @@ def _check_size(where: str, before: int, n_cond: int, n_sets: int, lineups: int 
                              "(split it into several runs)")
 
 
+class _Repeated(RunConfigError):
+    """A problem already reported for another condition of the same block."""
+
+
+def _problem(e: RunConfigError) -> str:
+    """One line of a collected :class:`RunConfigError` (its ``run config:`` prefix off)."""
+    text = str(e)
+    return text[len("run config: "):] if text.startswith("run config: ") else text
+
+
 def make_plan(config: RunConfig) -> Plan:
     """Validate ``config`` against the games (config fields, scenarios, seats) and list
     every game it asks for. Raises :class:`RunConfigError` naming the field."""
@@ -430,86 +440,104 @@ def make_plan(config: RunConfig) -> Plan:
     cells: list[_Cell] = []
     total = 0
     blocks_seen: set[str] = set()
+    problems: list[str] = []
     for bi, block in enumerate(config.games):
-        where = f"games[{bi}]"
-        if block.game not in GAMES:
-            raise RunConfigError(f"run config: {where}.game: unknown game {block.game!r}; available: {', '.join(GAMES)}")
-        bname = block.block_name
-        if bname in blocks_seen:
-            raise RunConfigError(f"run config: {where}.name: block name {bname!r} is used twice; give each block a name")
-        if "|" in bname or "+" in bname:
-            raise RunConfigError(f"run config: {where}.name: {bname!r} must not contain '|' or '+'")
-        blocks_seen.add(bname)
-        cfg_cls, game_cls = GAMES[block.game]
-        fields = [f.name for f in dataclasses.fields(cfg_cls)]
-        labels = [p.name for p in block.policies]
-        dup = sorted({x for x in labels if labels.count(x) > 1})
-        if dup:
-            raise RunConfigError(f"run config: {where}.policies: {dup[0]!r} is listed twice; give one a label")
-        by_label = dict(zip(labels, block.policies))
-        sets = _scenario_sets(block, where)
-        # the plan's size, counted before anything is expanded (the lineups once the seats are known)
-        n_cond = (len(block.conditions) if block.conditions else 1) * math.prod(
-            len(levels) for levels in (block.factors or {}).values())
-        _check_size(where, total, n_cond, len(sets), None, block.games_per_cell)
-        counted = False
-        if block.scenario_sets is not None:
-            if block.scenario_field not in fields:
-                raise RunConfigError(f"run config: {where}.scenario_field: {block.game!r} config has no field "
-                                     f"{block.scenario_field!r}; fields: {', '.join(fields)}")
-        conditions = _conditions(block, where)
-        built: dict[str, tuple[str, ...]] = {}
+        try:
+            where = f"games[{bi}]"
+            if block.game not in GAMES:
+                raise RunConfigError(f"run config: {_block_problems(bi, {'game': block.game})[0]}")
+            bname = block.block_name
+            if bname in blocks_seen:
+                raise RunConfigError(f"run config: {where}.name: block name {bname!r} is used twice; give each block "
+                                     "a name")
+            if "|" in bname or "+" in bname:
+                raise RunConfigError(f"run config: {where}.name: {bname!r} must not contain '|' or '+'")
+            blocks_seen.add(bname)
+            cfg_cls, game_cls = GAMES[block.game]
+            fields = [f.name for f in dataclasses.fields(cfg_cls)]
+            labels = [p.name for p in block.policies]
+            dup = sorted({x for x in labels if labels.count(x) > 1})
+            if dup:
+                raise RunConfigError(f"run config: {where}.policies: {dup[0]!r} is listed twice; give one a label")
+            by_label = dict(zip(labels, block.policies))
+            sets = _scenario_sets(block, where)
+            # the plan's size, counted before anything is expanded (the lineups once the seats are known)
+            n_cond = (len(block.conditions) if block.conditions else 1) * math.prod(
+                len(levels) for levels in (block.factors or {}).values())
+            _check_size(where, total, n_cond, len(sets), None, block.games_per_cell)
+            counted = False
+            if block.scenario_sets is not None:
+                if block.scenario_field not in fields:
+                    raise RunConfigError(f"run config: {where}.scenario_field: {block.game!r} config has no field "
+                                         f"{block.scenario_field!r}; fields: {', '.join(fields)}")
+            conditions = _conditions(block, where)
+            built: dict[str, tuple[str, ...]] = {}
+            refused: set[str] = set()
 
-        def check(cfg: dict[str, Any], at: str) -> tuple[str, ...]:
-            k = json.dumps(cfg, sort_keys=True, default=str)
-            if k not in built:
+            def check(cfg: dict[str, Any], at: str) -> tuple[str, ...]:
+                k = json.dumps(cfg, sort_keys=True, default=str)
+                if k not in built:
+                    try:
+                        built[k] = tuple(game_cls(build_config(cfg_cls, dict(cfg))).possible_agents)
+                    except ConfigError as e:
+                        if str(e) in refused:
+                            raise _Repeated() from None
+                        refused.add(str(e))
+                        raise RunConfigError(f"run config: {at}: {e}") from None
+                return built[k]
+
+            for cname, ccfg in conditions:
                 try:
-                    built[k] = tuple(game_cls(build_config(cfg_cls, dict(cfg))).possible_agents)
-                except ConfigError as e:
-                    raise RunConfigError(f"run config: {at}: {e}") from None
-            return built[k]
-
-        for cname, ccfg in conditions:
-            base = {**block.config, **ccfg}  # a condition overrides the block's config
-            cwhere = f"{where} condition {cname!r}"
-            for owner, keys in (("scenario_sets", [block.scenario_field] if block.scenario_sets else []),
-                                ("swap_first_speaker", ["first_speaker"] if block.swap_first_speaker else [])):
-                for k in keys:
-                    if k in base:
-                        raise RunConfigError(f"run config: {cwhere}: config field {k!r} is set both in the config "
-                                             f"and by {owner}; remove one")
-            if block.swap_first_speaker and "first_speaker" not in fields:
-                raise RunConfigError(f"run config: {where}.swap_first_speaker: {block.game!r} config has no "
-                                     "field 'first_speaker'")
-            for sname, scenarios in sets:
-                agents: tuple[str, ...] | None = None
-                for i, sc in enumerate(scenarios):
-                    cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
-                    at = f"{cwhere}, scenario_sets.{sname}[{i}]" if sc is not None else cwhere
-                    a = check(cfg, at)
-                    if agents is not None and a != agents:
-                        raise RunConfigError(f"run config: {at}: scenarios of one set must have the same seats")
-                    agents = a
-                assert agents is not None
-                n = len(agents)
-                if not counted:
-                    _check_size(where, total, n_cond, len(sets), _lineup_count(block, len(labels), n),
-                                block.games_per_cell)
-                    counted = True
-                lineups = _lineups(block, labels, n, where)
-                if total + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
-                    _check_size(where, total, 1, 1, len(lineups), block.games_per_cell)
-                # each scenario is played once per first-speaker seat, or once per seating
-                per_scenario = n if block.swap_first_speaker or block.swap_seats else 1
-                for lineup in lineups:
-                    cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
-                    cells.append(_Cell(
-                        cell=cell, start=total, games=block.games_per_cell, run_id=run_id, game=block.game,
-                        block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup), by_label=by_label,
-                        base=base, scenarios=scenarios, scenario_field=block.scenario_field, agents=agents,
-                        per_scenario=per_scenario, swap_first_speaker=block.swap_first_speaker,
-                        swap_seats=block.swap_seats, cohort_seed=config.seed, max_steps=block.max_steps))
-                    total += block.games_per_cell
+                    base = {**block.config, **ccfg}  # a condition overrides the block's config
+                    cwhere = f"{where} condition {cname!r}"
+                    for owner, keys in (("scenario_sets", [block.scenario_field] if block.scenario_sets else []),
+                                        ("swap_first_speaker", ["first_speaker"] if block.swap_first_speaker else [])):
+                        for k in keys:
+                            if k in base:
+                                raise RunConfigError(f"run config: {cwhere}: config field {k!r} is set both in "
+                                                     f"the config and by {owner}; remove one")
+                    if block.swap_first_speaker and "first_speaker" not in fields:
+                        raise RunConfigError(f"run config: {where}.swap_first_speaker: {block.game!r} config has no "
+                                             "field 'first_speaker'")
+                    for sname, scenarios in sets:
+                        agents: tuple[str, ...] | None = None
+                        for i, sc in enumerate(scenarios):
+                            cfg = dict(base) if sc is None else {**base, block.scenario_field: sc}
+                            at = f"{cwhere}, scenario_sets.{sname}[{i}]" if sc is not None else cwhere
+                            a = check(cfg, at)
+                            if agents is not None and a != agents:
+                                raise RunConfigError(f"run config: {at}: scenarios of one set must have the same seats")
+                            agents = a
+                        assert agents is not None
+                        n = len(agents)
+                        if not counted:
+                            _check_size(where, total, n_cond, len(sets), _lineup_count(block, len(labels), n),
+                                        block.games_per_cell)
+                            counted = True
+                        lineups = _lineups(block, labels, n, where)
+                        if total + len(lineups) * block.games_per_cell > MAX_PLAN_GAMES:  # seats differing by set
+                            _check_size(where, total, 1, 1, len(lineups), block.games_per_cell)
+                        # each scenario is played once per first-speaker seat, or once per seating
+                        per_scenario = n if block.swap_first_speaker or block.swap_seats else 1
+                        for lineup in lineups:
+                            cell = f"{bname}|{cname}|{sname}|{'+'.join(lineup)}"
+                            cells.append(_Cell(
+                                cell=cell, start=total, games=block.games_per_cell, run_id=run_id, game=block.game,
+                                block=bname, condition=cname, scenario_set=sname, lineup=tuple(lineup),
+                                by_label=by_label,
+                                base=base, scenarios=scenarios, scenario_field=block.scenario_field, agents=agents,
+                                per_scenario=per_scenario, swap_first_speaker=block.swap_first_speaker,
+                                swap_seats=block.swap_seats, cohort_seed=config.seed, max_steps=block.max_steps))
+                            total += block.games_per_cell
+                except _Repeated:  # the same problem in another condition: reported once
+                    pass
+                except RunConfigError as e:  # every condition is checked: each problem is reported once
+                    if _problem(e) not in problems:
+                        problems.append(_problem(e))
+        except RunConfigError as e:  # every block is checked: each problem is reported
+            problems.append(_problem(e))
+    if problems:
+        raise RunConfigError(join_problems(problems))
     names = [c.cell for c in cells]
     if len(set(names)) != len(names):  # pragma: no cover - guarded by the name checks above
         raise RunConfigError("run config: two planned games have the same key")

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.config import closest
 from .config import PolicyEntry, RunConfigError
 
 __all__ = ["PolicyUnavailable", "PolicyFactory", "resolve_factory", "PolicyPool", "split_openai"]
@@ -35,7 +36,14 @@ _OPENAI = re.compile(r"^(?P<model>[^@]+?)(?:@(?P<url>[a-z][a-z0-9+.\-]*://.+))?$
 
 
 class PolicyUnavailable(RunConfigError):
-    """A policy spec names something that cannot be imported or built here."""
+    """A policy spec names something that cannot be imported or built here.
+    ``unknown``: the config names something that does not exist (a scripted name, a
+    module, a factory: a config error, exit code 2), rather than a back end that is not
+    installed here (a missing extra: exit code 3)."""
+
+    def __init__(self, message: str, *, unknown: bool = True):
+        super().__init__(message)
+        self.unknown = unknown
 
 
 def split_openai(rest: str) -> tuple[str, str | None]:
@@ -50,7 +58,11 @@ def _import(module: str, what: str, extra: str | None):
         return importlib.import_module(module)
     except ImportError as e:
         hint = f" (install the '{extra}' extra: pip install 'negotiation_env[{extra}]')" if extra else ""
-        raise PolicyUnavailable(f"policy spec {what!r} needs {module}, which cannot be imported here: {e}{hint}") from None
+        # the named module itself missing is a name the config got wrong; anything else is this installation
+        unknown = (extra is None and isinstance(e, ModuleNotFoundError) and e.name is not None
+                   and (module == e.name or module.startswith(e.name + ".")))
+        raise PolicyUnavailable(f"policy spec {what!r} needs {module}, which cannot be imported here: {e}{hint}",
+                                unknown=unknown) from None
 
 
 def _accepts(factory: Callable, name: str) -> bool:
@@ -65,6 +77,20 @@ def _with_seed(factory: Callable, kwargs: dict[str, Any], seed: int | None) -> d
     if "seed" not in kwargs and _accepts(factory, "seed"):
         return {**kwargs, "seed": seed}
     return kwargs
+
+
+def unknown_scripted(name: str, game: str, registry: Any) -> str:
+    """The words for an unknown scripted policy ``name``: the name it most likely
+    misspells, else the game's scripted policies."""
+    close = closest(name, list(registry))
+    hint = f" (did you mean 'scripted:{close}'?)" if close else f"; available: {', '.join(registry)}"
+    return f"unknown scripted policy {name!r} for game {game!r}{hint}"
+
+
+def scripted_registry(game: str) -> Any:
+    """The scripted policy names of ``game`` (None when its ``make`` keeps no list);
+    raises :class:`PolicyUnavailable` for a game without scripted policies."""
+    return _scripted_make(game, f"scripted:* ({game})")[1]
 
 
 def _scripted_make(game: str, what: str) -> tuple[Callable, Any]:
@@ -118,8 +144,7 @@ def resolve_factory(entry: PolicyEntry, game: str) -> PolicyFactory:
     if kind == "scripted":
         make, registry = _scripted_make(game, entry.spec)
         if registry is not None and rest not in registry:
-            raise PolicyUnavailable(f"policy spec {entry.spec!r}: unknown scripted policy {rest!r} for game "
-                                    f"{game!r}; available: {', '.join(registry)}")
+            raise PolicyUnavailable(f"policy spec {entry.spec!r}: {unknown_scripted(rest, game, registry)}")
         if _accepts(make, "output"):  # scripted policies answer in text, like a model
             opts.setdefault("output", "text")
         first = next(iter(inspect.signature(make).parameters), "name")

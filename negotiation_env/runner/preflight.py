@@ -20,7 +20,10 @@ the plan (one per game and policy entry: the unit the pool builds) and, before a
 
 Every problem of every policy is collected and raised together as one
 :class:`PreflightError` (one line each, naming the spec), before any game is played and
-before the output folder is touched. The CLI exits with :data:`EXIT_PREFLIGHT` (3) on it.
+before the output folder is touched. The CLI exits with :attr:`PreflightError.exit_code`:
+2 when the config names something unknown (a scripted name, an option, a module or
+factory of a ``python:`` spec: the file is wrong), else :data:`EXIT_PREFLIGHT` (3: a
+missing extra, a model that cannot be loaded or does not answer).
 API keys never appear in a message: each is scrubbed from every line.
 """
 
@@ -35,8 +38,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
+from .. import exitcodes
 from ..traces.schema import redact
 from .config import PolicyEntry
 from .engine import RunnerError
@@ -45,8 +49,8 @@ from .policies import HEAVY_KINDS, PolicyFactory, PolicyPool, PolicyUnavailable,
 
 __all__ = ["preflight", "check_specs", "PreflightError", "PreflightReport", "PolicyCheck", "EXIT_PREFLIGHT"]
 
-#: the exit status of ``negotiation-env run`` when a policy cannot be built or its model does not answer
-EXIT_PREFLIGHT = 3
+#: the exit status of ``negotiation-env run`` when a model cannot be built or loaded or does not answer
+EXIT_PREFLIGHT = exitcodes.MODEL
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 
@@ -59,6 +63,11 @@ class PreflightError(RunnerError):
     def __init__(self, message: str, report: "PreflightReport") -> None:
         super().__init__(message)
         self.report = report
+
+    @property
+    def exit_code(self) -> int:
+        """2 when a problem is the config's (it names something unknown), else 3."""
+        return self.report.exit_code
 
 
 @dataclass
@@ -73,6 +82,8 @@ class PolicyCheck:
     probe: dict[str, Any] | None = None  # what the policy's probe() returned
     note: str | None = None
     problems: list[str] = field(default_factory=list)
+    #: whether a problem is the config's: it names an unknown scripted policy, option, module or factory
+    unknown_name: bool = False
 
     @property
     def spec(self) -> str:
@@ -103,6 +114,12 @@ class PreflightReport:
     def problems(self) -> list[str]:
         """One line per problem, each naming its spec."""
         return [f"{c.where}: {p}" for c in self.checks for p in c.problems]
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit code for these problems: 2 (usage) when the config names
+        something unknown, else 3 (a model or back end that cannot be used)."""
+        return exitcodes.USAGE if any(c.unknown_name for c in self.checks if not c.ok) else EXIT_PREFLIGHT
 
     @property
     def probed(self) -> list[PolicyCheck]:
@@ -242,25 +259,29 @@ def check_specs(plan: Plan, checks: list[PolicyCheck] | None = None) -> list[Pol
     problem. Returns the checks (problem-free)."""
     checks = _distinct(plan) if checks is None else checks
     for c in checks:
-        for problem in _static_problems(c):
-            c.problems.append(problem)
+        _check_static(c)
     if not all(c.ok for c in checks):
         report = PreflightReport(checks=checks, probe=False)
         raise PreflightError(_scrub(report.message(), _secrets(checks)), report)
     return checks
 
 
-def _static_problems(c: PolicyCheck) -> Iterator[str]:
+def _check_static(c: PolicyCheck) -> None:
+    """Add to ``c`` the problems found without building anything, marking those that are
+    the config's (:attr:`PolicyCheck.unknown_name`)."""
     try:
         factory = resolve_factory(c.entry, c.game)
     except PolicyUnavailable as e:
-        yield _unprefix(str(e), c.spec)
+        c.problems.append(_unprefix(str(e), c.spec))
+        c.unknown_name = c.unknown_name or e.unknown
         return
-    yield from _option_problems(c.entry, factory)
+    options = _option_problems(c.entry, factory)
+    c.problems.extend(options)
+    c.unknown_name = c.unknown_name or bool(options)
     if c.entry.kind == "hf":
         problem = _model_path_problem(c.spec.partition(":")[2])
         if problem:
-            yield problem
+            c.problems.append(problem)
 
 
 # --------------------------------------------------------------------------- building and probing
@@ -313,7 +334,7 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
     secrets = _secrets(checks)
     report = PreflightReport(checks=checks, probe=probe)
     for c in checks:
-        c.problems.extend(_static_problems(c))
+        _check_static(c)
     static_ok = report.ok
     target = pool if pool is not None else PolicyPool()
     added: list[PolicyCheck] = []
@@ -336,6 +357,7 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
                 policy = factory(c.seed)
         except Exception as e:  # noqa: BLE001 - a constructor may raise anything
             c.problems.append(_describe(e, c.entry, factory))
+            c.unknown_name = c.unknown_name or c.problems[-1].startswith("unknown option ")
             continue
         c.built, c.build_seconds = True, round(time.perf_counter() - t1, 3)
         built.append((c, policy))

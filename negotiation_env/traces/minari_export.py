@@ -56,7 +56,7 @@ from .reader import iter_traces
 from .schema import GameTrace
 
 __all__ = ["to_minari", "dataset_id", "env_variants", "MinariExportError", "MinariFilterError", "MinariEmptyError",
-           "TEXT_MAX"]
+           "MinariExistsError", "TEXT_MAX"]
 
 TEXT_MAX = 1_000_000
 
@@ -71,6 +71,22 @@ class MinariFilterError(MinariExportError, FilterError):
 
 class MinariEmptyError(MinariExportError):
     """The selection holds no episode to export (no traces, or a seat that never acted)."""
+
+
+class MinariExistsError(MinariExportError):
+    """A dataset to write exists already (``replace=False``); ``paths`` are its folders."""
+
+    def __init__(self, message: str, paths: list[Path]):
+        super().__init__(message)
+        self.paths = paths
+
+
+def _datasets_dir(root: str | Path | None) -> Path:
+    """The folder Minari keeps its datasets in for this call (``root``, else
+    ``MINARI_DATASETS_PATH``, else ``~/.minari/datasets``)."""
+    if root is not None:
+        return Path(root).resolve()
+    return Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets")
 
 
 def dataset_id(prefix: str, game: str, agent: str, version: int = 0) -> str:
@@ -196,16 +212,18 @@ def _env_spec(game: str, learner: str, traces: list[GameTrace], obs_space, act_s
 
 def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | None = None,
               agents: list[str] | None = None, game: str | None = None, author: str | None = None,
-              description: str | None = None, env: bool | str = "auto", notes: list[str] | None = None
-              ) -> dict[str, Any]:
+              description: str | None = None, env: bool | str = "auto", notes: list[str] | None = None,
+              replace: bool = False) -> dict[str, Any]:
     """Write one Minari dataset per seat; returns ``{agent: MinariDataset}``.
 
     ``source``: a trace file, a run directory, or GameTrace objects. ``root``: where the
     datasets go (default: Minari's own, ``MINARI_DATASETS_PATH`` or ``~/.minari/datasets``).
     ``game``: the game to export (needed when the source mixes games). ``env``: store the
     env spec for ``recover_environment()`` (``"auto"``, True, False; see the module
-    docstring); ``notes`` receives why a dataset has none. An existing dataset id is an
-    error (Minari never overwrites)."""
+    docstring); ``notes`` receives why a dataset has none. An existing dataset id raises
+    :class:`MinariExistsError` before anything is written, unless ``replace``: then the
+    old dataset is moved to a temporary name, removed once the new one is whole, and
+    put back if writing the new one fails."""
     if env not in ("auto", True, False):
         raise ValueError(f"env must be 'auto', True or False; got {env!r}")
     try:
@@ -246,6 +264,11 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
         if spec is None and env is True:
             raise MinariExportError(f"agent {a!r}: no environment to store: {why}")
         plans[a] = (eps, obs_space, act_space, spec, why)
+    base = _datasets_dir(root)
+    existing = [dataset_id(prefix, game, a) for a in plans if (base / dataset_id(prefix, game, a)).exists()]
+    if existing and not replace:
+        raise MinariExistsError(f"{base / existing[0]} already exists (Minari dataset {existing[0]}); "
+                                "replace=True replaces it", [base / x for x in existing])
     out = {}
     with _datasets_root(root):
         for a, (eps, obs_space, act_space, spec, why) in plans.items():
@@ -271,15 +294,21 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
             elif why is not None:
                 text += f"; no env spec: {why}"
             ds_id = dataset_id(prefix, game, a)
-            folder = Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets") / ds_id
-            existed = folder.exists()
+            folder = base / ds_id
+            old = folder.with_name(f".{folder.name}.{os.getpid()}.old") if folder.exists() else None
+            if old is not None:  # replace: the old dataset waits under a temporary name
+                folder.rename(old)
             try:
                 out[a] = minari.create_dataset_from_buffers(
                     ds_id, buffers, env=spec, observation_space=obs_space, action_space=act_space,
                     algorithm_name="negotiation_env traces", author=author, data_format="arrow", description=text,
                 )
             except BaseException:
-                if not existed:  # a dataset the disk refused half-way is not left looking like one
-                    shutil.rmtree(folder, ignore_errors=True)
+                # a dataset the disk refused half-way is not left looking like one
+                shutil.rmtree(folder, ignore_errors=True)
+                if old is not None:
+                    old.rename(folder)
                 raise
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
     return out

@@ -259,7 +259,7 @@ def test_command_errors(run_dir, tmp_path, capsys):
 
     fails([str(tmp_path / "nowhere"), "--model", SCORER], 2, "no run folder or trace file")
     (tmp_path / "empty").mkdir()
-    fails([str(tmp_path / "empty"), "--model", SCORER], 2, "no traces in")
+    fails([str(tmp_path / "empty"), "--model", SCORER], 2, f"{tmp_path / 'empty'} is not a run folder (no traces.jsonl)")
     res_file = tmp_path / "resource" / "traces.jsonl"
     res_file.parent.mkdir()
     writer = TraceWriter(res_file)

@@ -48,7 +48,7 @@ def test_cli_errors_name_the_problem(tmp_path, capsys):
     assert main(["run", str(bad)]) == 2
     assert "--out DIR is required" in capsys.readouterr().err
     assert main(["export", str(tmp_path / "nowhere"), "--kind", "sft", "--out", str(tmp_path / "x.parquet")]) == 2
-    assert "no trace file or folder" in capsys.readouterr().err
+    assert f"no run folder or trace file at {tmp_path / 'nowhere'}" in capsys.readouterr().err
     assert main(["export", str(tmp_path), "--kind", "transitions", "--out", str(tmp_path / "x.csv")]) == 2
     assert main(["export", str(tmp_path), "--kind", "transitions", "--only-optimal",
                  "--out", str(tmp_path / "x.parquet")]) == 2

@@ -45,7 +45,8 @@ def test_top_level_errors():
 @pytest.mark.parametrize("change, message", [
     ({"game": "chess"}, r"games\[0\]\.game: unknown game 'chess'; available: resource"),
     ({"config": {"num_rounds": 0}}, r"config field 'num_rounds' must be an integer between 1 and 1000"),
-    ({"config": {"colour": 1}}, r"unknown config field\(s\) 'colour'"),
+    ({"config": {"colour": 1}}, r"games\[0\]\.config\.colour: unknown config field of the resource game; "
+                                r"`negotiation-env games resource` lists its fields"),
     ({"factors": {"stability": {"weird": {"partner": "sometimes"}}}},
      r"condition 'stability=weird'.*config field 'partner' must be one of 'stable', 'shifting'"),
     ({"scenario_sets": {"x": ["mc999_*"]}}, r"scenario_sets\.x\[0\]: pattern 'mc999_\*' matches no scenario"),
@@ -65,12 +66,18 @@ def test_semantic_errors_name_the_field(change, message):
 
 
 def test_unknown_scripted_policy_is_refused_before_playing(tmp_path):
-    from negotiation_env.runner import run
+    from negotiation_env.runner import RunConfig, run
     from negotiation_env.runner.preflight import PreflightError
 
+    cfg = block(policies=["scripted:oracle", "scripted:nobody"])
+    with pytest.raises(RunConfigError, match=r"^run config: games\[0\]\.policies\[1\]: unknown scripted policy "
+                                             r"'nobody' for game 'resource'; available: random, boulware"):
+        run(cfg, tmp_path / "out")
+    # a RunConfig built in Python skips the file's checks: preflight names it, a config error (exit 2)
     with pytest.raises(PreflightError, match=r"scripted:nobody \(game resource\): unknown scripted policy 'nobody'"
-                                             r".*available: random"):
-        run(block(policies=["scripted:oracle", "scripted:nobody"]), tmp_path / "out")
+                                             r".*available: random") as e:
+        run(RunConfig.model_validate(cfg), tmp_path / "out")
+    assert e.value.exit_code == 2
     assert not (tmp_path / "out").exists()  # refused before the output folder is made
 
 

@@ -140,8 +140,9 @@ def test_a_misspelt_option_is_named_with_a_suggestion(tmp_path, capsys):
     assert "2 of 3 policies cannot be used" in msg and "label b2" not in msg  # the right one passes
     assert len(msg.splitlines()) == 3  # a heading and one line per problem
     assert not (tmp_path / "run").exists()
+    assert info.value.exit_code == 2  # the config names options that do not exist: a config error
     # the same in --plan, which builds nothing it does not need to and calls no model
-    assert main(["run", write(tmp_path, cfg), "--plan"]) == 3
+    assert main(["run", write(tmp_path, cfg), "--plan"]) == 2
     assert "did you mean 'temperature'" in capsys.readouterr().err
 
 
@@ -155,10 +156,10 @@ def test_an_option_the_factory_passes_on_is_caught_when_it_is_built(tmp_path):
 
 def test_an_unknown_scripted_name_fails_in_run_and_in_plan(tmp_path, capsys):
     cfg = write(tmp_path, matrix_config("scripted:always_a", "scripted:oracle"))
-    assert main(["run", cfg, "--plan"]) == 3
+    assert main(["run", cfg, "--plan"]) == 2  # a config error, not a model that cannot be used
     err = capsys.readouterr().err
-    assert "scripted:oracle (game matrix): unknown scripted policy 'oracle' for game 'matrix'; available: always_a" in err
-    assert main(["run", cfg, "--out", str(tmp_path / "run")]) == 3
+    assert "games[0].policies[1]: unknown scripted policy 'oracle' for game 'matrix'; available: always_a" in err
+    assert main(["run", cfg, "--out", str(tmp_path / "run")]) == 2
     assert "unknown scripted policy 'oracle'" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
     good = write(tmp_path, matrix_config("scripted:always_a", "scripted:tit_for_tat"))
@@ -168,11 +169,11 @@ def test_an_unknown_scripted_name_fails_in_run_and_in_plan(tmp_path, capsys):
 
 def test_a_missing_extra_names_the_whole_install_command(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "baselines.llm.api", None)  # as if the openai client were missing
-    cfg = write(tmp_path, matrix_config("openai:m@http://127.0.0.1:9/v1", "scripted:nobody"))
+    cfg = write(tmp_path, matrix_config("openai:m@http://127.0.0.1:9/v1", "openai:n@http://127.0.0.1:9/v1"))
     assert main(["run", cfg, "--out", str(tmp_path / "run")]) == 3
     err = capsys.readouterr().err
     assert "pip install 'negotiation_env[api]'" in err  # the [api] is not eaten as terminal markup
-    assert "unknown scripted policy 'nobody'" in err  # every problem, not the first one
+    assert "2 of 2 policies cannot be used" in err  # every problem, not the first one
     assert not (tmp_path / "run").exists()
 
 

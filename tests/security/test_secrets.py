@@ -70,7 +70,7 @@ ORDINARY_SPECS = [
     "openai:mistralai/Mistral-Small-3.1-24B-Instruct-2503@https://openrouter.ai/api/v1",
     "openai:claude-3-5-sonnet-20241022@https://api.anthropic.com/v1/",
     "openai:ft:gpt-4o-mini-2024-07-18:my-org:custom-suffix:9sWd7A2b", "hf:Qwen/Qwen3-8B",
-    "hf:/models/snapshots/a09a35458c702b33eeacc393d103063234e8bc28", "scripted:oracle",
+    "hf:/models/snapshots/a09a35458c702b33eeacc393d103063234e8bc28", "scripted:tit_for_tat",
     "python:my_pkg.policies:make_policy",
 ]
 

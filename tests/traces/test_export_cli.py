@@ -55,7 +55,7 @@ def test_nothing_selected_exits_1_says_why_and_writes_nothing(run_dir, tmp_path,
     src.write_text("".join(line for line in (run_dir / "traces.jsonl").read_text().splitlines(keepends=True)
                            if json.loads(line)["game"] == "matrix"))
     out.write_text("an earlier export")
-    rc, _, err = _export(capsys, src, "--kind", "sft", "--only-optimal", "--out", out)
+    rc, _, err = _export(capsys, src, "--kind", "sft", "--only-optimal", "--out", out, "--force")
     assert rc == 1 and "--only-optimal: no round outcome of these traces has an 'optimal' field (games: matrix" in err
     assert out.read_text() == "an earlier export"  # left as it was
     rc, _, err = _export(capsys, run_dir, "--kind", "preferences", "--margin", "1000000", "--out", tmp_path / "p.jsonl")

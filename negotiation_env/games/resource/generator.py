@@ -775,6 +775,6 @@ def write_scenario(result: GenerationResult, path: str | Path, **extra_meta: Any
     ``meta`` block, trailing newline); ``extra_meta`` entries are added to the meta block."""
     d = result.to_json_dict()
     d["meta"].update(extra_meta)
-    path = Path(path)
-    path.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
-    return path
+    from ...storage import write_text  # whole or not at all: a temporary name, renamed when complete
+
+    return write_text(path, json.dumps(d, indent=2) + "\n")
