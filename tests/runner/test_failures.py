@@ -243,7 +243,8 @@ def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_complete
     planned = len(make_plan(parse_config(small_config(games_per_cell=1, policies=[
         "python:tests.runner.helpers:Slow", "scripted:random"]))))
     out = tmp_path / "run"
-    env = {**os.environ, "NEGENV_TEST_SLOW": "0.01", "PYTHONPATH": str(ROOT)}
+    # PYTHONFAULTHANDLER: a run that does not stop is made to print every thread's stack
+    env = {**os.environ, "NEGENV_TEST_SLOW": "0.01", "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "negotiation_env.cli", "run", str(cfg), "--out", str(out),
                              "--workers", "2"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -254,7 +255,12 @@ def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_complete
         children = psutil.Process(proc.pid).children(recursive=True)
         assert children  # the fork server and the workers
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            _, err = proc.communicate(timeout=30)
+            pytest.fail(f"the run did not stop within 30 s of SIGTERM; its threads:\n{err.decode()[-6000:]}")
     finally:
         if proc.poll() is None:
             proc.kill()
