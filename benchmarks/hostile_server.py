@@ -163,17 +163,23 @@ def _malformed_body(rng) -> bytes:
     return b'{"choices": [{"message": {"content": "\xff\xfe"}}]}' if k == len(bodies) else bodies[k].encode()
 
 
-def malformed_answer(rng, server, other) -> str | None:
-    bodies = iter([_malformed_body(rng), OK.encode()])
+def _bad_then_good(server, body: bytes, expected: tuple[list[str], ...]) -> str | None:
+    """One call whose first answer is ``body`` and whose retry answers well: a failure
+    unless the call records the faults ``expected`` (one of) and returns the good answer."""
+    bodies = iter([body, OK.encode()])
     server.raw_body = lambda req: next(bodies)
     server.faults = ["raw", "raw"]
     try:
         comp, _ = client(server).complete([{"role": "user", "content": "go"}])
     except Exception as e:  # noqa: BLE001 - what the benchmark counts
         return f"raised {type(e).__name__}: {str(e)[:80]}"
-    if [f["kind"] for f in comp.faults] not in (["malformed"], ["empty"]) or comp.text != "fine":
+    if [f["kind"] for f in comp.faults] not in expected or comp.text != "fine":
         return f"faults {[f['kind'] for f in comp.faults]}, text {comp.text!r}"
     return None
+
+
+def malformed_answer(rng, server, other) -> str | None:
+    return _bad_then_good(server, _malformed_body(rng), (["malformed"], ["empty"]))
 
 
 def echoed_key(rng, server, other) -> str | None:
@@ -369,16 +375,7 @@ def _surrogate_body(rng) -> bytes:
 def surrogate_answer(rng, server, other) -> str | None:
     if rng.random() < 0.25:
         return _surrogate_game(rng, server)
-    bodies = iter([_surrogate_body(rng), OK.encode()])
-    server.raw_body = lambda req: next(bodies)
-    server.faults = ["raw", "raw"]
-    try:
-        comp, _ = client(server).complete([{"role": "user", "content": "go"}])
-    except Exception as e:  # noqa: BLE001 - what the benchmark counts
-        return f"raised {type(e).__name__}: {str(e)[:80]}"
-    if [f["kind"] for f in comp.faults] != ["malformed"] or comp.text != "fine":
-        return f"faults {[f['kind'] for f in comp.faults]}, text {comp.text!r}"
-    return None
+    return _bad_then_good(server, _surrogate_body(rng), (["malformed"],))
 
 
 def _surrogate_game(rng, server) -> str | None:
