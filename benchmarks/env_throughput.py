@@ -10,7 +10,7 @@ Run from the repository root:
 
 What it measures, all in one process so that ratios are taken side by side:
 
-1. **Env rows** (issue 21), each played with the cheapest valid policy so that the figure
+1. **Env rows**, each played with the cheapest valid policy so that the figure
    is the env's own cost (actions built once a game, chosen from a few feature entries or
    the action mask):
 
@@ -25,8 +25,8 @@ What it measures, all in one process so that ratios are taken side by side:
      action mask); the first index the mask allows. Goal: at most 1.0x rps_v2.
    * ``resource parallel``: the parallel env, the same policy for every live agent. Goal:
      at most 0.5x ``rps_v2.parallel_env()``.
-   * ``resource aec random`` (structured and text): the seeded ``RandomPolicy`` of the
-     earlier versions of this benchmark, for continuity.
+   * ``resource aec random`` (structured and text): the seeded ``RandomPolicy``, comparable
+     with the figures on the benchmarks page taken with it.
 
    The env time is ``env.step`` plus ``env.last()`` (the observation, reward and info the
    loop reads) per ``env.step`` call of the standard ``agent_iter`` loop, including the
@@ -52,8 +52,8 @@ What it measures, all in one process so that ratios are taken side by side:
    game's length shows as last/first above 1.
 5. **Cohort**: ``negotiation-env run`` of the shipped default config (720 games of the
    scripted cohort) on ``--cohort-workers`` (2) workers, in a subprocess, wall time of the
-   whole command. Issue 21's goal, 4 s for the 720-game cohort, is scaled by the games
-   actually played (4 s x games/720).
+   whole command. The goal, 4 s for the 720-game cohort, is scaled by the games actually
+   played (4 s x games/720).
 6. **Solver**: ``solve(scenario, "auto")`` (and, for reference, ``"milp"``) per shipped
    scenario, and a seeded random 6-resource x 6-projects-per-agent scenario with
    ``"milp"`` and ``"auto"``; median milliseconds over ``--solver-reps`` repetitions.
@@ -201,7 +201,7 @@ def tictactoe_actors(env, seed0: int) -> Callable[[int], dict[str, Callable[[Any
     return make
 
 
-# --------------------------------------------------------------------------- trivial valid policies (issue 21)
+# --------------------------------------------------------------------------- trivial valid policies
 #
 # The rows with a goal are played by the cheapest policy that plays a valid game, so the
 # figure is the env's own cost: the policy answers from a few feature entries (or the
@@ -448,7 +448,7 @@ def count_validation_errors(env, n_games: int, seed0: int, actors) -> int:
     return errors
 
 
-#: row -> (reference row, the issue-21 goal: at most this multiple of the reference's µs/step)
+#: row -> (reference row, the goal: at most this multiple of the reference's µs/step)
 GOALS = {
     "resource_aec": ("tictactoe_v3", 0.5),
     "matrix_aec": ("rps_v2", 0.6),

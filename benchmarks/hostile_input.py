@@ -1,7 +1,7 @@
 """Hostile input, class by class: every case must end in the typed error (or be accepted
 where it is legitimately valid), within a time bound, and a game must go on.
 
-    python benchmarks/hostile_input.py               # 100 cases per class and target (about 10 s)
+    python benchmarks/hostile_input.py               # 100 cases per class and target
     python benchmarks/hostile_input.py --quick       # 10 cases, a second or two
     python benchmarks/hostile_input.py --cases 500 --seed 3
     python benchmarks/hostile_input.py --class "credential in URL" --out /tmp/cred.json

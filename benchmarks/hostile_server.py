@@ -1,4 +1,4 @@
-"""Hostile servers and runaway answers, class by class (issue 19, second half): every case
+"""Hostile servers and runaway answers, class by class: every case
 must end as a recorded fault (or a bounded, scrubbed answer) within its deadline, and no
 secret may reach what it must not.
 
@@ -50,8 +50,8 @@ server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient`
   its trace line is not valid UTF-8 holding no surrogate.
 
 ``--measure`` prints the drip-server call time (a 2 s timeout, one byte every 0.8 s, for
-up to 20 s) and the trace line of four refused 20 MB answers; it uses only APIs that the
-code before these fixes had too, so it can be run on an older checkout (copy this script
+up to 20 s) and the trace line of four refused 20 MB answers; it uses only client APIs
+that older checkouts have too, so it can be run on one for comparison (copy this script
 and ``tests/fakeserver.py`` there). Table on stdout, JSON in
 ``benchmarks/results/hostile_server.json`` (``--quick``: ``hostile_server_quick.json``).
 """

@@ -21,8 +21,8 @@ files and trace records) on shapes a runaway or hostile model writes:
 Each (shape, size) is timed ``--reps`` times (median, ``time.perf_counter``); the table
 gives microseconds, nanoseconds per character and the ratio of time per character at the
 largest size to that at the smallest: about 1 (or below, as fixed costs amortise) is
-linear, 100 would be quadratic over 10k -> 1M. For reference, the extraction as it was
-before the bound (a decode at every ``{``, in :func:`legacy_extract`) is timed on the
+linear, 100 would be quadratic over 10k -> 1M. For reference, an unbounded
+extraction (a decode at every ``{``, :func:`legacy_extract`) is timed on the
 brace flood up to ``--legacy-max`` characters. The JSON goes to
 ``benchmarks/results/json_extraction.json`` (``--quick``: ``json_extraction_quick.json``).
 """
@@ -65,7 +65,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
 
 
 def legacy_extract(text: str) -> Any:
-    """The extraction before the bound, reduced to its loop: a decode at every ``{``
+    """An unbounded extraction, reduced to its loop: a decode at every ``{``
     (fences and warnings left out; they do not change the cost on these shapes)."""
     first_error = None
     pos = text.find("{")

@@ -1,7 +1,7 @@
-"""The lever harness behind the Datasets page's issue-20 tables: train the tiny model on one
+"""The lever harness behind the Datasets page's lever tables: train the tiny model on one
 collection of the teacher's turns with a recipe of stages, then score it by exact match on
-the teacher's turns in games on new scenarios. Minutes per recipe instead of the quarter
-hour of a full ``train_sft.py`` run, and 220 scored answers instead of 24 decisions.
+the teacher's turns in games on new scenarios: far quicker per recipe than a full
+``train_sft.py`` run, and many more scored answers than its evaluation's decisions.
 
 Run from the repository root (the ``sft`` extra):
 

@@ -323,7 +323,7 @@ class FakeServer:
         self.thread.join(timeout=5)
 
 
-# --------------------------------------------------------------------------- constrained answers (issue 20)
+# --------------------------------------------------------------------------- constrained answers
 
 #: texts a constrained fake answer tries for a regex or a string pattern, in order
 _CANDIDATES = ("negotiation-env-probe", "A", "Hello there.", "ok", "Support", "")

@@ -1,4 +1,4 @@
-"""Issue 16: CLI messages reach the terminal as plain text. rich reads ``[api]`` as a
+"""CLI messages reach the terminal as plain text. rich reads ``[api]`` as a
 markup tag and drops it, so ``pip install 'negotiation_env[api]'`` would read as
 ``pip install 'negotiation_env'``; every message with library or user text is escaped."""
 

@@ -81,7 +81,7 @@ def test_quick_run_trains_every_stage_kind_and_scores(levers, tmp_path, capsys):
     # a folder made with other settings is refused, never reused silently
     with pytest.raises(SystemExit, match="other settings .*seed"):
         levers.main(["--quick", "--work", str(work), "--score", str(model), *TINY, "--seed", "1"])
-    # a folder from before --tiny-tokenizer (no such setting) was made with the byte-level rule
+    # a folder without the --tiny-tokenizer setting is read as made with the byte-level rule
     saved = json.loads((work / "rows.json").read_text())
     saved["settings"].pop("tiny_tokenizer")
     (work / "rows.json").write_text(json.dumps(saved))

@@ -30,11 +30,11 @@ each fault is seen and recorded:
   over the attempts that returned one; every fault goes into the
   :class:`~.prompting.Completion` and from there into the trace step's ``tokens``.
 
-Hostile servers (issue 19; the HTTP side is :mod:`.transport`):
+Hostile servers (the HTTP side is :mod:`.transport`):
 
 * ``timeout`` is a deadline for the whole attempt, connect to last byte (httpx's own
-  timeouts are per read: a server dripping a byte every 0.8 s kept a 2 s call alive for
-  20 s); past it the attempt is a ``timeout`` fault and is retried;
+  timeouts are per read, so a server dripping one byte at a time could keep a call alive
+  indefinitely); past it the attempt is a ``timeout`` fault and is retried;
 * an answer longer than ``max_response_bytes`` (inflated, when compressed) stops being
   read there: a ``too_large`` fault, retried;
 * redirects are not followed (the prompt and the key would be posted wherever the
@@ -433,7 +433,7 @@ class APIClient:
         if logprobs is not None:
             kw["logprobs"] = True
             kw["top_logprobs"] = int(logprobs)
-        if structured:  # constrained decoding (issue 20): response_format or the server's own field
+        if structured:  # constrained decoding: response_format or the server's own field
             kw.update(json.loads(json.dumps(structured.get("top") or {})))
             extra.update(json.loads(json.dumps(structured.get("extra_body") or {})))
         if extra:
@@ -737,7 +737,7 @@ class APIPolicy(LLMPolicy):
                                  f"'api_key_env' to the name of the variable that holds it (default OPENAI_API_KEY)")
         super().__init__(seed=seed, reasoning=reasoning)
         self.top_logprobs = _number("top_logprobs", top_logprobs, 1, integer=True)
-        # --- constrained decoding (issue 20; baselines.llm.structured)
+        # --- constrained decoding (baselines.llm.structured)
         from .structured import check_via
 
         if constrained not in (False, True, None, "strict", "schema"):
@@ -773,7 +773,7 @@ class APIPolicy(LLMPolicy):
         fields, a probe regex) whose answer must follow it (:func:`.structured.probe_requests`):
         a server that refuses or ignores the field raises :class:`ProbeFailed`."""
         out = self.client.probe()
-        if self.constrained:  # --- constrained decoding (issue 20)
+        if self.constrained:  # --- constrained decoding
             from .structured import probe_failure, probe_requests
 
             for what, fields, expected in probe_requests(self.constrained_via):
@@ -808,7 +808,7 @@ class APIPolicy(LLMPolicy):
             out = self.client.complete_many([{"messages": c, "think": t, "seed": s, "max_tokens": b[0]}
                                              for c, t, s, b in zip(conversations, think, seeds, budgets)])
             return _with_budgets(out, budgets)
-        # --- constrained decoding (issue 20): each request carries its observation's format
+        # --- constrained decoding: each request carries its observation's format
         from negotiation_env.core.answer_format import answer_format
 
         from .structured import record, request_fields

@@ -5,14 +5,12 @@ the answer parses by construction.
 The engine is `llguidance <https://github.com/guidance-ai/llguidance>`_ (the
 ``constrained`` extra): a JSON Schema or a regex becomes a token-level matcher over the
 model's own tokenizer, and each step's allowed tokens are a bitmask computed in Rust
-(all rows of a batch at once, in parallel). It was chosen over xgrammar, outlines and
-lm-format-enforcer by measurement (``benchmarks/constrained_decoding.py`` on the tiny
-model, 2 CPU cores: overhead per generated token 0.21 ms at batch 1 and 0.56 ms at
-batch 8 against xgrammar's 0.11 / 0.50 and outlines' 0.35 / 1.03, i.e. within 5% of
-xgrammar's step time; but xgrammar writes a JSON Schema ``enum`` of objects in its own
-serialization, so the strict purchase descriptions did not admit the games' own
-rendering of a legal purchase, and lm-format-enforcer 0.11.3 does not import with
-transformers 5). It is one wheel with no Python dependency (xgrammar needs torch,
+(all rows of a batch at once, in parallel). It is chosen over xgrammar, outlines and
+lm-format-enforcer by measurement (``benchmarks/constrained_decoding.py``; the figures
+are on the LLM back ends docs page): its step time is close to xgrammar's, xgrammar
+writes a JSON Schema ``enum`` of objects in its own serialization, so the strict
+purchase descriptions would not admit the games' own rendering of a legal purchase, and
+lm-format-enforcer 0.11.3 does not import with transformers 5). It is one wheel with no Python dependency (xgrammar needs torch,
 triton and tvm-ffi).
 
 :class:`Constrainer` holds the llguidance tokenizer of one model and caches compiled
@@ -23,7 +21,7 @@ and masks the disallowed tokens to ``-inf``. It runs before the policy's own per
 sampler, so greedy decoding, temperature/top-p and per-row seeds work as without
 constraints (an answer still depends only on its own prompt and seed). After the
 grammar is complete only the end-of-sequence token is allowed; a row that reached the
-end is no longer advanced (``generate`` pads it).
+end is not advanced further (``generate`` pads it).
 
 JSON is generated in the form the games render it (``json.dumps``: ``", "`` between
 items, ``": "`` after keys, no other whitespace), so a fine-tuned model's answers and

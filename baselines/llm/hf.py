@@ -518,7 +518,8 @@ class HFPolicy(LLMPolicy):
         ``temperature``: the log-probabilities are those of ``softmax(logits / T)``.
         None (default): T = 1, the model's own distribution, which is what the paper's
         Ollama replay returned (Ollama computes log-probabilities from the raw logits,
-        whatever the request's temperature: ollama/ollama#16196) and what
+        whatever the request's temperature:
+        https://github.com/ollama/ollama/issues/16196) and what
         OpenAI-compatible servers return; ``"policy"``: the policy's own sampling
         temperature (the distribution its answers are drawn from, before top-p; an
         error for a greedy policy); a number > 0: that T. ``logprobs`` and ``margin``

@@ -5,8 +5,9 @@ The ``openai`` client sends through ``httpx``; what it offers does not bound a h
 server:
 
 * httpx's timeouts apply to each read, connect and write, never to the whole call (there
-  is no total timeout; encode/httpcore#936 is the open proposal): a server that drips
-  one byte every 0.8 s keeps a call with a 2 s timeout alive for as long as it likes.
+  is no total timeout; https://github.com/encode/httpcore/issues/936 is the open
+  proposal): a server that drips one byte at a time, each within the read timeout,
+  keeps a call alive for as long as it likes.
   :func:`budget` opens a per-call :class:`Budget` (a ``contextvars`` variable, so each
   thread's call has its own) and :class:`DeadlineBackend`, the network backend under
   httpcore's connection pool, gives every connect, read and write only the time left

@@ -3,8 +3,8 @@ first time they are read.
 
 PettingZoo's AEC loop reads one info per step (``env.last()`` returns the selected
 agent's), while the env has to offer every agent's in ``env.infos`` (api_test, wrappers
-and user code read that dict directly). Building all of them on every step was most of
-the cost of a five-party rulemaking step. A :class:`LazyInfos` holds every agent as a key
+and user code read that dict directly). Building all of them on every step would be
+most of the cost of a five-party rulemaking step. A :class:`LazyInfos` holds every agent as a key
 from the start and makes an agent's info when it is first read, then keeps it: reading
 the same agent twice gives the same object, as a plain dict would.
 

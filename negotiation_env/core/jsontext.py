@@ -27,9 +27,10 @@ needs a bound is the number of places decoding starts: an object can only start 
 ``{`` followed by ``"`` or ``}``, so the decoder is tried at the first ``{`` (for the
 message of a broken answer) and then only at such starts, at most
 :data:`MAX_CANDIDATES` of them per text; of the code fences, the first
-:data:`MAX_CANDIDATES` are candidates, then the whole text. (Trying every ``{`` cost time quadratic in the
-text: a failed attempt at position p builds an error that scans p characters for its
-line number, about 2 s for 100,000 ``{``.) ``benchmarks/json_extraction.py`` measures it.
+:data:`MAX_CANDIDATES` are candidates, then the whole text. (Trying every ``{`` would cost time quadratic in
+the text: a failed attempt at position p builds an error that scans p characters for its
+line number.) ``benchmarks/json_extraction.py`` measures it; the figures are on the
+reliability docs page.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the games keep between steps: a bounded store, and the content key of a
-structured action (issue 21).
+structured action.
 
 An env step renders text from few inputs that repeat (scenario, theme names, phase, a
 scripted or learned policy's structured actions), so each game keeps what it rendered,
@@ -82,7 +82,7 @@ def action_key(action: Any) -> tuple | None:
 def tuple_with(items: list, last: Any) -> tuple:
     """``tuple(items) + (last,)`` in one copy instead of two: an observation's conversation
     is the agent's committed messages and its pending prompt, and copying it is the one
-    part of a step whose cost grows with the game (about 3 ns a message). ``items`` is
+    part of a step whose cost grows with the game. ``items`` is
     appended to and restored before returning."""
     items.append(last)
     try:

@@ -23,8 +23,8 @@ reasoning: everything around it was answer).
 
 Written as one scan over the tags rather than the obvious ``re.sub(r"<think>.*?</think>", ...)``:
 on an answer holding many ``<think>`` tags and no closing tag, that regex retries from
-every opening tag and takes quadratic time (16,000 repeated tags, 112k characters, took
-15 s), so one runaway model output could stall a game. This scan visits each tag once.
+every opening tag and takes quadratic time (figures on the reliability docs page), so
+one runaway model output could stall a game. This scan visits each tag once.
 
 The rule above is ``rule="strict"`` (the default, every game's). ``rule="f6"`` is seed
 002's F.6 as written, for the matrix game's protocol: "the runner removes complete

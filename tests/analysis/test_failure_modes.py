@@ -1,5 +1,5 @@
 """Each resource-game failure-mode metric fires on the matching scripted failure-mode agent,
-and not on the oracle (seed 000 §5.4-5.6; issue 9).
+and not on the oracle (seed 000 §5.4-5.6).
 
 Every game here is a real 4-round game played through the recorder
 (:func:`tests.analysis.tracesets.play_resource`); the metrics only read the traces.

@@ -174,7 +174,7 @@ def test_smallest_attainable_permutation_p():
 
 
 def test_few_dyads_get_no_test_and_enough_dyads_a_valid_one():
-    """2 vs 2 identical dyads used to print p < 0.001 and a "+" after BH; no relabelling
+    """2 vs 2 identical dyads must not print a small p or a "+" after BH: no relabelling
     test can go below 2/6 there, so the cell gets no p, no interval and "n/a". With 5 vs 5
     the same clear effect is significant (exact p = 2/252), and a null effect is not."""
     def cohort(n, seed0=0):

@@ -72,7 +72,7 @@ def test_cell_definitions_read_config_policies_and_scenario_meta(traces):
     # kept as legacy_*, never today's scenario of the same name
     assert mc_level("legacy_mc050_g1") == 0.5 and mc_level("legacy_mc100_4") == 1.0
     old = {"game": "resource", "env_name": "resource_v0", "scenario": "mc050_g1", "agents": ["agent_a", "agent_b"]}
-    assert resource_cell(old).mc == 0.5  # mc050_g1 is shipped no longer
+    assert resource_cell(old).mc == 0.5  # mc050_g1 is not among the shipped scenarios
     from negotiation_env.analysis.cells import _scenario_name
     assert _scenario_name({**old, "scenario": "mc080_1"}) == "legacy_mc080_1"
     assert _scenario_name({**old, "env_name": "resource_v1", "scenario": "mc080_1"}) == "mc080_1"

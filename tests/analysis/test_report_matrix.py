@@ -162,8 +162,8 @@ def test_outcome_effects_and_alternation_tables(report):
 
 
 def test_too_few_dyads_get_a_note_not_a_mark(tmp_path):
-    """2 vs 2 dyads of a clear effect (alternators without talk, always-A with it): the
-    bootstrap used to give p < 0.001 and a "+"; no permutation of four dyads goes below
+    """2 vs 2 dyads of a clear effect (alternators without talk, always-A with it): a
+    bootstrap would give a small p and a "+"; no permutation of four dyads goes below
     2/6, so there is no p, no interval, n/a, and a note."""
     traces = [play(make("alternator", output="text"), make("alternator", output="text"), treatment="none",
                    game_id=f"n{i}", seed=i) for i in range(2)]

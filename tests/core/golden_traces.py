@@ -1,4 +1,4 @@
-"""Golden traces of a fixed small cohort: what every step of the envs returns (issue 21).
+"""Golden traces of a fixed small cohort: what every step of the envs returns.
 
 The cohort (:data:`CASES`) plays the three games with scripted policies over a few
 seeds, through the AEC env, the parallel env and the numeric view (AEC and parallel),

@@ -1,4 +1,4 @@
-"""Issue 16: a setting that cannot count in the chosen configuration is refused or
+"""A setting that cannot count in the chosen configuration is refused or
 warned about when the env is built, naming both fields and the value that would make
 it count; defaults never are."""
 

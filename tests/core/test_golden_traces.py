@@ -1,6 +1,6 @@
 """Every step of a fixed small cohort returns exactly what it returned when the golden
 file was written (:mod:`tests.core.golden_traces`: the cohort, the canonical JSON and
-how to regenerate). Guards the cached and lazy observation and info paths (issue 21):
+how to regenerate). Guards the cached and lazy observation and info paths:
 a cache read in a stale state, an info computed for the wrong step, a shared object a
 later step mutates, a tuple turned into a list: each changes some step's digest."""
 

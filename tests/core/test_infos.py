@@ -1,4 +1,4 @@
-"""env.infos made on demand (issue 21): a LazyInfos reads like the dict it stands for,
+"""env.infos made on demand: a LazyInfos reads like the dict it stands for,
 an infos mapping someone keeps never changes under them, and the plain AEC loop makes
 one info a step instead of one per agent."""
 

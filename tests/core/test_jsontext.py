@@ -95,7 +95,7 @@ class _CountingDecoder:
 
 @pytest.mark.parametrize("flood", ["{", '{"a"', '{"a":1,', "{}{", '{"a": [', "{ {", '{"":'])
 def test_extraction_decodes_a_bounded_number_of_times(monkeypatch, flood):
-    """The quadratic cost was one decode (and one O(position) error) per '{'."""
+    """The quadratic cost to avoid is one decode (and one O(position) error) per '{'."""
     counter = _CountingDecoder(jsontext._DECODER)
     monkeypatch.setattr(jsontext, "_DECODER", counter)
     text = (flood * (100_000 // len(flood)))[:100_000]
@@ -107,7 +107,7 @@ def test_extraction_decodes_a_bounded_number_of_times(monkeypatch, flood):
 
 
 def _reference(text: str):
-    """What the extraction meant before it was bounded: decode at every '{' of each
+    """What the extraction means, unbounded: decode at every '{' of each
     candidate, first dict wins (no fences, no warnings), else the first error message."""
     first_error = None
     pos = text.find("{")

@@ -1,4 +1,4 @@
-"""What the envs reuse between steps (issue 21) reads exactly as what they made anew:
+"""What the envs reuse between steps reads exactly as what they made anew:
 infos made on demand, sanitize's ASCII fast path, the shared NO_REWARDS, and
 observations built from kept parts that a later step never changes."""
 

@@ -87,13 +87,13 @@ def test_examples():
 
 def test_positions_are_those_of_the_text_not_of_its_lower_case():
     # "\u0130".lower() is two characters: cutting the text at positions found in text.lower()
-    # shifted every cut and put "I will" into the answer (found in issue 19)
+    # would shift every cut and put "I will" into the answer
     text = "\u0130" * 14 + " Deal. <think>I will defect</think> Cooperate?"
     assert split_think(text) == ("\u0130" * 14 + " Deal.  Cooperate?", ["I will defect"])
 
 
 def test_many_unclosed_tags_take_linear_time():
-    # the regex took ~15 s on this; a linear scan takes milliseconds
+    # quadratic for a backtracking regex; the scan visits each tag once
     text = "<think>" * 16000
     assert split_think(text) == ("", ["<think>" * 15999])
 

@@ -1,4 +1,4 @@
-"""The probe each model makes before play (runner preflight, issue 16): one token for
+"""The probe each model makes before play (runner preflight): one token for
 ``hf:`` on the tiny local model, one request of a token for ``openai:`` against the fake
 server: what passes, what fails, how fast, and that it leaves no trace in the games."""
 

@@ -81,8 +81,8 @@ def test_pairings():
 
 
 def test_balanced_pairings_add_the_other_seat_order_and_keep_every_existing_key():
-    """Seat balance (issue 17): with "all" the first-listed policy always held seat A, so
-    under partner shifting the other was always the one whose context resets. "balanced"
+    """Seat balance: with "all" the first-listed policy always holds seat A, so under
+    partner shifting the other is always the one whose context resets. "balanced"
     plays each cross pairing in both seat orders; the games "all" planned keep their keys,
     seeds and configs, and the new seat order plays the very same env games."""
     old = make_plan(parse_config(small_config(games_per_cell=4)))

@@ -1,4 +1,4 @@
-"""Preflight (issue 16, part 2): every policy is built once and every model probed before
+"""Preflight: every policy is built once and every model probed before
 the first game, so a dead server, a wrong model path, a misspelt option, an unknown
 scripted name or a missing extra stops the run at once, with one message naming the spec
 and exit code 3, and nothing in the output folder."""

@@ -1,4 +1,4 @@
-"""Per-game run summaries (issue 16): the closing tables of ``negotiation-env run`` show
+"""Per-game run summaries: the closing tables of ``negotiation-env run`` show
 each game's own measures, and each figure is the one ``negotiation-env report`` (and the
 metric functions behind it) gives on the same traces."""
 

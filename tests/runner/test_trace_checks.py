@@ -1,4 +1,4 @@
-"""Traces are keyed and checked (issue 16): duplicate and foreign records are dropped and
+"""Traces are keyed and checked: duplicate and foreign records are dropped and
 counted by the reader and by resume, a record that fails the schema is moved aside and its
 game played again, the run folder is set up under a lock, links are refused, and degraded
 runs are not successes."""
@@ -92,7 +92,7 @@ def test_cli_prints_what_it_dropped(tmp_path, runs, capsys):
 def test_resume_moves_bad_lines_aside_and_replays_a_broken_game(tmp_path, runs):
     d, n = _tampered(tmp_path, runs)
     lines = _lines(d / "traces.jsonl")
-    broken = lines[0].replace(b'"game_key":', b'"game_kex":', 1)  # still JSON, no longer the schema
+    broken = lines[0].replace(b'"game_key":', b'"game_kex":', 1)  # still JSON, but not the schema
     assert broken != lines[0]
     json.loads(broken)
     (d / "traces.jsonl").write_bytes(b"".join([broken] + lines[1:]))

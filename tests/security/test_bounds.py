@@ -47,7 +47,7 @@ def test_rulemaking_bounds_rationale_and_notebook_fields():
     assert [e["type"] for e in env.infos["authority"]["events"]] == ["output_format_warning"]
 
 
-# --------------------------------------------------------------------------- hostile input (issue 19)
+# --------------------------------------------------------------------------- hostile input
 
 import time  # noqa: E402
 import tracemalloc  # noqa: E402

@@ -1,4 +1,4 @@
-"""A cohort of API-backed games against the fault-injecting local server (issue 11): every
+"""A cohort of API-backed games against the fault-injecting local server: every
 game completes, every injected fault is recorded in the traces, games whose model calls ran
 out of retries are marked degraded and left out of the report's tables, and the API key
 appears in no file, log line or terminal output."""

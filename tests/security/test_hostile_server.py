@@ -1,4 +1,4 @@
-"""Fuzz the API path with a hostile server (issue 19): slow drips (body and headers), huge
+"""Fuzz the API path with a hostile server: slow drips (body and headers), huge
 and compressed-bomb bodies, redirects to another port, malformed ``choices``/``usage``,
 deep nesting, and a server echoing the ``Authorization`` header into every field it
 can. Seeded random schedules of those faults through :meth:`APIClient.complete`, and a

@@ -1,4 +1,4 @@
-"""Reasoning never reaches a partner (issue 19): whole games of all three games, played by
+"""Reasoning never reaches a partner: whole games of all three games, played by
 policies that wrap every answer in the shapes a reasoning model (or an attacker) writes:
 an orphan ``</think>`` (the template opened the span), nested spans, an unclosed span, a
 JSON answer inside the reasoning, and text whose lower case is longer than itself (the

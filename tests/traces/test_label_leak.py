@@ -1,7 +1,7 @@
 """No text a model trains on names the policy that produced it.
 
-Scripted policies used to send their preset name as their private ``thinking`` (``"oracle"``,
-``"greedy"``), so in the preference export the chosen answer said "oracle" and the
+A scripted policy that sent its preset name as its private ``thinking`` (``"oracle"``,
+``"greedy"``) would make the preference export's chosen answer say "oracle" and the
 rejected one "greedy": a label any model learns instead of the negotiation. This test
 plays every scripted policy of every game through the runner (resource: every preset of
 ``baselines.scripted.POLICIES``, in self-play, answering as text and as structured

@@ -161,7 +161,7 @@ class MatrixConfig:
         check_choice("message_text", self.message_text, MESSAGE_TEXT)
         check_int("max_message_chars", self.max_message_chars, 1, 1_000_000)
         check_choice("think_tags", self.think_tags, THINK_TAGS)
-        # settings that count only in some configurations (issue 16): a retry count without
+        # settings that count only in some configurations: a retry count without
         # retries is refused (nothing re-prompts); how received messages are shown is
         # warned about without talk, since one run often crosses both treatments
         check_no_effect(self, "max_retries", active=self.on_error == "retry", other="on_error",
@@ -617,19 +617,19 @@ class MatrixGame(Game):
     # ----------------------------------------------------------------- observation / info
 
     # What an observation needs is kept between calls and rebuilt only when the state it
-    # reads changes (issue 21), so observe() costs the same in round 1,000 as in round 1,
+    # reads changes, so observe() costs the same in a game's last round as in its first,
     # but for one copy of the conversation:
     #
     # * the conversation: with a pending prompt the committed messages and the prompt are
-    #   copied into a tuple once (core.memo.tuple_with), about 3 ns a message, the one
-    #   cost that grows with the dyad; without one, the committed tuple is kept per agent
+    #   copied into a tuple once (core.memo.tuple_with), the one cost that grows with the
+    #   dyad; without one, the committed tuple is kept per agent
     #   and rebuilt when the list grows (a commit; the list is only ever appended to, so
     #   (list, length) names its content);
     # * the feature vector: the config's entries once per game object, the round's
     #   (round, last actions and payoff, both totals, both A counts) once per resolved
     #   round, keyed by the number of resolved rounds; phase, active, retries and the
     #   partner-message flag are set on every call. The A counts are kept as rounds
-    #   resolve (they were a sum over the whole history at every call);
+    #   resolve rather than summed over the whole history at every call;
     # * the answer spec's JSON, per phase.
     #
     # reset() clears what belongs to a dyad.

@@ -92,8 +92,8 @@ def legal_decisions(s: Mapping[str, Any]) -> list[dict[str, Any]]:
     makes one, so it is admitted. Left out: naming runs that leave part of the purchase
     unused (the same runs named with exactly their usage are admitted, same reward for
     less money), which keeps the set a few hundred entries (the shipped scenarios: at
-    most 209) where all pairs would be up to 1,562, whose JSON Schema ``enum`` took
-    llguidance 180-290 ms to build a matcher for (this set: 16-20 ms), on every turn."""
+    most 209) where all pairs would be up to 1,562, an ``enum`` that is much slower for
+    llguidance to build a matcher for, on every turn (figures on the benchmarks page)."""
     R, rew, supply, cost = _arrays(s)
     budget, max_types = float(s["budget"]), int(s["max_types"])
     runs, usage, _value = run_vectors(R, rew, supply, cost, budget, max_types)

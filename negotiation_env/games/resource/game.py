@@ -261,7 +261,7 @@ class ResourceConfig:
         self._check_no_effect()
 
     def _check_no_effect(self) -> None:
-        """Warn about settings that cannot count in this configuration (issue 16). Warned,
+        """Warn about settings that cannot count in this configuration. Warned,
         not refused: a run crosses the paper's conditions as factors (talk / no talk,
         stable / shifting) over one base config, so a talk setting legitimately meets a
         no-talk cell."""
@@ -1080,13 +1080,12 @@ class ResourceGame(Game):
     # ----------------------------------------------------------------- observation / info
 
     # What an observation needs is kept between calls and rebuilt only when the state it
-    # reads changes (issue 21), so observe() costs the same in the last round of a long
+    # reads changes, so observe() costs the same in the last round of a long
     # game as in the first, but for one copy of the conversation:
     #
     # * the conversation: with a pending prompt (an acting agent always has one) the
     #   committed messages and the prompt are copied into a tuple once
-    #   (core.memo.tuple_with), about 3 ns a message, the one cost that grows with the
-    #   game; without one, the committed tuple is kept per agent and rebuilt when the
+    #   (core.memo.tuple_with), the one cost that grows with the game; without one, the committed tuple is kept per agent and rebuilt when the
     #   list is replaced (a context reset) or grows (a commit): the list is only ever
     #   appended to, so (list, length) names its content;
     # * the feature vector's slow part (scenario, round, last result, cumulative reward),
@@ -1136,8 +1135,8 @@ class ResourceGame(Game):
         return spec
 
     def _answer_spec_kept(self, agent: str) -> str:
-        # (kept in the game's bounded store: a cache of 64 entries was emptied every few
-        # games once random themes gave each scenario dozens of name sets)
+        # (kept in the game's bounded store: random themes give each scenario dozens of
+        # name sets, which would empty a small cache every few games)
         key = ("answer spec", id(self.scenario), self._names_keys[min(self.round, len(self._names_keys) - 1)], agent,
                self.phase, self.config.thinking)
         spec = self._texts.get(key)

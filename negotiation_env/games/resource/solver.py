@@ -22,8 +22,9 @@ the survivors: rows x (projects + resources)) and refuses past
 :data:`ENUMERATION_CELLS` (under 130 MB at the peak) *before* allocating them: ``auto``
 then solves by the ILP, ``enumerate`` and :func:`feasible_run_vectors` raise
 :class:`~.scenario.ScenarioTooLarge` naming the bound, and :func:`individual_best` asks
-the ILP for one agent. (Sixty one-unit projects sharing a 100-unit resource once drove the
-enumeration to 8 GB; the ILP solves them in 20 ms.) The ILP runs under
+the ILP for one agent. (Sixty one-unit projects sharing a 100-unit resource would drive
+the enumeration to gigabytes; the ILP solves them at once: figures on the benchmarks
+page.) The ILP runs under
 :data:`MILP_TIME_LIMIT` seconds; without a proven optimum by then the scenario is refused
 the same way. The load checks of :mod:`.scenario` keep the ILP small (at most 2 x (64 + 32)
 variables).

@@ -181,7 +181,7 @@ class RulemakingConfig:
         check_int("max_field_chars", self.max_field_chars, 1, 1_000_000)
         check_choice("attention", self.attention, ATTENTION_MODES)
         # the private-state limits count only in the conditions that have that state
-        # (issue 16); warned, not refused, since one run crosses the conditions as a factor
+        # warned, not refused, since one run crosses the conditions as a factor
         check_no_effect(self, "notes_max_chars", active=self.condition == "notes", other="condition",
                         counts_with="condition='notes'")
         notebooks = " or ".join(map(repr, NOTEBOOK_FIELDS))
@@ -536,11 +536,11 @@ class RulemakingGame(Game):
         cfg = self.config
         return json.dumps(answer_schema.spec(self.scenario, cfg.condition, cfg.limits))
 
-    # What an observation needs is kept between calls (issue 21): the acting party and its
+    # What an observation needs is kept between calls: the acting party and its
     # turn prompt once per state of the run (a recorded turn, an exit, an early end;
     # _moved), each party's run-constant features (config and this run's parameters)
-    # once per run, and the move counts as turns are recorded, so a feature vector no
-    # longer sums over the whole record. reset() drops all of it (_forget).
+    # once per run, and the move counts as turns are recorded, so a feature vector does
+    # not sum over the whole record. reset() drops all of it (_forget).
 
     def _features(self, agent: str, acting: bool | None = None) -> np.ndarray:
         """The feature vector, made in one array conversion from a list laid out as

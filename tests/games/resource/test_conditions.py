@@ -169,7 +169,7 @@ def test_rotation_pool_validation():
     other["budget"] = 20
     with pytest.raises(ConfigError, match="differs from 'mc080_1'"):
         negotiation_env.env(rotation="rotating", rotation_pool=["mc080_1", other])
-    # a pool too small for a new scenario every round is refused (it used to repeat)
+    # a pool too small for a new scenario every round is refused, not repeated
     with pytest.raises(ConfigError, match=r"num_rounds=4 plays 4 different scenarios, but the pool with the first "
                                           r"round's 'mc080_1' has 2 \(mc080_1, mc080_2\)"):
         negotiation_env.env(rotation="rotating", rotation_pool=["mc080_1", "mc080_2"], num_rounds=4)

@@ -1,5 +1,5 @@
 """The output-format example of the system prompt: one format in every condition
-(issue 17.7), and one the game's own parser accepts as it stands."""
+and one the game's own parser accepts as it stands."""
 
 from __future__ import annotations
 
