@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("this benchmark needs the llm extra: pip install 'negotiation_env[llm]'\n")
         return 2
     from negotiation_env.runner import make_plan, parse_config
-    from negotiation_env.runner.engine import _pool
+    from negotiation_env.runner.playing import _pool
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -83,7 +83,7 @@ def headline_tables(res) -> list:
 
 def _print_report_table(console: Console, t, fmt: str) -> None:
     """One analysis table with the values as its Markdown file shows them, and its notes."""
-    from .report import _fmt
+    from .tables import _fmt
 
     print_table(console, t.title, t.columns, [[_fmt(v, f) for v, f in zip(r, t.formats)] for r in t.rows], fmt,
                 justify=["left" if f == "text" else "right" for f in t.formats], notes=t.notes)

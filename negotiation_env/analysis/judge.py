@@ -67,7 +67,7 @@ import numpy as np
 from ..core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document, loads_record
 from ..core.secrets import redact_text
 from .cells import as_dict, condition_label, lineup
-from .report import Table
+from .tables import Table
 
 __all__ = [
     "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",

@@ -69,7 +69,8 @@ from .cells import as_dict, pairing
 from .expected_switching import (EXPERIMENT_1_CONDITIONS, EXPERIMENT_1_REFERENCE, SPECIFICITY_CONTRASTS,
                                  experiment1_tests, experiment2_tests, history_message_interaction, transitions)
 from .matrix_metrics import dyad_of
-from .report import Table, Tables
+from .report import Tables
+from .tables import Table
 from ..storage import replacing, write_text
 
 __all__ = ["ExperimentsConfig", "ExperimentsResult", "ExperimentsError", "ScorerUnavailable", "select_dyads",

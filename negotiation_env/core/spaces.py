@@ -14,6 +14,7 @@ its whole charset.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 
@@ -26,7 +27,9 @@ __all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "OBS_TEXT_MAX", "sani
 REPLACEMENT = "\ufffd"
 
 
+@functools.cache
 def _bmp_printable() -> str:
+    """:data:`OBS_CHARSET`, built on first use (it takes a scan of the whole plane)."""
     chars = ["\n", "\t"]
     chars.extend(chr(c) for c in range(0x20, 0x10000) if not 0xD800 <= c <= 0xDFFF and chr(c).isprintable())
     if REPLACEMENT not in chars:
@@ -34,10 +37,30 @@ def _bmp_printable() -> str:
     return "".join(chars)
 
 
-OBS_CHARSET: str = _bmp_printable()
 ACTION_CHARSET: str = string.ascii_letters + string.digits + string.punctuation + " "
 
-_OUTSIDE = re.compile("[^" + re.escape(OBS_CHARSET) + "]")
+
+@functools.cache
+def _outside() -> re.Pattern[str]:
+    """The characters outside :data:`OBS_CHARSET`, as one character class."""
+    return re.compile("[^" + re.escape(_bmp_printable()) + "]")
+
+
+@functools.cache
+def _prototype() -> spaces.Text:
+    """The one plain ``Text`` over :data:`OBS_CHARSET` whose tables every :class:`ObsText` shares."""
+    return spaces.Text(1, min_length=0, charset=_bmp_printable())
+
+
+def __getattr__(name: str):
+    # OBS_CHARSET and what is built from it are made on first use, not at import
+    if name == "OBS_CHARSET":
+        return _bmp_printable()
+    if name == "_OUTSIDE":
+        return _outside()
+    if name == "_PROTOTYPE":
+        return _prototype()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: the ASCII bytes inside :data:`OBS_CHARSET` (tab, newline, space to tilde)
@@ -51,7 +74,7 @@ def sanitize(text: str) -> str:
     bytes, several times faster than the character-class regex) is returned as is."""
     if text.isascii() and not text.encode("ascii").translate(None, _ASCII_INSIDE):
         return text
-    return _OUTSIDE.sub(REPLACEMENT, text)
+    return _outside().sub(REPLACEMENT, text)
 
 
 def quote_speech(text: str) -> str:
@@ -101,9 +124,6 @@ def quoted_line(text: str) -> str:
     return '"' + terminal_line(json.dumps(text, ensure_ascii=False)[1:-1]) + '"'
 
 
-_PROTOTYPE = spaces.Text(1, min_length=0, charset=OBS_CHARSET)
-
-
 class ObsText(spaces.Text):
     """``spaces.Text`` over :data:`OBS_CHARSET`, built in microseconds.
 
@@ -115,10 +135,11 @@ class ObsText(spaces.Text):
     def __init__(self, max_length: int, *, seed=None):
         self.min_length = 0
         self.max_length = int(max_length)
-        self._char_set = _PROTOTYPE._char_set
-        self._char_list = _PROTOTYPE._char_list
-        self._char_index = _PROTOTYPE._char_index
-        self._char_str = _PROTOTYPE._char_str
+        proto = _prototype()
+        self._char_set = proto._char_set
+        self._char_list = proto._char_list
+        self._char_index = proto._char_index
+        self._char_str = proto._char_str
         spaces.Space.__init__(self, dtype=str, seed=seed)
 
     def __repr__(self) -> str:

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Iterator
 
 from ..core.policy import call_seed
 from ..traces.recorder import TraceRecorder
-from .engine import error_trace, open_game, step_cap_reason
+from .playing import error_trace, open_game, step_cap_reason
 from .plan import GameSpec
 
 __all__ = ["play_lockstep"]

@@ -43,7 +43,7 @@ from typing import Any
 from .. import exitcodes
 from ..traces.schema import redact
 from .config import PolicyEntry
-from .engine import RunnerError
+from .playing import RunnerError
 from .plan import Plan
 from .policies import HEAVY_KINDS, PolicyFactory, PolicyPool, PolicyUnavailable, resolve_factory
 

@@ -25,3 +25,21 @@ def test_every_game_space_prints_in_under_a_thousand_characters(game):
     for agent in env.possible_agents:
         assert len(repr(env.observation_space(agent))) < 1_000
         assert len(repr(env.action_space(agent))) < 1_000
+
+
+def test_the_observation_charset_is_built_on_first_use_not_at_import():
+    import subprocess
+    import sys
+
+    code = ("import negotiation_env\n"
+            "from negotiation_env.core import spaces\n"
+            "print(sorted(n for n in ('OBS_CHARSET', '_OUTSIDE', '_PROTOTYPE') if n in vars(spaces)))\n"
+            "print(spaces.sanitize('ok\\x07'), len(spaces.OBS_CHARSET), spaces.OBS_CHARSET is spaces.OBS_CHARSET)\n"
+            "env = negotiation_env.env(game='matrix')\n"
+            "print(env.observation_space(env.possible_agents[0])['prompt']._char_list is spaces._PROTOTYPE._char_list)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert res.stdout == "[]\nok\ufffd 55508 True\nTrue\n"
+    with pytest.raises(AttributeError, match="has no attribute 'NO_SUCH'"):
+        from negotiation_env.core import spaces as mod
+
+        mod.NO_SUCH  # noqa: B018

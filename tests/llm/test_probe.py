@@ -70,12 +70,12 @@ def test_hf_run_loads_the_model_once_and_the_probe_leaves_the_traces_alone(tiny_
         def on_preflight(self, report):
             seen.append(report)
 
-    monkeypatch.setattr("negotiation_env.runner.engine._POOL", None)
+    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
     summary = run(hf_config(tiny_model), tmp_path / "probed", observer=Obs())
     assert summary.complete and summary.played == 2 and summary.errors == 0
     assert len(loads) == 1  # preflight's build is the one the games used
     assert len(seen) == 1 and seen[0].ok and seen[0].probed[0].probe["device"] == "cpu"
-    monkeypatch.setattr("negotiation_env.runner.engine._POOL", None)
+    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
     run(hf_config(tiny_model), tmp_path / "plain", preflight=False)
     a = [strip(x) for x in (tmp_path / "probed" / "traces.jsonl").read_text().splitlines()]
     b = [strip(x) for x in (tmp_path / "plain" / "traces.jsonl").read_text().splitlines()]

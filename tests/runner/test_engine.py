@@ -138,7 +138,7 @@ def test_openai_spec_builds_the_api_policy_once_per_worker(tmp_path, monkeypatch
     fake.APIPolicy = APIPolicy
     monkeypatch.setitem(sys.modules, "baselines.llm", types.ModuleType("baselines.llm"))
     monkeypatch.setitem(sys.modules, "baselines.llm.api", fake)
-    monkeypatch.setattr("negotiation_env.runner.engine._POOL", None)
+    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
     spec = {"spec": "openai:gpt-x@http://127.0.0.1:9/v1", "label": "gptx", "options": {"api_key_env": "MY_KEY"}}
     cfg = small_config(games_per_cell=1, policies=[spec, "scripted:oracle"], pairings=[["gptx", "scripted:oracle"]])
     summary = run(cfg, tmp_path / "api")

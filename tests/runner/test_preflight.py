@@ -102,7 +102,7 @@ def test_a_live_server_passes_the_probe_and_the_run_completes(tmp_path, capsys, 
     from tests.fakeserver import FakeServer
 
     monkeypatch.setenv("NEGENV_PF_KEY", KEY)
-    monkeypatch.setattr("negotiation_env.runner.engine._POOL", None)
+    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
     server = FakeServer()
     server.reply = lambda req: "A"
     try:
