@@ -347,7 +347,8 @@ def _games(args: argparse.Namespace, console: Console) -> int:
         return 0
     for d in infos:
         head = f"{d['game']}  (env id {d['env_id']}: negotiation_env.make({d['env_id']!r}))"
-        lines = [f"seats: {', '.join(d['seats'])}", f"scripted policies: {', '.join(d['scripted_policies'])}",
+        lines = [f"seats: {', '.join(d['seats'])}",
+                 f"scripted policies: {', '.join(d['scripted_policies']) or 'none'}",
                  "conditions:"] + [f"  {k}: {', '.join(v)}" for k, v in d["conditions"].items()]
         if fmt == "markdown":
             print_text(console, "\n".join([f"## {head}", ""] + [f"- {ln}" if not ln.startswith(" ") else
