@@ -9,40 +9,98 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Mapping
 
 from .core.adapters import GameAECEnv, GameParallelEnv, OrderEnforcing
 from .core.config import ConfigError, build_config
 from .core.game import Game
-from .games.resource.game import ResourceConfig, ResourceGame
-from .games.matrix.game import MatrixConfig, MatrixGame
-from .games.rulemaking.game import RulemakingConfig, RulemakingGame
+from .core import registry
+from .games.resource.spec import SPEC as _RESOURCE
+from .games.matrix.spec import SPEC as _MATRIX
+from .games.rulemaking.spec import SPEC as _RULEMAKING
 
 __version__ = "0.1.0"
 
 __all__ = ["env", "raw_env", "parallel_env", "make", "ENV_IDS", "ENV_ID_OF", "GAMES", "ConfigError", "make_game", "__version__"]
 
-#: game id -> (config dataclass, game class)
-GAMES: dict[str, tuple[type, type[Game]]] = {
-    "resource": (ResourceConfig, ResourceGame),
-    "rulemaking": (RulemakingConfig, RulemakingGame),
-    "matrix": (MatrixConfig, MatrixGame),
-}
+registry.register(_RESOURCE)
+registry.register(_RULEMAKING)
+registry.register(_MATRIX)
+
+
+class _GamesView(Mapping):
+    """game id -> (config dataclass, game class), read from the game registry."""
+
+    def __getitem__(self, game: str) -> tuple[type, type[Game]]:
+        spec = registry.find(game)
+        if spec is None:
+            raise KeyError(game)
+        return spec.config_cls, spec.game_cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.names())
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class _EnvIdsView(Mapping):
+    """versioned env id -> game id, read from the game registry."""
+
+    def __getitem__(self, env_id: str) -> str:
+        spec = registry.by_env_id(env_id)
+        if spec is None:
+            raise KeyError(env_id)
+        return spec.name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([s.env_id for s in registry.specs()])
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class _EnvIdOfView(Mapping):
+    """game id -> versioned env id, read from the game registry."""
+
+    def __getitem__(self, game: str) -> str:
+        spec = registry.find(game)
+        if spec is None:
+            raise KeyError(game)
+        return spec.env_id
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.names())
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+#: game id -> (config dataclass, game class): the registered games
+#: (:mod:`negotiation_env.core.registry`), in registration order
+GAMES: Mapping[str, tuple[type, type[Game]]] = _GamesView()
 
 #: versioned env id (each game's ``metadata["name"]``, e.g. ``"resource_v1"``) -> game id.
 #: An id's version goes up whenever the game's rules or prompts change, so a result
 #: recorded under an id is reproducible with that id (docs: Command line, Versions).
-ENV_IDS: dict[str, str] = {game_cls.metadata["name"]: game for game, (_, game_cls) in GAMES.items()}
+ENV_IDS: Mapping[str, str] = _EnvIdsView()
 #: game id -> the env id this package plays it under (:data:`ENV_IDS` turned around)
-ENV_ID_OF: dict[str, str] = {game: env_id for env_id, game in ENV_IDS.items()}
+ENV_ID_OF: Mapping[str, str] = _EnvIdOfView()
 
 
 def _factory(game: str, config: dict[str, Any]) -> Callable[[], Game]:
-    if game not in GAMES:
-        raise ConfigError(f"unknown game {game!r}; available games: {', '.join(GAMES)}")
-    cfg_cls, game_cls = GAMES[game]
-    cfg = build_config(cfg_cls, config)
-    return lambda: game_cls(cfg)
+    spec = registry.get(game)
+    cfg = build_config(spec.config_cls, config)
+    return lambda: spec.game_cls(cfg)
 
 
 def make_game(game: str = "resource", **config: Any) -> Game:

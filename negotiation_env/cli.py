@@ -24,23 +24,41 @@ import time
 import warnings
 from importlib import resources as importlib_resources
 from pathlib import Path
+from typing import Mapping
 
 from rich.console import Console
 from rich.markup import escape
 
 from . import GAMES, ConfigError, __version__, env as make_env, exitcodes
+from .core import registry
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
 from .console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from .play import HumanSeat, ending, read_answer  # noqa: F401 - read_answer: the CLI's answer reader
 
 
-#: the policies `play` seats where no flag names one, in the game's seat order
-DEFAULT_SEATS = {
-    "resource": ("greedy", "random"),
-    "matrix": ("tit_for_tat", "bernoulli"),
-    "rulemaking": ("reciprocator", "conceder", "hardliner", "satisficer", "noisy_conceder"),
-}
+class _SpecField(Mapping):
+    """``{game: the spec's field}`` over the registered games (:mod:`negotiation_env.core.registry`)."""
+
+    def __init__(self, field: str):
+        self._field = field
+
+    def __getitem__(self, game: str) -> tuple[str, ...]:
+        spec = registry.find(game)
+        if spec is None:
+            raise KeyError(game)
+        return getattr(spec, self._field)
+
+    def __iter__(self):
+        return iter(registry.names())
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+
+#: the policies `play` seats where no flag names one, in the game's seat order: each
+#: registered game's ``default_seats`` (:mod:`negotiation_env.core.registry`)
+DEFAULT_SEATS = _SpecField("default_seats")
 SPEC_FORMS = "a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL, python:MODULE:FACTORY or human"
 
 
@@ -58,18 +76,15 @@ class ModelUnavailable(RuntimeError):
 
 
 def scripted_names(game: str) -> list[str]:
-    """The scripted policy names of ``game`` (what ``scripted:NAME`` takes there)."""
+    """The scripted policy names of ``game`` (what ``scripted:NAME`` takes there): the
+    names of the module its spec names (:mod:`negotiation_env.core.registry`), the ones
+    the runner accepts; [] for a game without scripted policies."""
     import importlib
 
-    try:
-        mod = importlib.import_module(f"baselines.scripted.{game}")
-        if hasattr(mod, "POLICIES"):
-            return list(mod.POLICIES)
-    except ImportError:
-        pass
-    from baselines.scripted import POLICIES
-
-    return list(POLICIES)
+    spec = registry.get(game)
+    if not spec.has("scripted"):
+        return []
+    return list(getattr(importlib.import_module(spec.scripted), "POLICIES", None) or ())
 
 
 def _retries(text: str) -> int:
@@ -259,15 +274,11 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-#: the config fields each game's conditions are (the papers' factors); their values come
-#: from the game's own constants or, where the game keeps them only in its validator,
-#: from that validator (:func:`_allowed`), so the list cannot drift from what is accepted
-CONDITION_FIELDS = {
-    "resource": ("scenario", "cheap_talk", "partner", "rotation", "transparency", "intervention", "reflection",
-                 "thinking", "theme"),
-    "rulemaking": ("environment", "condition"),
-    "matrix": ("stage_game", "framing", "treatment"),
-}
+#: the config fields each game's conditions are (the papers' factors): each registered
+#: game's ``condition_fields``; their values come from the game's ``condition_values``
+#: part or, where the game keeps them only in its validator, from that validator
+#: (:func:`_allowed`), so the list cannot drift from what is accepted
+CONDITION_FIELDS = _SpecField("condition_fields")
 
 
 class _Probe:
@@ -299,20 +310,10 @@ def _allowed(cfg_cls: type, field: str) -> list[str] | None:
 
 def game_conditions(game: str) -> dict[str, list[str]]:
     """``{config field: values}`` of the conditions ``game`` varies."""
-    cfg_cls = GAMES[game][0]
-    out: dict[str, list[str]] = {}
-    if game == "resource":
-        out["scenario"] = [f"{len(list_scenarios())} shipped ('negotiation-env scenarios' lists them)", "a JSON path"]
-    elif game == "rulemaking":
-        from .games.rulemaking import CONDITIONS, list_scenarios as rulemaking_scenarios
-
-        out["environment"] = list(rulemaking_scenarios()) + ["a JSON path"]
-        out["condition"] = list(CONDITIONS)
-    elif game == "matrix":
-        from .games.matrix import FRAMINGS, STAGE_GAMES, TREATMENTS
-
-        out.update(stage_game=list(STAGE_GAMES), framing=list(FRAMINGS), treatment=list(TREATMENTS))
-    for field in CONDITION_FIELDS.get(game, ()):
+    spec = registry.get(game)
+    cfg_cls = spec.config_cls
+    out: dict[str, list[str]] = dict(spec.part("condition_values")()) if spec.has("condition_values") else {}
+    for field in spec.condition_fields:
         if field not in out:
             values = _allowed(cfg_cls, field)
             if values is not None:
@@ -346,7 +347,8 @@ def _games(args: argparse.Namespace, console: Console) -> int:
         return 0
     for d in infos:
         head = f"{d['game']}  (env id {d['env_id']}: negotiation_env.make({d['env_id']!r}))"
-        lines = [f"seats: {', '.join(d['seats'])}", f"scripted policies: {', '.join(d['scripted_policies'])}",
+        lines = [f"seats: {', '.join(d['seats'])}",
+                 f"scripted policies: {', '.join(d['scripted_policies']) or 'none'}",
                  "conditions:"] + [f"  {k}: {', '.join(v)}" for k, v in d["conditions"].items()]
         if fmt == "markdown":
             print_text(console, "\n".join([f"## {head}", ""] + [f"- {ln}" if not ln.startswith(" ") else

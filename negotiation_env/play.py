@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from rich.console import Console
 
-__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending"]
+__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending", "PlayHooks"]
 
 
 def _complete_json(text: str) -> bool:
@@ -69,36 +70,49 @@ def _resource_example(game) -> str:
 
 def phase_line(game_name: str, game, agent: str) -> str:
     """What ``agent`` is asked for now, in one line, with the short forms it may type."""
+    hooks = _hooks(game_name)
+    if hooks is None:
+        return f"{game.info(agent).get('phase')}: your answer"
+    return hooks.phase_line(game, agent)
+
+
+def _matrix_phase_line(game, agent: str) -> str:
     info = game.info(agent)
     phase = info.get("phase")
-    if game_name == "matrix":
-        r = info["round"]
-        if phase == "acknowledge":
-            return "acknowledge the rules (type OK; the answer is not scored)"
-        if phase == "message":
-            return f"round {r}, cheap talk: send one short message to {_other(game, agent)} (plain text)"
-        # the number of rounds is never told to the agents (MatrixConfig.num_rounds)
-        return f"round {r}: choose A or B (type A, b or option A)"
-    if game_name == "resource":
-        cfg = game.config
-        r, n = info["round"], cfg.num_rounds
-        if phase == "talk":
-            used = game._states[agent].turns_used + 1
-            limit = cfg.cheap_talk_turns
-            turn = f"turn {used} of {limit}" if limit else f"turn {used}"
-            return (f"round {r} of {n}, cheap talk, {turn}: say something to {_other(game, agent)} "
-                    f"(plain text; or end the talk with a purchase: {_resource_example(game).split(',')[0]})")
-        if phase == "decision":
-            return f"round {r} of {n}: decide what to buy (e.g. {_resource_example(game)})"
-        if phase == "reflection":
-            return "the game is over: reflect on it in 2-4 sentences (plain text)"
-    if game_name == "rulemaking":
-        from .games.rulemaking.rules import MOVES
+    r = info["round"]
+    if phase == "acknowledge":
+        return "acknowledge the rules (type OK; the answer is not scored)"
+    if phase == "message":
+        return f"round {r}, cheap talk: send one short message to {_other(game, agent)} (plain text)"
+    # the number of rounds is never told to the agents (MatrixConfig.num_rounds)
+    return f"round {r}: choose A or B (type A, b or option A)"
 
-        issues = ", ".join(f"{k} {i.id}" for k, i in enumerate(game.scenario.issues, 1))
-        return (f"turn {info['turn']} of {game.config.max_turns}: your move (e.g. counter 2 because ..., "
-                f"support because ...; moves {', '.join(m.lower() for m in MOVES)}; issues {issues})")
+
+def _resource_phase_line(game, agent: str) -> str:
+    info = game.info(agent)
+    phase = info.get("phase")
+    cfg = game.config
+    r, n = info["round"], cfg.num_rounds
+    if phase == "talk":
+        used = game._states[agent].turns_used + 1
+        limit = cfg.cheap_talk_turns
+        turn = f"turn {used} of {limit}" if limit else f"turn {used}"
+        return (f"round {r} of {n}, cheap talk, {turn}: say something to {_other(game, agent)} "
+                f"(plain text; or end the talk with a purchase: {_resource_example(game).split(',')[0]})")
+    if phase == "decision":
+        return f"round {r} of {n}: decide what to buy (e.g. {_resource_example(game)})"
+    if phase == "reflection":
+        return "the game is over: reflect on it in 2-4 sentences (plain text)"
     return f"{phase}: your answer"
+
+
+def _rulemaking_phase_line(game, agent: str) -> str:
+    from .games.rulemaking.rules import MOVES
+
+    info = game.info(agent)
+    issues = ", ".join(f"{k} {i.id}" for k, i in enumerate(game.scenario.issues, 1))
+    return (f"turn {info['turn']} of {game.config.max_turns}: your move (e.g. counter 2 because ..., "
+            f"support because ...; moves {', '.join(m.lower() for m in MOVES)}; issues {issues})")
 
 
 # --------------------------------------------------------------------------- short forms
@@ -190,15 +204,21 @@ def short_form(game_name: str, game, agent: str, text: str) -> str:
     """``text`` as the game's answer format where it is a short form a person types
     (module docstring); anything else is returned unchanged, for the game's parser to
     judge. Raises ShortFormError for a short form that cannot be read."""
-    phase = game.info(agent).get("phase")
-    if game_name == "matrix":
-        m = _MATRIX_ACTION.fullmatch(text.strip())
-        return m.group(1).upper() if phase == "action" and m else text
-    if game_name == "resource":
-        return _resource(text, game, phase)
-    if game_name == "rulemaking":
-        return _rulemaking(text, game)
-    return text
+    hooks = _hooks(game_name)
+    return text if hooks is None else hooks.short_form(game, agent, text)
+
+
+def _matrix_short_form(game, agent: str, text: str) -> str:
+    m = _MATRIX_ACTION.fullmatch(text.strip())
+    return m.group(1).upper() if game.info(agent).get("phase") == "action" and m else text
+
+
+def _resource_short_form(game, agent: str, text: str) -> str:
+    return _resource(text, game, game.info(agent).get("phase"))
+
+
+def _rulemaking_short_form(game, agent: str, text: str) -> str:
+    return _rulemaking(text, game)
 
 
 # --------------------------------------------------------------------------- the seat
@@ -277,28 +297,63 @@ def _all(n: int, what: str) -> str:
 
 def ending(game_name: str, game) -> tuple[str, bool]:
     """(why the game ended, in one sentence; whether an error ended it)."""
-    if game_name == "matrix":
-        n = game.config.num_rounds
-        played = len(game.outcomes)
-        if game.ended_by_error:
-            last = game.outcomes[-1]
-            who = "; ".join(f"{a} ({', '.join(phases)})" for a, phases in last["fallbacks"].items() if phases)
-            return (f"ended after round {played} of {n}: an invalid answer got the default (fallback: {who}), "
-                    f"and on_error='{game.config.on_error}' ends the dyad after it", True)
-        return f"played {_all(n, 'round')}", False
-    if game_name == "resource":
-        n = game.config.num_rounds
-        fallbacks = [f"round {r} {a} ({s})" for r, fb in enumerate(game.history_fallbacks, 1) for a, s in fb.items()]
-        tail = f" (fallback decisions: {'; '.join(fallbacks)})" if fallbacks else ""
-        return f"played {_all(n, 'round')}{tail}", False
-    if game_name == "rulemaking":
-        o, cfg = game.outcome or {}, game.config
-        turns, label, reason = o.get("turns", 0), o.get("label"), o.get("end_reason")
-        if reason == "agreement":
-            return (f"ended at turn {turns} of {cfg.max_turns}: the parties reached agreement ({label}), "
-                    f"which ends the game early (early_end='{cfg.early_end}')", False)
-        if reason == "exits":
-            return (f"ended at turn {turns} of {cfg.max_turns}: fewer than two parties left "
-                    f"(exited: {', '.join(o.get('exited') or [])}; outcome {label})", False)
-        return f"played {_all(cfg.max_turns, 'turn')} (outcome {label})", False
-    return "the game is over", False
+    hooks = _hooks(game_name)
+    return ("the game is over", False) if hooks is None else hooks.ending(game)
+
+
+def _matrix_ending(game) -> tuple[str, bool]:
+    n = game.config.num_rounds
+    played = len(game.outcomes)
+    if game.ended_by_error:
+        last = game.outcomes[-1]
+        who = "; ".join(f"{a} ({', '.join(phases)})" for a, phases in last["fallbacks"].items() if phases)
+        return (f"ended after round {played} of {n}: an invalid answer got the default (fallback: {who}), "
+                f"and on_error='{game.config.on_error}' ends the dyad after it", True)
+    return f"played {_all(n, 'round')}", False
+
+
+def _resource_ending(game) -> tuple[str, bool]:
+    n = game.config.num_rounds
+    fallbacks = [f"round {r} {a} ({s})" for r, fb in enumerate(game.history_fallbacks, 1) for a, s in fb.items()]
+    tail = f" (fallback decisions: {'; '.join(fallbacks)})" if fallbacks else ""
+    return f"played {_all(n, 'round')}{tail}", False
+
+
+def _rulemaking_ending(game) -> tuple[str, bool]:
+    o, cfg = game.outcome or {}, game.config
+    turns, label, reason = o.get("turns", 0), o.get("label"), o.get("end_reason")
+    if reason == "agreement":
+        return (f"ended at turn {turns} of {cfg.max_turns}: the parties reached agreement ({label}), "
+                f"which ends the game early (early_end='{cfg.early_end}')", False)
+    if reason == "exits":
+        return (f"ended at turn {turns} of {cfg.max_turns}: fewer than two parties left "
+                f"(exited: {', '.join(o.get('exited') or [])}; outcome {label})", False)
+    return f"played {_all(cfg.max_turns, 'turn')} (outcome {label})", False
+
+
+# --------------------------------------------------------------------------- each game's hooks
+
+
+@dataclass(frozen=True)
+class PlayHooks:
+    """A game's human-seat hooks: its ``play`` part in the game registry
+    (:mod:`negotiation_env.core.registry`)."""
+
+    #: (game, agent) -> what the agent is asked for now, in one line
+    phase_line: Callable[[Any, str], str]
+    #: (game, agent, text) -> the text in the game's answer format
+    short_form: Callable[[Any, str, str], str]
+    #: game -> (why it ended, whether an error ended it)
+    ending: Callable[[Any], tuple[str, bool]]
+
+
+def _hooks(game_name: str) -> PlayHooks | None:
+    from .core import registry
+
+    spec = registry.find(game_name)
+    return spec.part("play") if spec is not None and spec.has("play") else None
+
+
+MATRIX = PlayHooks(_matrix_phase_line, _matrix_short_form, _matrix_ending)
+RESOURCE = PlayHooks(_resource_phase_line, _resource_short_form, _resource_ending)
+RULEMAKING = PlayHooks(_rulemaking_phase_line, _rulemaking_short_form, _rulemaking_ending)

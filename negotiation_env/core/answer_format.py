@@ -42,10 +42,11 @@ and ECMAScript (xgrammar, vLLM): literals, ``[...]`` classes with ranges and ``\
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass
 from typing import Any, Mapping
+
+from . import registry
 
 __all__ = ["AnswerFormat", "answer_format", "spec_of", "OBS_KEY", "regex_escape", "VISIBLE", "JSON_TEXT",
            "PLAIN_TEXT", "text_regex", "json_text_pattern", "integer_regex"]
@@ -149,12 +150,9 @@ class AnswerFormat:
                    strict=cls.from_dict(strict) if strict else None, text_fields=int(d.get("text_fields", 0)))
 
 
-#: game id -> module with ``build(spec, text_chars=None) -> AnswerFormat``
-_BUILDERS = {
-    "resource": "negotiation_env.games.resource.answer_schema",
-    "matrix": "negotiation_env.games.matrix.answer_schema",
-    "rulemaking": "negotiation_env.games.rulemaking.answer_schema",
-}
+#: game id -> module with ``build(spec, text_chars=None) -> AnswerFormat``: each
+#: registered game's ``answer_format`` part (:mod:`negotiation_env.core.registry`)
+_BUILDERS = registry.PartTable("answer_format")
 
 
 def spec_of(observation: Any) -> dict[str, Any] | None:
@@ -184,5 +182,5 @@ def answer_format(observation: Any, *, text_chars: int | None = None) -> AnswerF
     spec = spec_of(observation)
     if spec is None:
         return None
-    module = importlib.import_module(_BUILDERS[spec["game"]])
+    module = _BUILDERS[spec["game"]]
     return module.build(spec, text_chars=text_chars)

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core import registry
 from ..core.config import closest
 from .config import PolicyEntry, RunConfigError
 
@@ -94,17 +95,16 @@ def scripted_registry(game: str) -> Any:
 
 
 def _scripted_make(game: str, what: str) -> tuple[Callable, Any]:
-    try:
-        mod = importlib.import_module(f"baselines.scripted.{game}")
-        if hasattr(mod, "make"):
-            return mod.make, getattr(mod, "POLICIES", None)
-    except ImportError:
-        pass
-    if game != "resource":
-        raise PolicyUnavailable(f"policy spec {what!r}: there are no scripted policies for game {game!r} "
-                                f"(no baselines.scripted.{game}.make)")
-    mod = _import("baselines.scripted", what, None)
-    return mod.make, mod.POLICIES
+    """``(make, POLICIES)`` of the module the game's spec names as its scripted policies
+    (:mod:`negotiation_env.core.registry`)."""
+    spec = registry.find(game)
+    if spec is None or not spec.has("scripted"):
+        raise PolicyUnavailable(f"policy spec {what!r}: the {game} game has no scripted policies")
+    mod = _import(spec.scripted, what, None)
+    if not hasattr(mod, "make"):
+        raise PolicyUnavailable(f"policy spec {what!r}: {spec.scripted}, the {game} game's scripted policies, "
+                                "has no make()")
+    return mod.make, getattr(mod, "POLICIES", None)
 
 
 @dataclass(frozen=True)

@@ -31,39 +31,38 @@ how many figures rest on fewer games than the row has.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from ..core import registry
+
 __all__ = ["game_measures", "add_measures", "figures", "COLUMNS", "DESCRIPTIONS", "matrix_measures",
-           "rulemaking_measures", "resource_measures"]
+           "rulemaking_measures", "resource_measures", "GameSummary", "KEPT", "MEASURES"]
 
+@dataclass(frozen=True)
+class GameSummary:
+    """One game's own measures in the run summary: the game's ``summary`` part in the
+    game registry (:mod:`negotiation_env.core.registry`)."""
+
+    #: the summary columns: (header, figure key, "pct" | "num" | "int")
+    columns: list[tuple[str, str, str]]
+    #: what the measure columns are, for the note under the game's table
+    description: str
+    #: what "kept" counts, for the note under the game's table
+    kept: str
+    #: one finished game's trace dict -> its additive counts
+    measures: Callable[[Mapping[str, Any]], dict[str, float]]
+    #: summed counts -> the printed figures (None where nothing was kept)
+    figures: Callable[[Mapping[str, float]], dict[str, float | None]]
+
+
+_SUMMARIES: Mapping[str, GameSummary] = registry.PartTable("summary")
 #: game -> the summary columns of its own measures: (header, figure key, "pct" | "num" | "int")
-COLUMNS: dict[str, list[tuple[str, str, str]]] = {
-    "matrix": [("dyads", "kept", "int"), ("S", "S", "pct"), ("C", "C", "num"), ("A", "a_rate", "pct"),
-               ("AA", "AA", "pct"), ("BB", "BB", "pct")],
-    "rulemaking": [("runs", "kept", "int"), ("C", "compromise", "int"), ("S", "consensus", "int"),
-                   ("A", "authority", "int"), ("D", "deadlock", "int"), ("horizon", "horizon", "pct")],
-    "resource": [("games kept", "kept", "int"), ("rounds kept", "rounds", "int"), ("fallback", "fallback", "int"),
-                 ("overdraw", "overdraw", "pct"), ("efficiency", "efficiency", "pct"), ("optimal", "optimal", "pct")],
-}
-
+COLUMNS: Mapping[str, list[tuple[str, str, str]]] = registry.PartTable("summary", "columns")
 #: game -> what its measure columns are, for the note under its table
-DESCRIPTIONS: dict[str, str] = {
-    "matrix": ("S: adjacent-round switching rate (Eq. 1, pooled); C: period-two adherence (Eq. S1, mean over "
-               "agents); A: action-A share; AA, BB: both-A (mutual cooperation) and both-B shares of rounds"),
-    "rulemaking": "C, S, A, D: compromise, consensus, authority decision, deadlock runs; horizon: runs using every turn",
-    "resource": ("games kept: games counted; rounds kept: their rounds without a fallback decision; fallback: rounds "
-                 "left out "
-                 "(a decision substituted after every retry failed, the paper's Agent errors rule); overdraw, "
-                 "efficiency (joint reward / M), optimal: over the kept rounds"),
-}
-
+DESCRIPTIONS: Mapping[str, str] = registry.PartTable("summary", "description")
 #: game -> what "kept" counts, for the note under its table
-KEPT: dict[str, str] = {
-    "matrix": "complete-case dyads (every planned round, no error fallback), as in the report's matrix tables",
-    "rulemaking": "complete runs with an outcome and no degraded model call, as in the report's rulemaking tables",
-    "resource": ("complete games with no degraded model call, and in them the rounds without a fallback decision, "
-                 "as in the report's resource tables"),
-}
+KEPT: Mapping[str, str] = registry.PartTable("summary", "kept")
 
 
 def matrix_measures(trace: Mapping[str, Any]) -> dict[str, float]:
@@ -136,11 +135,8 @@ def resource_measures(trace: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
-MEASURES: dict[str, Callable[[Mapping[str, Any]], dict[str, float]]] = {
-    "matrix": matrix_measures,
-    "rulemaking": rulemaking_measures,
-    "resource": resource_measures,
-}
+#: game -> (one finished game's trace dict -> its additive counts)
+MEASURES: Mapping[str, Callable[[Mapping[str, Any]], dict[str, float]]] = registry.PartTable("summary", "measures")
 
 
 def game_measures(trace: Mapping[str, Any]) -> dict[str, float]:
@@ -160,25 +156,62 @@ def _ratio(num: float | None, den: float | None) -> float | None:
 
 
 def figures(game: str, totals: Mapping[str, float]) -> dict[str, float | None]:
-    """The printed figures of ``game`` from summed counts (None where nothing was kept)."""
-    t = dict(totals)
-    if game == "matrix":
-        rounds = t.get("dyad_rounds", 0)
-        return {"games": t.get("games", 0), "kept": t.get("kept", 0),
-                "S": _ratio(t.get("switches", 0), t.get("transitions", 0)),
-                "C": _ratio(t.get("c_sum", 0.0), t.get("c_n", 0)),
-                "a_rate": _ratio(t.get("a", 0), t.get("agent_rounds", 0)),
-                "AA": _ratio(t.get("AA", 0), rounds), "BB": _ratio(t.get("BB", 0), rounds)}
-    if game == "rulemaking":
-        from ..games.rulemaking.classifier import OUTCOMES
+    """The printed figures of ``game`` from summed counts (None where nothing was kept;
+    {} for a game without measures of its own)."""
+    summary = _SUMMARIES.get(game)
+    return summary.figures(totals) if summary is not None else {}
 
-        kept = t.get("kept", 0)
-        return {"games": t.get("games", 0), "kept": kept, **{k: t.get(k, 0) for k in OUTCOMES},
-                "horizon": _ratio(t.get("horizon_exhausted", 0), kept)}
-    if game == "resource":
-        rounds = t.get("rounds", 0)
-        return {"games": t.get("games", 0), "kept": t.get("kept", 0), "rounds": rounds,
-                "fallback": t.get("fallback", 0), "overdraw": _ratio(t.get("overdrawn", 0), rounds),
-                "efficiency": _ratio(t.get("efficiency_sum", 0.0), rounds),
-                "optimal": _ratio(t.get("optimal_rounds", 0), rounds)}
-    return {}
+
+def _matrix_figures(totals: Mapping[str, float]) -> dict[str, float | None]:
+    t = dict(totals)
+    rounds = t.get("dyad_rounds", 0)
+    return {"games": t.get("games", 0), "kept": t.get("kept", 0),
+            "S": _ratio(t.get("switches", 0), t.get("transitions", 0)),
+            "C": _ratio(t.get("c_sum", 0.0), t.get("c_n", 0)),
+            "a_rate": _ratio(t.get("a", 0), t.get("agent_rounds", 0)),
+            "AA": _ratio(t.get("AA", 0), rounds), "BB": _ratio(t.get("BB", 0), rounds)}
+
+
+def _rulemaking_figures(totals: Mapping[str, float]) -> dict[str, float | None]:
+    from ..games.rulemaking.classifier import OUTCOMES
+
+    t = dict(totals)
+    kept = t.get("kept", 0)
+    return {"games": t.get("games", 0), "kept": kept, **{k: t.get(k, 0) for k in OUTCOMES},
+            "horizon": _ratio(t.get("horizon_exhausted", 0), kept)}
+
+
+def _resource_figures(totals: Mapping[str, float]) -> dict[str, float | None]:
+    t = dict(totals)
+    rounds = t.get("rounds", 0)
+    return {"games": t.get("games", 0), "kept": t.get("kept", 0), "rounds": rounds,
+            "fallback": t.get("fallback", 0), "overdraw": _ratio(t.get("overdrawn", 0), rounds),
+            "efficiency": _ratio(t.get("efficiency_sum", 0.0), rounds),
+            "optimal": _ratio(t.get("optimal_rounds", 0), rounds)}
+
+
+MATRIX = GameSummary(
+    columns=[("dyads", "kept", "int"), ("S", "S", "pct"), ("C", "C", "num"), ("A", "a_rate", "pct"),
+             ("AA", "AA", "pct"), ("BB", "BB", "pct")],
+    description=("S: adjacent-round switching rate (Eq. 1, pooled); C: period-two adherence (Eq. S1, mean over "
+                 "agents); A: action-A share; AA, BB: both-A (mutual cooperation) and both-B shares of rounds"),
+    kept="complete-case dyads (every planned round, no error fallback), as in the report's matrix tables",
+    measures=matrix_measures, figures=_matrix_figures)
+
+RULEMAKING = GameSummary(
+    columns=[("runs", "kept", "int"), ("C", "compromise", "int"), ("S", "consensus", "int"),
+             ("A", "authority", "int"), ("D", "deadlock", "int"), ("horizon", "horizon", "pct")],
+    description="C, S, A, D: compromise, consensus, authority decision, deadlock runs; horizon: runs using every turn",
+    kept="complete runs with an outcome and no degraded model call, as in the report's rulemaking tables",
+    measures=rulemaking_measures, figures=_rulemaking_figures)
+
+RESOURCE = GameSummary(
+    columns=[("games kept", "kept", "int"), ("rounds kept", "rounds", "int"), ("fallback", "fallback", "int"),
+             ("overdraw", "overdraw", "pct"), ("efficiency", "efficiency", "pct"), ("optimal", "optimal", "pct")],
+    description=("games kept: games counted; rounds kept: their rounds without a fallback decision; fallback: rounds "
+                 "left out "
+                 "(a decision substituted after every retry failed, the paper's Agent errors rule); overdraw, "
+                 "efficiency (joint reward / M), optimal: over the kept rounds"),
+    kept=("complete games with no degraded model call, and in them the rounds without a fallback decision, "
+          "as in the report's resource tables"),
+    measures=resource_measures, figures=_resource_figures)

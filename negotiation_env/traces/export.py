@@ -95,10 +95,11 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, MutableMapping, Sequence
 
 import pyarrow as pa
 
+from ..core import registry
 from .reader import LineProblem, iter_traces
 from .schema import GameTrace, StepRecord
 
@@ -362,12 +363,21 @@ def _rulemaking_encoder(trace: GameTrace) -> Callable[[StepRecord], list[float] 
     return enc
 
 
-#: game id -> (trace -> (step -> numeric action or None)); games without one get nulls
-ACTION_ENCODERS: dict[str, Callable[[GameTrace], Callable[[StepRecord], list[float] | None]]] = {
-    "resource": _resource_encoder,
-    "matrix": _matrix_encoder,
-    "rulemaking": _rulemaking_encoder,
-}
+def rulemaking_trace_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A rulemaking trace's config as the env takes it back: a shipped scenario stored by
+    name becomes the id that loads (:func:`rulemaking_scenario_ref`)."""
+    cfg = dict(config)
+    if isinstance(cfg.get("environment"), str):
+        ref = rulemaking_scenario_ref(cfg["environment"])
+        if ref is not None:
+            cfg["environment"] = ref
+    return cfg
+
+
+#: game id -> (trace -> (step -> numeric action or None)): each registered game's
+#: ``action_encoder`` part (:mod:`negotiation_env.core.registry`); games without one get nulls
+ACTION_ENCODERS: MutableMapping[str, Callable[[GameTrace], Callable[[StepRecord], list[float] | None]]] = \
+    registry.PartTable("action_encoder")
 
 
 def _structured(step: StepRecord) -> str | None:

@@ -50,8 +50,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from ..core import registry
 from ..core.spaces import ObsText, action_text, sanitize
-from .export import FilterError, rulemaking_scenario_ref, transitions
+from .export import FilterError, transitions
 from .reader import iter_traces
 from .schema import GameTrace
 
@@ -153,12 +154,10 @@ def _episodes(traces: list[GameTrace]) -> tuple[str, list[str], dict[str, list[d
 def _buildable_config(trace: GameTrace) -> dict[str, Any]:
     """The trace's game config as ``negotiation_env.env(game=..., **config)`` takes it
     (rulemaking traces store a shipped scenario by name: its id is what loads)."""
-    cfg = dict(trace.config)
-    if trace.game == "rulemaking" and isinstance(cfg.get("environment"), str):
-        ref = rulemaking_scenario_ref(cfg["environment"])
-        if ref is not None:
-            cfg["environment"] = ref
-    return cfg
+    spec = registry.find(trace.game)
+    if spec is None or not spec.has("trace_config"):
+        return dict(trace.config)
+    return spec.part("trace_config")(trace.config)
 
 
 def env_variants(traces: list[GameTrace], learner: str) -> tuple[list[dict[str, Any]] | None, str | None]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import registry
 from ...core.layout import Layout
 
 __all__ = ["Layout", "Menu", "menu_for", "MENUS", "OBS_HIGH"]
@@ -122,30 +123,19 @@ class Menu(abc.ABC):
         return list(self.labels)
 
 
-def _resource(game, **options):
-    from .resource import ResourceMenu
-
-    return ResourceMenu(game, **options)
-
-
-def _rulemaking(game, **options):
-    from .rulemaking import RulemakingMenu
-
-    return RulemakingMenu(game, **options)
-
-
-def _matrix(game, **options):
-    from .matrix import MatrixMenu
-
-    return MatrixMenu(game, **options)
-
-
-#: game name (PettingZoo metadata) -> menu factory(game, **options)
-MENUS = {"resource_v1": _resource, "rulemaking_v1": _rulemaking, "matrix_v1": _matrix}
+#: game name -> menu factory(game, **options): each registered game's ``menu`` part
+#: (:mod:`negotiation_env.core.registry`); :func:`menu_for` also takes an entry set here
+#: under a game's env id
+MENUS = registry.PartTable("menu")
 
 
 def menu_for(game: Any, **options: Any) -> Menu:
-    name = getattr(game, "metadata", {}).get("name")
+    env_id = getattr(game, "metadata", {}).get("name")
+    spec = registry.by_env_id(env_id) if isinstance(env_id, str) else None
+    name = env_id if env_id in MENUS or spec is None else spec.name
     if name not in MENUS:
-        raise TypeError(f"no numeric menu for game {name!r}; menus exist for: {', '.join(MENUS)}")
+        known = ", ".join(registry.get(n).env_id if registry.find(n) else n for n in MENUS)
+        if spec is not None:
+            raise TypeError(f"the {spec.name} game ({env_id}) has no numeric menu; menus exist for: {known}")
+        raise TypeError(f"no numeric menu for game {env_id!r}; menus exist for: {known}")
     return MENUS[name](game, **options)
