@@ -18,6 +18,19 @@ from .test_engine import records
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _first_difference(a, b, path="") -> str:
+    """Where two JSON values first differ, as a path and the two values (cut)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {str(a)[:300]!r} != {str(b)[:300]!r}"
+
+
 def config():
     return small_config(games_per_cell=3, policies=["python:tests.runner.helpers:Slow", "scripted:random"])
 
@@ -61,7 +74,8 @@ def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_traces(tmp_path):
     assert (out / "traces.jsonl").read_bytes().endswith(b"\n")
     # (the kill may itself have torn a line; ours is then glued to it, all of it cut off)
     assert b'{"schema_version": 1, "game_id": "resource|torn' in (out / "traces.jsonl.torn").read_bytes()
-    assert records(out) == records(reference)  # same content, timestamps aside
+    got, want = records(out), records(reference)  # same content, timestamps aside
+    assert got == want, _first_difference(got, want)
     # resuming a complete run plays nothing and changes nothing
     before = (out / "traces.jsonl").read_bytes()
     summary = run(config(), out, resume=True)
