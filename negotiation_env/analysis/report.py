@@ -231,6 +231,124 @@ def _fb(m: Mapping[str, Any] | None, include_fallbacks: bool) -> int:
     return 0 if m is None else (m["fallback_rounds"] if include_fallbacks else m["excluded_rounds"])
 
 
+@dataclass
+class _ResourceRun:
+    """What every resource table draws on, built once per report: the counted games with
+    their cells, arms and protocols, the main cohort, the row and column layout, each
+    game's metrics (computed once, :meth:`pm`) and the lines for the report's notes."""
+
+    traces: list[dict[str, Any]]
+    games: list[dict[str, Any]]
+    include_fallbacks: bool
+    rows_all: list[tuple[Any, dict[str, Any]]]
+    arm_of: dict[int, str]
+    proto_of: dict[int, str]
+    key_of: dict[int, tuple]
+    notes: list[str] = field(default_factory=list)
+    memo: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # derived in __post_init__
+    main: list[tuple[Any, dict[str, Any]]] = field(init=False)
+    main_games: list[dict[str, Any]] = field(init=False)
+    talk: list[tuple[Any, dict[str, Any]]] = field(init=False)
+    variants: list[str] = field(init=False)
+    show_variant: bool = field(init=False)
+    protos: list[str] = field(init=False)
+    show_proto: bool = field(init=False)
+    mcs: list[Any] = field(init=False)
+    pairings: list[str] = field(init=False)
+    self_play: dict[str, bool] = field(init=False)
+    arms: list[str] = field(init=False)
+    lead_cols: list[str] = field(init=False)
+    lead_fmt: list[str] = field(init=False)
+    fb_col: str = field(init=False)
+    base_by_key: dict[tuple, list[dict[str, Any]]] = field(init=False)
+
+    @classmethod
+    def of(cls, traces: Iterable[Any], include_fallbacks: bool) -> _ResourceRun | None:
+        """The run of ``traces`` (None when no resource game is counted)."""
+        traces = [as_dict(t) for t in traces]
+        games, _ = _usable(traces, "resource")
+        if not games:
+            return None
+        return cls(traces, games, include_fallbacks, [(resource_cell(g), g) for g in games],
+                   {id(g): intervention_of(g) for g in games}, {id(g): protocol_of(g) for g in games},
+                   {id(g): match_key(g) for g in games})
+
+    def __post_init__(self) -> None:
+        self.main = [(c, g) for c, g in self.rows_all if not self.arm_of[id(g)]]
+        self.main_games = [g for _, g in self.main]
+        self.talk = [(c, g) for c, g in self.rows_all if c.talk]
+        self.variants = sorted({c.variant for c, _ in self.talk})
+        self.show_variant = self.variants != [""]
+        self.protos = sorted({self.proto_of[id(g)] for g in self.main_games})
+        self.show_proto = len(self.protos) > 1
+        self.mcs = sorted({c.mc for c, _ in self.rows_all}, key=_mc_key)
+        self.pairings = _pairing_order(c for c, _ in self.rows_all)
+        self.self_play = {c.pairing: c.self_play for c, _ in self.rows_all}
+        self.arms = sorted({a for a in self.arm_of.values() if a})
+        self.lead_cols = ["Pairing", "Type"] + (["Protocol"] if self.show_proto else [])
+        self.lead_fmt = ["text"] * len(self.lead_cols)
+        self.fb_col = "Fallback rounds included" if self.include_fallbacks else "Fallback rounds left out"
+        self.base_by_key = {}
+        for g in self.main_games:
+            self.base_by_key.setdefault(self.key_of[id(g)], []).append(g)
+
+    def pm(self, sub: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+        """Pooled metrics of ``sub`` (None when empty); each game's metrics computed once."""
+        if not sub:
+            return None
+        for g in sub:
+            if id(g) not in self.memo:
+                self.memo[id(g)] = game_metrics(g, include_fallbacks=self.include_fallbacks)
+        return pool([self.memo[id(g)] for g in sub])
+
+    def fb(self, m: Mapping[str, Any] | None) -> int:
+        return _fb(m, self.include_fallbacks)
+
+    def main_sub(self, proto: str, pairing: str = "All") -> list[tuple[Any, dict[str, Any]]]:
+        """The main-cohort (cell, game) pairs of ``proto`` and ``pairing`` (``"All"``: every one)."""
+        return [(c, g) for c, g in self.main if self.proto_of[id(g)] == proto
+                and (pairing == "All" or c.pairing == pairing)]
+
+    @staticmethod
+    def proto_text(p: str) -> str:
+        return p or "rounds=4"
+
+    def kind(self, pairing: str) -> str:
+        return "all" if pairing == "All" else ("self-play" if self.self_play[pairing] else "cross-play")
+
+    def lead(self, pairing: str, proto: str) -> list[Any]:
+        return [pairing, self.kind(pairing)] + ([self.proto_text(proto)] if self.show_proto else [])
+
+    def vlead(self, pairing: str, variant: str) -> list[Any]:
+        return [pairing, self.kind(pairing)] + ([variant or "main"] if self.show_variant else [])
+
+    def matched(self, arm_sub: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+        """(arm games with a matched baseline, those baselines, arm games without one)."""
+        keys_ = {self.key_of[id(g)] for g in arm_sub}
+        with_base = [g for g in arm_sub if self.key_of[id(g)] in self.base_by_key]
+        base = [b for k in sorted(keys_, key=repr) if k in self.base_by_key for b in self.base_by_key[k]]
+        return with_base, base, len(arm_sub) - len(with_base)
+
+    def finish(self, t: Table, sub: Sequence[dict[str, Any]], main_only: bool = True) -> Table:
+        """``t`` with its fallback line (and the main-cohort line), both noted in the report."""
+        m = self.pm(list(sub))
+        t.notes.append(_left_note(m, self.include_fallbacks))
+        if m is not None and self.fb(m):
+            if not any(n.startswith("resource: rounds with a fallback") for n in self.notes) \
+                    and not self.include_fallbacks:
+                self.notes.append(_FALLBACK_RULE)
+            verb = "counted as play" if self.include_fallbacks else "left out"
+            self.notes.append(f"{t.name}: {self.fb(m)} of {m['rounds_total']} rounds (fallback) {verb}"
+                              f" in {m['games_with_fallback']} game(s).")
+        if main_only and len(self.main) < len(self.games):
+            t.notes.append(_main_line(len(self.games) - len(self.main)))
+        return t
+
+
+_Plot = dict[str, dict[str, dict[str, Any]]]
+
+
 def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
                     labels: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[list[Table], dict[str, Any]]:
     """The resource-game tables and the data the figures plot (``"notes"``: the lines for
@@ -241,183 +359,155 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
     shown against its matched baseline (Table 9 for transparency, Table 10 for no talk,
     ``resource_interventions`` for the others). ``labels``: judge labels
     (:func:`~.judge.load_labels`) for the judge prevalence and enrichment tables."""
-    traces = [as_dict(t) for t in traces]
-    games, _ = _usable(traces, "resource")
-    if not games:
+    run = _ResourceRun.of(traces, include_fallbacks)
+    if run is None:
         return [], {"notes": []}
-    memo: dict[int, dict[str, Any]] = {}
+    if len(run.main) < len(run.games):
+        run.notes.append("resource: " + _main_note(len(run.games) - len(run.main), run.arms))
+    if not run.show_proto and run.protos and run.protos[0]:
+        run.notes.append(f"resource: every main-cohort game plays {run.protos[0]} (the paper plays 4 rounds).")
+    # each builder may add lines to run.notes: they run in the tables' order
+    tables = [_resource_summary(run), _resource_table3(run), _resource_table4(run), _resource_process(run),
+              _resource_process_models(run), _resource_anchoring(run)]
+    t10, talk_plot = _resource_table10(run)
+    tables += [t10, _resource_table9(run), _resource_interventions(run)]
+    n_oracle = sum(_oracle_arm(a) for a in run.arm_of.values())
+    if n_oracle:
+        run.notes.append(f"resource: {n_oracle} oracle-check game(s) (solo=True: one agent deciding alone; "
+                         "joint_plan=True: both seats told to carry out one plan) are not negotiation: in no "
+                         "resource table but the agent-error table.")
+    stability, stability_plot = _resource_stability(run)
+    failed, failure_plot = _resource_failed_improvement(run)
+    tables += [stability, failed, _resource_table12(run)]
+    tables += _resource_agent_tables(run)
+    judge, enrichment_plot = _resource_judge_tables(run, labels)
+    tables += judge
+    return [t for t in tables if t is not None], {
+        "by_mc": _resource_by_mc(run), "stability": stability_plot, "talk": talk_plot, "failure": failure_plot,
+        "enrichment": enrichment_plot, "notes": run.notes}
 
-    def pm(sub: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        """Pooled metrics of ``sub`` (None when empty); each game's metrics computed once."""
-        if not sub:
-            return None
-        for g in sub:
-            if id(g) not in memo:
-                memo[id(g)] = game_metrics(g, include_fallbacks=include_fallbacks)
-        return pool([memo[id(g)] for g in sub])
 
-    notes: list[str] = []
-    cells = [resource_cell(g) for g in games]
-    rows_all = list(zip(cells, games))
-    arm_of = {id(g): intervention_of(g) for g in games}
-    proto_of = {id(g): protocol_of(g) for g in games}
-    main = [(c, g) for c, g in rows_all if not arm_of[id(g)]]
-    talk = [(c, g) for c, g in rows_all if c.talk]
-    variants = sorted({c.variant for c, _ in talk})
-    show_variant = variants != [""]
-    protos = sorted({proto_of[id(g)] for _, g in main})
-    show_proto = len(protos) > 1
-    mcs = sorted({c.mc for c, _ in rows_all}, key=_mc_key)
-    pairings = _pairing_order(c for c, _ in rows_all)
-    self_play = {c.pairing: c.self_play for c, _ in rows_all}
-    arms = sorted({a for a in arm_of.values() if a})
-
-    def proto_text(p: str) -> str:
-        return p or "rounds=4"
-
-    def kind(pairing: str) -> str:
-        return "all" if pairing == "All" else ("self-play" if self_play[pairing] else "cross-play")
-
-    def lead(pairing: str, proto: str) -> list[Any]:
-        return [pairing, kind(pairing)] + ([proto_text(proto)] if show_proto else [])
-
-    lead_cols = ["Pairing", "Type"] + (["Protocol"] if show_proto else [])
-    lead_fmt = ["text"] * len(lead_cols)
-    fb_col = "Fallback rounds included" if include_fallbacks else "Fallback rounds left out"
-    tables: list[Table] = []
-
-    def finish(t: Table, sub: Sequence[dict[str, Any]], main_only: bool = True) -> None:
-        """Add ``t`` with its fallback line (and the main-cohort line), noting both in the report."""
-        m = pm(list(sub))
-        t.notes.append(_left_note(m, include_fallbacks))
-        if m is not None and _fb(m, include_fallbacks):
-            if not any(n.startswith("resource: rounds with a fallback") for n in notes) and not include_fallbacks:
-                notes.append(_FALLBACK_RULE)
-            verb = "counted as play" if include_fallbacks else "left out"
-            notes.append(f"{t.name}: {_fb(m, include_fallbacks)} of {m['rounds_total']} rounds (fallback) {verb}"
-                         f" in {m['games_with_fallback']} game(s).")
-        if main_only and len(main) < len(games):
-            t.notes.append(_main_line(len(games) - len(main)))
-        tables.append(t)
-
-    main_games = [g for _, g in main]
-    if len(main) < len(games):
-        notes.append("resource: " + _main_note(len(games) - len(main), arms))
-    if not show_proto and protos and protos[0]:
-        notes.append(f"resource: every main-cohort game plays {protos[0]} (the paper plays 4 rounds).")
-
-    # §5 headline figures
+def _resource_summary(run: _ResourceRun) -> Table | None:
+    """The §5 headline figures per M/C level and overall, main cohort."""
     rows = []
-    for proto in protos:
-        for mc in mcs + ["All"]:
-            sub = [g for c, g in main if proto_of[id(g)] == proto and (mc == "All" or c.mc == mc)]
+    for proto in run.protos:
+        for mc in run.mcs + ["All"]:
+            sub = [(c, g) for c, g in run.main_sub(proto) if mc == "All" or c.mc == mc]
             if not sub:
                 continue
-            m = pm(sub)
-            ms = pm([g for c, g in main if proto_of[id(g)] == proto and (mc == "All" or c.mc == mc)
-                     and c.partner == "stable"])
-            rows.append(([proto_text(proto)] if show_proto else []) + [
-                "All" if mc == "All" else _mc_text(mc), m["games"], m["rounds"], _fb(m, include_fallbacks),
+            m = run.pm([g for _, g in sub])
+            ms = run.pm([g for c, g in sub if c.partner == "stable"])
+            rows.append(([run.proto_text(proto)] if run.show_proto else []) + [
+                "All" if mc == "All" else _mc_text(mc), m["games"], m["rounds"], run.fb(m),
                 m["overdraw_rate"], m["efficiency"], m["optimum_rate"], m["games_with_optimal_round"],
                 _get(ms, "mean_rounds_to_first_optimum"), m["positive_after_overdraw"]])
-    if rows:
-        finish(Table(
-            "resource_summary", "Resource game: headline outcome figures (seed 000 §5), main cohort",
-            (["Protocol"] if show_proto else []) + [
-                "M/C", "Games", "Rounds", fb_col, "Overdraw %", "Efficiency %", "Optimum %",
-                "Games with an optimal round %", "Rounds to first optimum (stable)", "Positive after overdraw %"],
-            rows, ["text"] * show_proto + ["text", "int", "int", "int", "pct", "pct", "pct", "pct", "num", "pct"],
-            ["Overdraw, efficiency and optimum are pooled over rounds; rounds to first optimum is the mean over "
-             "stable-partner games that reached one; positive after overdraw is the share of rounds right "
-             "after an overdrawn round with joint reward > 0."]), main_games)
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_summary", "Resource game: headline outcome figures (seed 000 §5), main cohort",
+        (["Protocol"] if run.show_proto else []) + [
+            "M/C", "Games", "Rounds", run.fb_col, "Overdraw %", "Efficiency %", "Optimum %",
+            "Games with an optimal round %", "Rounds to first optimum (stable)", "Positive after overdraw %"],
+        rows, ["text"] * run.show_proto + ["text", "int", "int", "int", "pct", "pct", "pct", "pct", "num", "pct"],
+        ["Overdraw, efficiency and optimum are pooled over rounds; rounds to first optimum is the mean over "
+         "stable-partner games that reached one; positive after overdraw is the share of rounds right "
+         "after an overdrawn round with joint reward > 0."]), run.main_games)
 
-    # Table 3
-    cols = list(lead_cols)
-    fmts = list(lead_fmt)
-    for mc in mcs:
+
+def _resource_table3(run: _ResourceRun) -> Table | None:
+    """Table 3: overdraw, efficiency and optimum per pairing x M/C, main cohort."""
+    cols = list(run.lead_cols)
+    fmts = list(run.lead_fmt)
+    for mc in run.mcs:
         cols += [f"M/C {_mc_text(mc)} Overdraw %", f"M/C {_mc_text(mc)} Efficiency %",
                  f"M/C {_mc_text(mc)} Optimum %", f"M/C {_mc_text(mc)} games"]
         fmts += ["pct", "pct", "pct", "int"]
-    cols.append(fb_col)
+    cols.append(run.fb_col)
     fmts.append("int")
     rows = []
-    for proto in protos:
-        for p in pairings + ["All"]:
-            sub = [(c, g) for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
+    for proto in run.protos:
+        for p in run.pairings + ["All"]:
+            sub = run.main_sub(proto, p)
             if not sub:
                 continue
-            row = lead(p, proto)
-            for mc in mcs:
-                m = pm([g for c, g in sub if c.mc == mc])
+            row = run.lead(p, proto)
+            for mc in run.mcs:
+                m = run.pm([g for c, g in sub if c.mc == mc])
                 row += [_get(m, "overdraw_rate"), _get(m, "efficiency"), _get(m, "optimum_rate"),
                         _get(m, "games") or 0]
-            rows.append(row + [_fb(pm([g for _, g in sub]), include_fallbacks)])
-    if rows:
-        finish(Table(
-            "resource_table3", "Table 3 layout: self-play vs. cross-play performance by M/C (main cohort)",
-            cols, rows, fmts,
-            ["Overdraw (%): rounds with a supply violation; Efficiency (%): joint reward / joint optimum M, "
-             "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]),
-            main_games)
+            rows.append(row + [run.fb(run.pm([g for _, g in sub]))])
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_table3", "Table 3 layout: self-play vs. cross-play performance by M/C (main cohort)",
+        cols, rows, fmts,
+        ["Overdraw (%): rounds with a supply violation; Efficiency (%): joint reward / joint optimum M, "
+         "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]),
+        run.main_games)
 
-    # Table 4
-    fixed = [(c, g) for c, g in main if c.rotation == "fixed"]
+
+def _resource_table4(run: _ResourceRun) -> Table | None:
+    """Table 4: the game-strategy rates per pairing, non-rotating main-cohort games."""
+    fixed = [(c, g) for c, g in run.main if c.rotation == "fixed"]
     rows = []
-    for proto in protos:
-        for p in pairings + ["All"]:
-            sub = [g for c, g in fixed if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
+    for proto in run.protos:
+        for p in run.pairings + ["All"]:
+            sub = [g for c, g in fixed if run.proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
             if not sub:
                 continue
-            m = pm(sub)
-            rows.append(lead(p, proto) + [m["games"], m["payoff_alternation"], m["sustained_alternation"],
-                                          m["win_stay"], m["lose_shift"], _fb(m, include_fallbacks)])
-    if rows:
-        finish(Table(
-            "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating games, "
-            "main cohort)",
-            lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %",
-                         fb_col],
-            rows, lead_fmt + ["int", "pct", "pct", "pct", "pct", "int"],
-            ["Payoff alternation: adjacent round pairs where the higher-reward agent flips (a pair with an equal-"
-             "reward round does not flip); sustained: 4-round windows alternating A B A B; win-stay: joint "
-             "allocation repeated after a "
-             "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E). Pairs and windows "
-             "are of adjacent rounds both kept."]), [g for _, g in fixed])
+            m = run.pm(sub)
+            rows.append(run.lead(p, proto) + [m["games"], m["payoff_alternation"], m["sustained_alternation"],
+                                              m["win_stay"], m["lose_shift"], run.fb(m)])
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_table4", "Table 4 layout: game-strategy rates across repeated rounds (non-rotating games, "
+        "main cohort)",
+        run.lead_cols + ["Games", "Payoff alternation %", "Sustained alternation %", "Win-stay %", "Lose-shift %",
+                         run.fb_col],
+        rows, run.lead_fmt + ["int", "pct", "pct", "pct", "pct", "int"],
+        ["Payoff alternation: adjacent round pairs where the higher-reward agent flips (a pair with an equal-"
+         "reward round does not flip); sustained: 4-round windows alternating A B A B; win-stay: joint "
+         "allocation repeated after a "
+         "non-overdrawn round; lose-shift: changed after a non-optimal round (Appendix E). Pairs and windows "
+         "are of adjacent rounds both kept."]), [g for _, g in fixed])
 
-    # process metrics
-    keys = [("early_decision_rate", "Early decision %", "pct"), ("equal_split_rate", "Equal split %", "pct"),
-            ("equal_split_suboptimal_share", "Equal splits suboptimal %", "pct"),
-            ("perfunctory_fairness_rate", "Perfunctory fairness %", "pct"), ("repeat_rate", "Exact repeat %", "pct"),
-            ("repeat_after_overdraw", "Repeat after overdraw %", "pct"),
-            ("stubborn_anchoring", "Stubborn anchoring %", "pct"),
-            ("proposal_rate", "Other-directed proposal %", "pct"),
-            ("median_proposal_turn", "Median proposal turn", "num"),
-            ("deference_rate", "First-proposal deference %", "pct"),
-            ("deference_suboptimal_rate", "Deference, suboptimal %", "pct"),
-            ("deference_optimal_rate", "Deference, optimal %", "pct"),
-            ("r1_deference_rate", "Round-1 deference %", "pct"),
-            ("r1_deference_suboptimal_rate", "Round-1 deference, suboptimal %", "pct"),
-            ("r1_deference_optimal_rate", "Round-1 deference, optimal %", "pct"),
-            ("deference_accepted_rate", "Deference after a yes %", "pct"),
-            ("abandonment_rate", "Abandonment %", "pct"),
-            ("abandonment_in_overdraw", "Abandonment in overdraw %", "pct")]
-    vlead_cols = ["Pairing", "Type"] + (["Variant"] if show_variant else [])
 
-    def vlead(pairing: str, variant: str) -> list[Any]:
-        return [pairing, kind(pairing)] + ([variant or "main"] if show_variant else [])
+_PROCESS_KEYS = [
+    ("early_decision_rate", "Early decision %", "pct"), ("equal_split_rate", "Equal split %", "pct"),
+    ("equal_split_suboptimal_share", "Equal splits suboptimal %", "pct"),
+    ("perfunctory_fairness_rate", "Perfunctory fairness %", "pct"), ("repeat_rate", "Exact repeat %", "pct"),
+    ("repeat_after_overdraw", "Repeat after overdraw %", "pct"),
+    ("stubborn_anchoring", "Stubborn anchoring %", "pct"),
+    ("proposal_rate", "Other-directed proposal %", "pct"),
+    ("median_proposal_turn", "Median proposal turn", "num"),
+    ("deference_rate", "First-proposal deference %", "pct"),
+    ("deference_suboptimal_rate", "Deference, suboptimal %", "pct"),
+    ("deference_optimal_rate", "Deference, optimal %", "pct"),
+    ("r1_deference_rate", "Round-1 deference %", "pct"),
+    ("r1_deference_suboptimal_rate", "Round-1 deference, suboptimal %", "pct"),
+    ("r1_deference_optimal_rate", "Round-1 deference, optimal %", "pct"),
+    ("deference_accepted_rate", "Deference after a yes %", "pct"),
+    ("abandonment_rate", "Abandonment %", "pct"),
+    ("abandonment_in_overdraw", "Abandonment in overdraw %", "pct")]
 
+
+def _resource_process(run: _ResourceRun) -> Table | None:
+    """The §5.2-5.6 process rates per pairing (and variant), talk games."""
+    keys = _PROCESS_KEYS
+    vlead_cols = ["Pairing", "Type"] + (["Variant"] if run.show_variant else [])
     rows = []
     na_rows = []  # the rows with rounds whose early decision is n/a, and why
-    for variant in variants:
-        for p in pairings + ["All"]:
-            sub = [g for c, g in talk if c.variant == variant and (p == "All" or c.pairing == p)]
+    for variant in run.variants:
+        for p in run.pairings + ["All"]:
+            sub = [g for c, g in run.talk if c.variant == variant and (p == "All" or c.pairing == p)]
             if not sub:
                 continue
-            m = pm(sub)
-            rows.append(vlead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
+            m = run.pm(sub)
+            rows.append(run.vlead(p, variant) + [m["rounds"]] + [m[k] for k, _, _ in keys])
             if m["early_decision_na"]:
                 why = ", ".join(f"{r}: {n}" for r, n in m["early_decision_na"].items())
-                row_name = p + (f" ({variant or 'main'})" if show_variant else "")
+                row_name = p + (f" ({variant or 'main'})" if run.show_variant else "")
                 na_rows.append(f"{row_name}: {sum(m['early_decision_na'].values())} of {m['rounds']} rounds ({why})")
     early_notes = [
         "Early decision: a decision sent during cheap talk on a turn before the decider's last allowed one "
@@ -427,272 +517,286 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
             f"Early decision n/a ({_DASH} where every round is; otherwise over the other rounds only): no per-agent "
             "turn limit to decide before under unlimited talk, in a no-talk game or when a trace's config does not "
             "record cheap_talk_turns. " + "; ".join(na_rows) + ".")
-    if rows:
-        finish(Table(
-            "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
-            vlead_cols + ["Rounds"] + [h for _, h, _ in keys], rows,
-            ["text"] * len(vlead_cols) + ["int"] + [f for _, _, f in keys],
-            ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
-             "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
-             "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: of the rounds that are "
-             "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); "
-             "deference (followed exactly; suboptimal = in a round that is not jointly "
-             "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
-             "non-rotating games with one; median proposal turn: the proposer's own talk turn of the round "
-             "(1 = its first message, whoever opened; up to 5 turns each) of the round's first other-directed "
-             "proposal; deference after a yes (ours, not the paper's) also needs "
-             "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
-             "negotiation_env.analysis.resource_metrics."] + early_notes), [g for _, g in talk], main_only=False)
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_process", "Process metrics (seed 000 §5.2-5.6), talk games",
+        vlead_cols + ["Rounds"] + [h for _, h, _ in keys], rows,
+        ["text"] * len(vlead_cols) + ["int"] + [f for _, _, f in keys],
+        ["Over rounds unless said: equal splits suboptimal over equal-split rounds (perfunctory fairness = "
+         "equal split in a suboptimal, non-overdrawn round, over all rounds); repeats over consecutive round "
+         "pairs of one-scenario games (after an overdrawn round; stubborn anchoring: of the rounds that are "
+         "suboptimal and not overdrawn, with a previous round, the share repeating its allocation); "
+         "deference (followed exactly; suboptimal = in a round that is not jointly "
+         "optimal) over rounds with an other-directed proposal, round-1 deference over round 1 of "
+         "non-rotating games with one; median proposal turn: the proposer's own talk turn of the round "
+         "(1 = its first message, whoever opened; up to 5 turns each) of the round's first other-directed "
+         "proposal; deference after a yes (ours, not the paper's) also needs "
+         "the addressee's acceptance; abandonment in overdraw over overdrawn rounds. Definitions: "
+         "negotiation_env.analysis.resource_metrics."] + early_notes), [g for _, g in run.talk], main_only=False)
 
-    # per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance
+
+def _resource_process_models(run: _ResourceRun) -> Table | None:
+    """Per model: the §5.4 equal-split and perfunctory rates and the §5.5 compliance, talk games."""
     rows = []
-    for variant in variants:
-        for model, mm in model_metrics([g for c, g in talk if c.variant == variant],
-                                       include_fallbacks=include_fallbacks).items():
-            rows.append([model] + ([variant or "main"] if show_variant else []) + [
+    for variant in run.variants:
+        for model, mm in model_metrics([g for c, g in run.talk if c.variant == variant],
+                                       include_fallbacks=run.include_fallbacks).items():
+            rows.append([model] + ([variant or "main"] if run.show_variant else []) + [
                 mm["games"], mm["rounds"], mm["equal_split_rate"], mm["perfunctory_fairness_rate"],
                 mm["proposals_received"], mm["compliance_rate"], mm["accepted_compliance_rate"]])
-    if rows:
-        finish(Table(
-            "resource_process_models", "Process metrics per model (seed 000 §5.4-5.5), talk games",
-            ["Model"] + (["Variant"] if show_variant else []) + [
-                "Games", "Rounds", "Equal split %", "Perfunctory fairness %", "Proposals received", "Compliance %",
-                "Compliance after a yes %"],
-            rows, ["text"] * (2 if show_variant else 1) + ["int", "int", "pct", "pct", "int", "pct", "pct"],
-            ["Equal split and perfunctory fairness: over the rounds of the games the model played (dyad-level; a "
-             "self-play game counts once). Compliance: of the rounds' first other-directed proposals addressed "
-             "to the model, the share it followed exactly (after a yes: ours, not the paper's)."]),
-            [g for _, g in talk], main_only=False)
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_process_models", "Process metrics per model (seed 000 §5.4-5.5), talk games",
+        ["Model"] + (["Variant"] if run.show_variant else []) + [
+            "Games", "Rounds", "Equal split %", "Perfunctory fairness %", "Proposals received", "Compliance %",
+            "Compliance after a yes %"],
+        rows, ["text"] * (2 if run.show_variant else 1) + ["int", "int", "pct", "pct", "int", "pct", "pct"],
+        ["Equal split and perfunctory fairness: over the rounds of the games the model played (dyad-level; a "
+         "self-play game counts once). Compliance: of the rounds' first other-directed proposals addressed "
+         "to the model, the share it followed exactly (after a yes: ours, not the paper's)."]),
+        [g for _, g in run.talk], main_only=False)
 
-    # stubborn anchoring by partner stability and M/C (§5.5)
+
+def _resource_anchoring(run: _ResourceRun) -> Table | None:
+    """§5.5 repeats and stubborn anchoring by partner stability and M/C, talk games."""
     rows = []
-    for variant in variants:
-        for partner in sorted({c.partner for c, _ in talk}) + ["All"]:
-            for mc in mcs + ["All"]:
-                sub = [g for c, g in talk if c.variant == variant and (partner == "All" or c.partner == partner)
+    for variant in run.variants:
+        for partner in sorted({c.partner for c, _ in run.talk}) + ["All"]:
+            for mc in run.mcs + ["All"]:
+                sub = [g for c, g in run.talk if c.variant == variant and (partner == "All" or c.partner == partner)
                        and (mc == "All" or c.mc == mc)]
                 if not sub:
                     continue
-                m = pm(sub)
+                m = run.pm(sub)
                 cnt = m["counts"]
                 rows.append([partner, "All" if mc == "All" else _mc_text(mc)]
-                            + ([variant or "main"] if show_variant else [])
+                            + ([variant or "main"] if run.show_variant else [])
                             + [m["games"], cnt["repeat_rate"][1], m["repeat_rate"], m["win_stay"],
                                m["repeat_after_overdraw"], cnt["stubborn_anchoring"][1], m["stubborn_anchoring"]])
-    if rows:
-        finish(Table(
-            "resource_anchoring", "Stubborn anchoring by partner stability and M/C (seed 000 §5.5), talk games",
-            ["Partner", "M/C"] + (["Variant"] if show_variant else []) + [
-                "Games", "Round pairs", "Exact repeat %", "Repeat after non-overdrawn %", "Repeat after overdraw %",
-                "Suboptimal non-overdrawn rounds", "Stubborn anchoring %"],
-            rows, ["text"] * (3 if show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
-            ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
-             "round (= win-stay), after an overdrawn one; stubborn anchoring: of the rounds that are suboptimal "
-             "and not overdrawn and have a previous round (counted in the column before it), the share that "
-             "repeat the previous round's allocation."]), [g for _, g in talk],
-            main_only=False)
+    if not rows:
+        return None
+    return run.finish(Table(
+        "resource_anchoring", "Stubborn anchoring by partner stability and M/C (seed 000 §5.5), talk games",
+        ["Partner", "M/C"] + (["Variant"] if run.show_variant else []) + [
+            "Games", "Round pairs", "Exact repeat %", "Repeat after non-overdrawn %", "Repeat after overdraw %",
+            "Suboptimal non-overdrawn rounds", "Stubborn anchoring %"],
+        rows, ["text"] * (3 if run.show_variant else 2) + ["int", "int", "pct", "pct", "pct", "int", "pct"],
+        ["Consecutive round pairs of one-scenario games: the joint allocation repeated, after a non-overdrawn "
+         "round (= win-stay), after an overdrawn one; stubborn anchoring: of the rounds that are suboptimal "
+         "and not overdrawn and have a previous round (counted in the column before it), the share that "
+         "repeat the previous round's allocation."]), [g for _, g in run.talk],
+        main_only=False)
 
-    # matched baselines: every intervention game's key, and the main-cohort games by key
-    key_of = {id(g): match_key(g) for g in games}
-    base_by_key: dict[tuple, list[dict[str, Any]]] = {}
-    for _, g in main:
-        base_by_key.setdefault(key_of[id(g)], []).append(g)
 
-    def matched(arm_sub: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-        """(arm games with a matched baseline, those baselines, arm games without one)."""
-        keys_ = {key_of[id(g)] for g in arm_sub}
-        with_base = [g for g in arm_sub if key_of[id(g)] in base_by_key]
-        base = [b for k in sorted(keys_, key=repr) if k in base_by_key for b in base_by_key[k]]
-        return with_base, base, len(arm_sub) - len(with_base)
+def _resource_table10(run: _ResourceRun) -> tuple[Table | None, _Plot]:
+    """Table 10: talk (the matched baseline) / no-talk per pairing x partner x M/C, and the
+    talk figure's points."""
+    notalk = [(c, g) for c, g in run.rows_all if run.arm_of[id(g)] == "no-talk"]
+    talk_plot: _Plot = {}
+    if not notalk:
+        return None, talk_plot
+    disp_cols = ["Pairing", "Partner"] + (["Protocol"] if run.show_proto else [])
+    data_cols = list(disp_cols)
+    disp_fmt = ["text"] * len(disp_cols)
+    data_fmt = list(disp_fmt)
+    metric_keys = [("overdraw_rate", "Overdraw %"), ("efficiency", "Efficiency %"), ("optimum_rate", "Optimum %")]
+    for mc in run.mcs:
+        for _, h in metric_keys:
+            disp_cols.append(f"M/C {_mc_text(mc)} {h}")
+            disp_fmt.append("text")
+            data_cols += [f"M/C {_mc_text(mc)} {h} talk", f"M/C {_mc_text(mc)} {h} no-talk"]
+            data_fmt += ["pct", "pct"]
+    drows, xrows = [], []
+    unmatched = 0
+    quiet_protos = sorted({run.proto_of[id(g)] for _, g in notalk})
+    for proto in quiet_protos:
+        for p in [q for q in run.pairings if any(c.pairing == q for c, _ in notalk)]:
+            for partner in sorted({c.partner for c, _ in notalk}):
+                cell = [g for c, g in notalk if c.pairing == p and c.partner == partner
+                        and run.proto_of[id(g)] == proto]
+                if not cell:
+                    continue
+                head = [p, partner] + ([run.proto_text(proto)] if run.show_proto else [])
+                drow, xrow = list(head), list(head)
+                for mc in run.mcs:
+                    quiet, base, lost = run.matched([g for g in cell if resource_cell(g).mc == mc])
+                    unmatched += lost
+                    mt, mn = run.pm(base), run.pm(quiet)
+                    for k, _ in metric_keys:
+                        a, b = _get(mt, k), _get(mn, k)
+                        drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
+                        xrow += [a, b]
+                drows.append(drow)
+                xrows.append(xrow)
+    for mc in run.mcs:
+        quiet, base, _ = run.matched([g for c, g in notalk if c.mc == mc])
+        for name, sub in (("talk", base), ("no-talk", quiet)):
+            m = run.pm(sub)
+            if m is not None:
+                talk_plot.setdefault(_mc_text(mc), {})[name] = {
+                    k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
+    if not drows:
+        return None, talk_plot
+    t10_notes = ["Overdraw (%): fraction of rounds with supply violation. Efficiency (%): joint reward / oracle "
+                 "optimum. Optimum (%): fraction of rounds achieving the theoretical maximum. Rows: pairings "
+                 "with no-talk games. Talk: the matched baseline, main-cohort games of the same pairing, "
+                 "M/C, partner stability, rotation and protocol as the no-talk games."]
+    if unmatched:
+        t10_notes.append(f"{unmatched} no-talk game(s) have no matched talk game and are left out (–).")
+        run.notes.append(f"resource_table10: {unmatched} no-talk game(s) without a matched baseline left out.")
+    t = Table("resource_table10", "Table 10 layout: cheap talk vs. no-talk baseline (each cell: talk / "
+              "no-talk)", disp_cols, drows, disp_fmt, t10_notes,
+              data=Table("resource_table10", "talk vs no-talk (data)", data_cols, xrows, data_fmt))
+    quiet_games = [g for _, g in notalk]
+    return run.finish(t, quiet_games + run.matched(quiet_games)[1], main_only=False), talk_plot
 
-    # Table 10: talk / no-talk
-    notalk = [(c, g) for c, g in rows_all if arm_of[id(g)] == "no-talk"]
-    talk_plot: dict[str, dict[str, dict[str, float | None]]] = {}
-    if notalk:
-        disp_cols = ["Pairing", "Partner"] + (["Protocol"] if show_proto else [])
-        data_cols = list(disp_cols)
-        disp_fmt = ["text"] * len(disp_cols)
-        data_fmt = list(disp_fmt)
-        metric_keys = [("overdraw_rate", "Overdraw %"), ("efficiency", "Efficiency %"), ("optimum_rate", "Optimum %")]
-        for mc in mcs:
-            for _, h in metric_keys:
-                disp_cols.append(f"M/C {_mc_text(mc)} {h}")
-                disp_fmt.append("text")
-                data_cols += [f"M/C {_mc_text(mc)} {h} talk", f"M/C {_mc_text(mc)} {h} no-talk"]
-                data_fmt += ["pct", "pct"]
-        drows, xrows = [], []
-        unmatched = 0
-        quiet_protos = sorted({proto_of[id(g)] for _, g in notalk})
-        for proto in quiet_protos:
-            for p in [q for q in pairings if any(c.pairing == q for c, _ in notalk)]:
-                for partner in sorted({c.partner for c, _ in notalk}):
-                    cell = [g for c, g in notalk if c.pairing == p and c.partner == partner
-                            and proto_of[id(g)] == proto]
-                    if not cell:
-                        continue
-                    head = [p, partner] + ([proto_text(proto)] if show_proto else [])
-                    drow, xrow = list(head), list(head)
-                    for mc in mcs:
-                        quiet, base, lost = matched([g for g in cell if resource_cell(g).mc == mc])
-                        unmatched += lost
-                        mt, mn = pm(base), pm(quiet)
-                        for k, _ in metric_keys:
-                            a, b = _get(mt, k), _get(mn, k)
-                            drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
-                            xrow += [a, b]
-                    drows.append(drow)
-                    xrows.append(xrow)
-        for mc in mcs:
-            quiet, base, _ = matched([g for c, g in notalk if c.mc == mc])
-            for name, sub in (("talk", base), ("no-talk", quiet)):
-                m = pm(sub)
-                if m is not None:
-                    talk_plot.setdefault(_mc_text(mc), {})[name] = {
-                        k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
-        if drows:
-            t10_notes = ["Overdraw (%): fraction of rounds with supply violation. Efficiency (%): joint reward / oracle "
-                         "optimum. Optimum (%): fraction of rounds achieving the theoretical maximum. Rows: pairings "
-                         "with no-talk games. Talk: the matched baseline, main-cohort games of the same pairing, "
-                         "M/C, partner stability, rotation and protocol as the no-talk games."]
-            if unmatched:
-                t10_notes.append(f"{unmatched} no-talk game(s) have no matched talk game and are left out (–).")
-                notes.append(f"resource_table10: {unmatched} no-talk game(s) without a matched baseline left out.")
-            t = Table("resource_table10", "Table 10 layout: cheap talk vs. no-talk baseline (each cell: talk / "
-                      "no-talk)", disp_cols, drows, disp_fmt, t10_notes,
-                      data=Table("resource_table10", "talk vs no-talk (data)", data_cols, xrows, data_fmt))
-            finish(t, [g for _, g in notalk] + matched([g for _, g in notalk])[1], main_only=False)
 
-    # Table 9 (transparency) and the other interventions, each against its matched baseline
-    for name, title, picked in (
-            ("resource_table9", "Table 9 layout: full-transparency intervention vs. matched baseline (each cell: "
-             "baseline → transparency)", [a for a in arms if a.startswith("transparency=") and " + " not in a]),
-            ("resource_interventions", "Interventions vs. matched baseline (Table 9 layout; each cell: baseline → "
-             "intervention)", [a for a in arms if a != "no-talk" and not _oracle_arm(a)
-                               and not (a.startswith("transparency=") and " + " not in a)])):
-        t = _arm_table(name, title, picked, [(c, g) for c, g in rows_all], arm_of, matched, pm, mcs, pairings,
-                       include_fallbacks, notes)
-        if t is not None:
-            sub = [g for _, g in rows_all if arm_of[id(g)] in picked]
-            finish(t, sub + matched(sub)[1], main_only=False)
-    n_oracle = sum(_oracle_arm(a) for a in arm_of.values())
-    if n_oracle:
-        notes.append(f"resource: {n_oracle} oracle-check game(s) (solo=True: one agent deciding alone; joint_plan=True: "
-                     "both seats told to carry out one plan) are not negotiation: in no resource table but "
-                     "the agent-error table.")
+def _resource_table9(run: _ResourceRun) -> Table | None:
+    """Table 9: each transparency arm against its matched baseline."""
+    return _arm_table(run, "resource_table9", "Table 9 layout: full-transparency intervention vs. matched "
+                      "baseline (each cell: baseline → transparency)",
+                      [a for a in run.arms if a.startswith("transparency=") and " + " not in a])
 
-    # stable / shifting
-    disp_cols = list(lead_cols)
-    data_cols = list(lead_cols)
-    disp_fmt = list(lead_fmt)
-    data_fmt = list(lead_fmt)
-    for mc in mcs:
+
+def _resource_interventions(run: _ResourceRun) -> Table | None:
+    """Every other arm (not no-talk, not an oracle check) against its matched baseline."""
+    return _arm_table(run, "resource_interventions", "Interventions vs. matched baseline (Table 9 layout; each "
+                      "cell: baseline → intervention)",
+                      [a for a in run.arms if a != "no-talk" and not _oracle_arm(a)
+                       and not (a.startswith("transparency=") and " + " not in a)])
+
+
+def _resource_stability(run: _ResourceRun) -> tuple[Table | None, _Plot]:
+    """Figure 4's data: stable / shifting per pairing x M/C, main cohort, and its points."""
+    disp_cols = list(run.lead_cols)
+    data_cols = list(run.lead_cols)
+    disp_fmt = list(run.lead_fmt)
+    data_fmt = list(run.lead_fmt)
+    for mc in run.mcs:
         for h in ("Optimum %", "Efficiency %"):
             disp_cols.append(f"M/C {_mc_text(mc)} {h}")
             disp_fmt.append("text")
             data_cols += [f"M/C {_mc_text(mc)} {h} stable", f"M/C {_mc_text(mc)} {h} shifting"]
             data_fmt += ["pct", "pct"]
     drows, xrows = [], []
-    stability_plot: dict[str, dict[str, dict[str, float | None]]] = {}
-    if len({c.partner for c, _ in main}) > 1:
-        for proto in protos:
-            for p in pairings + ["All"]:
-                sub = [(c, g) for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
-                if not sub:
-                    continue
-                drow, xrow = lead(p, proto), lead(p, proto)
-                for mc in mcs:
-                    ms = pm([g for c, g in sub if c.mc == mc and c.partner == "stable"])
-                    mh = pm([g for c, g in sub if c.mc == mc and c.partner == "shifting"])
-                    for k in ("optimum_rate", "efficiency"):
-                        a, b = _get(ms, k), _get(mh, k)
-                        drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
-                        xrow += [a, b]
-                    if p != "All" and proto == protos[0]:
-                        stability_plot.setdefault(p, {})[_mc_text(mc)] = {
-                            "stable": _get(ms, "optimum_rate"), "shifting": _get(mh, "optimum_rate")}
-                drows.append(drow)
-                xrows.append(xrow)
-        if drows:
-            finish(Table(
-                "resource_stability", "Stable vs. shifting partners (Figure 4 data; each cell: stable / shifting)",
-                disp_cols, drows, disp_fmt, ["Main cohort; shifting: one agent's context resets each round."],
-                data=Table("resource_stability", "stable vs shifting (data)", data_cols, xrows, data_fmt)),
-                main_games)
-
-    # Figure 6: what follows a non-optimal round
-    failure_plot: dict[str, dict[str, dict[str, float | None]]] = {}
-    rows = []
-    for proto in protos:
-        for p in pairings + ["All"]:
-            sub = [g for c, g in main if proto_of[id(g)] == proto and (p == "All" or c.pairing == p)]
+    stability_plot: _Plot = {}
+    if len({c.partner for c, _ in run.main}) <= 1:
+        return None, stability_plot
+    for proto in run.protos:
+        for p in run.pairings + ["All"]:
+            sub = run.main_sub(proto, p)
             if not sub:
                 continue
-            m = pm(sub)
-            row = lead(p, proto)
+            drow, xrow = run.lead(p, proto), run.lead(p, proto)
+            for mc in run.mcs:
+                ms = run.pm([g for c, g in sub if c.mc == mc and c.partner == "stable"])
+                mh = run.pm([g for c, g in sub if c.mc == mc and c.partner == "shifting"])
+                for k in ("optimum_rate", "efficiency"):
+                    a, b = _get(ms, k), _get(mh, k)
+                    drow.append(f"{_fmt(a, 'pct')} / {_fmt(b, 'pct')}")
+                    xrow += [a, b]
+                if p != "All" and proto == run.protos[0]:
+                    stability_plot.setdefault(p, {})[_mc_text(mc)] = {
+                        "stable": _get(ms, "optimum_rate"), "shifting": _get(mh, "optimum_rate")}
+            drows.append(drow)
+            xrows.append(xrow)
+    if not drows:
+        return None, stability_plot
+    return run.finish(Table(
+        "resource_stability", "Stable vs. shifting partners (Figure 4 data; each cell: stable / shifting)",
+        disp_cols, drows, disp_fmt, ["Main cohort; shifting: one agent's context resets each round."],
+        data=Table("resource_stability", "stable vs shifting (data)", data_cols, xrows, data_fmt)),
+        run.main_games), stability_plot
+
+
+def _resource_failed_improvement(run: _ResourceRun) -> tuple[Table | None, _Plot]:
+    """Figure 6's data: what follows a non-optimal round, main cohort, and its points."""
+    failure_plot: _Plot = {}
+    rows = []
+    for proto in run.protos:
+        for p in run.pairings + ["All"]:
+            sub = [g for _, g in run.main_sub(proto, p)]
+            if not sub:
+                continue
+            m = run.pm(sub)
+            row = run.lead(p, proto)
             for prev in ("overdraw", "suboptimal"):
                 row.append(m["counts"][f"after_{prev}_optimal"][1])
                 row += [m[f"after_{prev}_{to}"] for to in ("optimal", "improved", "failed")]
-                if proto == protos[0]:
+                if proto == run.protos[0]:
                     failure_plot.setdefault(p, {})[prev] = {
                         "pairs": m["counts"][f"after_{prev}_optimal"][1],
                         **{to: m[f"after_{prev}_{to}"] for to in ("optimal", "improved", "failed")}}
             rows.append(row)
-    if rows:
-        finish(Table(
-            "resource_failed_improvement", "Failed improvement: what follows a non-optimal round (Figure 6 data, "
-            "main cohort)",
-            lead_cols + ["After overdraw: pairs", "Overdraw → optimal %", "Overdraw → improved %",
+    if not rows:
+        return None, failure_plot
+    return run.finish(Table(
+        "resource_failed_improvement", "Failed improvement: what follows a non-optimal round (Figure 6 data, "
+        "main cohort)",
+        run.lead_cols + ["After overdraw: pairs", "Overdraw → optimal %", "Overdraw → improved %",
                          "Overdraw → failed %", "After suboptimal: pairs", "Suboptimal → optimal %",
                          "Suboptimal → improved %", "Suboptimal → failed %"],
-            rows, lead_fmt + ["int", "pct", "pct", "pct", "int", "pct", "pct", "pct"],
-            ["Adjacent round pairs (both kept) whose first round was overdrawn / suboptimal (not optimal, not "
-             "overdrawn): the next round reaches the joint optimum, improves (efficiency above the first round's, "
-             "not optimal) or fails to improve (efficiency not above it; after an overdraw: efficiency 0 again). "
-             "The paper's Figure 6 definition is not in seed 000; this rule is ours "
-             "(negotiation_env.analysis.resource_metrics)."]), main_games)
+        rows, run.lead_fmt + ["int", "pct", "pct", "pct", "int", "pct", "pct", "pct"],
+        ["Adjacent round pairs (both kept) whose first round was overdrawn / suboptimal (not optimal, not "
+         "overdrawn): the next round reaches the joint optimum, improves (efficiency above the first round's, "
+         "not optimal) or fails to improve (efficiency not above it; after an overdraw: efficiency 0 again). "
+         "The paper's Figure 6 definition is not in seed 000; this rule is ours "
+         "(negotiation_env.analysis.resource_metrics)."]), run.main_games), failure_plot
 
-    # Table 12: token usage per model and part, main cohort
-    usage = token_usage(main_games, include_fallbacks=include_fallbacks)
+
+def _resource_table12(run: _ResourceRun) -> Table | None:
+    """Table 12: token usage per model and part, main cohort (a note when no step reports any)."""
+    usage = token_usage(run.main_games, include_fallbacks=run.include_fallbacks)
     t12 = _token_table(usage)
-    if t12 is not None:
-        excluded = sum(p.get("rounds", {}).get("excluded_calls", 0) for p in usage.values())
-        if excluded:
-            t12.notes.append(f"{excluded} call(s) of left-out fallback rounds are not counted.")
-        finish(t12, main_games)
-    elif main_games:
-        notes.append("resource_table12: no step of the main-cohort games reports token usage (scripted policies "
-                     "report none), so there is no token table.")
+    if t12 is None:
+        if run.main_games:
+            run.notes.append("resource_table12: no step of the main-cohort games reports token usage (scripted "
+                             "policies report none), so there is no token table.")
+        return None
+    excluded = sum(p.get("rounds", {}).get("excluded_calls", 0) for p in usage.values())
+    if excluded:
+        t12.notes.append(f"{excluded} call(s) of left-out fallback rounds are not counted.")
+    return run.finish(t12, run.main_games)
 
-    # the Agent errors section: every complete game, fallback rounds counted
-    complete = [d for d in (as_dict(t) for t in traces) if d.get("game") == "resource"
+
+def _resource_agent_tables(run: _ResourceRun) -> list[Table]:
+    """The Agent errors section and the scripted readers' understanding: every complete
+    game, fallback rounds counted."""
+    complete = [d for d in run.traces if d.get("game") == "resource"
                 and d.get("status", "complete") == "complete" and d.get("rounds")]
-    tables.append(_error_table(complete))
     read = _understanding_table(complete)
-    if read is not None:
-        tables.append(read)
+    return [_error_table(complete)] + ([read] if read is not None else [])
 
-    # the judge's labels: Table 13 prevalence and Figure 7 enrichment, main cohort
-    enrichment_plot: dict[str, Any] = {}
-    if labels:
-        from .judge import enrichment_table, prevalence_table
 
-        prev = prevalence_table(main_games, labels, include_fallbacks=include_fallbacks)
-        enr = enrichment_table(main_games, labels, include_fallbacks=include_fallbacks)
-        for t in (prev, enr):
-            if len(main) < len(games):
-                t.notes.append(_main_line(len(games) - len(main)))
-            tables.append(t)
-        enrichment_plot = {r[0]: {"failed": r[4], "overdraw": r[7]} for r in enr.rows}
+def _resource_judge_tables(run: _ResourceRun, labels: Mapping[str, Mapping[str, Any]] | None
+                           ) -> tuple[list[Table], dict[str, Any]]:
+    """The judge's labels: Table 13 prevalence and Figure 7 enrichment (and its points), main cohort."""
+    if not labels:
+        return [], {}
+    from .judge import enrichment_table, prevalence_table
 
-    by_mc: dict[str, dict[str, dict[str, float | None]]] = {}
-    for p in pairings:
-        for mc in mcs:
-            m = pm([g for c, g in main if c.pairing == p and c.mc == mc and proto_of[id(g)] == protos[0]]) \
-                if protos else None
+    prev = prevalence_table(run.main_games, labels, include_fallbacks=run.include_fallbacks)
+    enr = enrichment_table(run.main_games, labels, include_fallbacks=run.include_fallbacks)
+    for t in (prev, enr):
+        if len(run.main) < len(run.games):
+            t.notes.append(_main_line(len(run.games) - len(run.main)))
+    return [prev, enr], {r[0]: {"failed": r[4], "overdraw": r[7]} for r in enr.rows}
+
+
+def _resource_by_mc(run: _ResourceRun) -> _Plot:
+    """The by-M/C figure's points: efficiency, overdraw and optimum per pairing x M/C
+    (main cohort, first protocol)."""
+    by_mc: _Plot = {}
+    if not run.protos:
+        return by_mc
+    for p in run.pairings:
+        for mc in run.mcs:
+            m = run.pm([g for c, g in run.main_sub(run.protos[0], p) if c.mc == mc])
             if m is not None and m["rounds"]:
                 by_mc.setdefault(p, {})[_mc_text(mc)] = {k: m[k] for k in ("efficiency", "overdraw_rate", "optimum_rate")}
-    return tables, {"by_mc": by_mc, "stability": stability_plot, "talk": talk_plot, "failure": failure_plot,
-                    "enrichment": enrichment_plot, "notes": notes}
+    return by_mc
 
 
 def _main_line(n: int) -> str:
@@ -708,9 +812,7 @@ def _main_note(n: int, arms: Sequence[str]) -> str:
             "(negotiation_env.analysis.resource_metrics.intervention_of).")
 
 
-def _arm_table(name: str, title: str, picked: Sequence[str], rows_all: Sequence[tuple[Any, dict[str, Any]]],
-               arm_of: Mapping[int, str], matched: Any, pm: Any, mcs: Sequence[Any], pairings: Sequence[str],
-               include_fallbacks: bool, notes: list[str]) -> Table | None:
+def _arm_table(run: _ResourceRun, name: str, title: str, picked: Sequence[str]) -> Table | None:
     """Each arm of ``picked`` against its matched baseline, per pairing x partner x M/C
     and pooled (over the matched cells only)."""
     if not picked:
@@ -731,10 +833,10 @@ def _arm_table(name: str, title: str, picked: Sequence[str], rows_all: Sequence[
 
     def add(arm: str, p: str, partner: str, mc: Any, sub: list[dict[str, Any]], cell: bool) -> None:
         nonlocal unmatched
-        with_base, base, lost = matched(sub)
+        with_base, base, lost = run.matched(sub)
         if cell:
             unmatched += lost
-        mb, mi = pm(base), pm(with_base)
+        mb, mi = run.pm(base), run.pm(with_base)
         lead = [arm, p, partner, mc if isinstance(mc, str) else _mc_text(mc)]
         counts = [_get(mb, "games") or 0, _get(mi, "games") or 0]
         drow, xrow = lead + counts, lead + counts
@@ -746,8 +848,8 @@ def _arm_table(name: str, title: str, picked: Sequence[str], rows_all: Sequence[
         xrows.append(xrow)
 
     for arm in picked:
-        arm_games = [(c, g) for c, g in rows_all if arm_of[id(g)] == arm]
-        arm_pairings = [q for q in pairings if any(c.pairing == q for c, _ in arm_games)]
+        arm_games = [(c, g) for c, g in run.rows_all if run.arm_of[id(g)] == arm]
+        arm_pairings = [q for q in run.pairings if any(c.pairing == q for c, _ in arm_games)]
         for p in arm_pairings:
             cells_ = sorted({(c.partner, c.mc) for c, _ in arm_games if c.pairing == p},
                             key=lambda x: (x[0], _mc_key(x[1])))
@@ -767,9 +869,11 @@ def _arm_table(name: str, title: str, picked: Sequence[str], rows_all: Sequence[
                "suboptimal, non-overdrawn round (§5.7)."]
     if unmatched:
         t_notes.append(f"{unmatched} intervention game(s) have no matched baseline and are left out.")
-        notes.append(f"{name}: {unmatched} intervention game(s) without a matched baseline left out.")
-    return Table(name, title, disp_cols, drows, disp_fmt, t_notes,
-                 data=Table(name, title + " (data)", data_cols, xrows, data_fmt))
+        run.notes.append(f"{name}: {unmatched} intervention game(s) without a matched baseline left out.")
+    sub = [g for _, g in run.rows_all if run.arm_of[id(g)] in picked]
+    return run.finish(Table(name, title, disp_cols, drows, disp_fmt, t_notes,
+                            data=Table(name, title + " (data)", data_cols, xrows, data_fmt)),
+                      sub + run.matched(sub)[1], main_only=False)
 
 
 _TOKEN_PARTS = ("rounds", "talk", "decision")
@@ -1050,6 +1154,42 @@ def _rulemaking_provenance(by_cell: Mapping[Any, list[dict[str, Any]]]) -> Table
 # --------------------------------------------------------------------------- matrix
 
 
+@dataclass
+class _MatrixRun:
+    """What every matrix table draws on, read once per report: the matrix traces, the
+    dyads of those with a resolved round, the complete-case dyads, Table 1's rows (the
+    pooled and sensitivity tables read its marks), the bootstrap resamples and the notes."""
+
+    games: list[dict[str, Any]]
+    usable: list[Any]
+    kept: list[Any]
+    rows_in: list[dict[str, Any]]
+    n_resamples: int
+    notes: list[str]
+
+    @classmethod
+    def of(cls, traces: Iterable[Any], n_resamples: int) -> _MatrixRun | None:
+        """The run of ``traces`` (None when they hold no matrix game)."""
+        from . import matrix_metrics as mm
+
+        games = [as_dict(t) for t in traces]
+        games = [g for g in games if g.get("game") == "matrix"]
+        if not games:
+            return None
+        usable = [g for g in games if g.get("rounds")]
+        notes = []
+        if len(usable) < len(games):
+            notes.append(f"{len(games) - len(usable)} matrix game(s) without a resolved round left out: "
+                         + ", ".join(str(g.get("game_id")) for g in games if not g.get("rounds"))[:400])
+        usable = [mm.dyad_of(g) for g in usable]  # read once; every metric takes Dyads as well as traces
+        kept = mm.dyads_of(usable, "complete")
+        if len(kept) < len(usable):
+            notes.append(f"{len(usable) - len(kept)} matrix dyad(s) left out of the complete-case tables (an error "
+                         "fallback, fewer rounds than planned or a game that ended in an error); the all-available "
+                         "row of matrix_sensitivity keeps them.")
+        return cls(games, usable, kept, mm.switching_table(usable, n_resamples=n_resamples), n_resamples, notes)
+
+
 def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES) -> tuple[list[Table], list[dict[str, Any]], list[str]]:
     """Seed 002 from matrix-game traces: Table 1, the pooled game / pairing / overall
     effects (§4), the outcome table (Appendix A.1), the A.1 differences (Tables S1, S2),
@@ -1063,64 +1203,66 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
     row whose dyads are too few for any permutation test to reach .05 gets no p, no
     interval and ``n/a``, and a note says how many.
     """
+    run = _MatrixRun.of(traces, n_resamples)
+    if run is None:
+        return [], [], []
+    # _matrix_table1 adds its lines to run.notes
+    return [_matrix_table1(run), _matrix_pooled_effects(run), _matrix_outcomes(run), _matrix_outcome_effects(run),
+            _matrix_outcome_effects_by_game(run), _matrix_joint_outcomes(run), _matrix_alternation(run),
+            _matrix_error_audit(run), _matrix_sensitivity(run)], run.rows_in, run.notes
+
+
+def _matrix_table1(run: _MatrixRun) -> Table:
+    """Table 1: switching without and with talk per pairing x stage game, with the framing marks."""
     from . import matrix_metrics as mm
 
-    games = [as_dict(t) for t in traces]
-    games = [g for g in games if g.get("game") == "matrix"]
-    if not games:
-        return [], [], []
-    usable = [g for g in games if g.get("rounds")]
-    notes = []
-    if len(usable) < len(games):
-        notes.append(f"{len(games) - len(usable)} matrix game(s) without a resolved round left out: "
-                     + ", ".join(str(g.get("game_id")) for g in games if not g.get("rounds"))[:400])
-    usable = [mm.dyad_of(g) for g in usable]  # read once; every metric takes Dyads as well as traces
-    kept = mm.dyads_of(usable, "complete")
-    if len(kept) < len(usable):
-        notes.append(f"{len(usable) - len(kept)} matrix dyad(s) left out of the complete-case tables (an error "
-                     "fallback, fewer rounds than planned or a game that ended in an error); the all-available "
-                     "row of matrix_sensitivity keeps them.")
-    rows_in = mm.switching_table(usable, n_resamples=n_resamples)
-    codes = [c for c in ("N", "B", "E", "S", "T", "IR") if any(c in (r.get("contexts") or {}) for r in rows_in)]
+    codes = [c for c in ("N", "B", "E", "S", "T", "IR") if any(c in (r.get("contexts") or {}) for r in run.rows_in)]
     cols = ["Pairing", "Game", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p", "Dyads no talk",
             "Dyads talk"] + codes
     fmts = ["text", "text", "pct", "pct", "pct", "pct_ci", "p", "int", "int"] + ["text"] * len(codes)
     rows = [[r["model"], r["game"], r["s_no_talk"], r["s_talk"], r["delta"], r["delta_ci"], r["p"], r["dyads_no_talk"],
-             r["dyads_talk"]] + [(r.get("contexts") or {}).get(k) for k in codes] for r in rows_in]
+             r["dyads_talk"]] + [(r.get("contexts") or {}).get(k) for k in codes] for r in run.rows_in]
     t1_notes = ["S: adjacent-round switches / transitions, pooled over agents and dyads within a framing, then "
                 "framings weighted equally; ΔS = S(no talk) - S(talk), positive = stabilizing. Percentile 95% CI "
-                f"from {n_resamples} dyad bootstrap resamples stratified by framing x treatment (seed 42); two-sided "
+                f"from {run.n_resamples} dyad bootstrap resamples stratified by framing x treatment (seed 42); "
+                "two-sided "
                 "p of the permutation test over dyads (treatment labels relabelled within each framing; exact when "
-                f"there are at most {n_resamples} relabellings). Framing columns (N, B, E, S, T, IR): "
+                f"there are at most {run.n_resamples} relabellings). Framing columns (N, B, E, S, T, IR): "
                 "Benjamini-Hochberg across every tested cell of the table, q < .05: + stabilizing, - destabilizing, "
                 "· null. Complete-case dyads only."]
-    untested_cells = sum(sym == mm.UNTESTED for r in rows_in for sym in (r.get("contexts") or {}).values())
-    n_cells = sum(len(r.get("contexts") or {}) for r in rows_in)
-    untested_rows = sum(not r["tested"] for r in rows_in)
+    untested_cells = sum(sym == mm.UNTESTED for r in run.rows_in for sym in (r.get("contexts") or {}).values())
+    n_cells = sum(len(r.get("contexts") or {}) for r in run.rows_in)
+    untested_rows = sum(not r["tested"] for r in run.rows_in)
     if untested_cells or untested_rows:
         t1_notes.append(f"n/a, and p and CI –: too few dyads to test. With n1 and n2 dyads a cell's smallest two-sided "
                         "permutation p is 2 / C(n1 + n2, n1) (2 vs 2: 2/6 = 0.333; 4 vs 4: 2/70 = 0.029), a row's "
                         "the product over its framings; where it is not below .05 no test can be significant, so "
                         "none is made and the cell is not in the Benjamini-Hochberg family.")
-        notes.append(f"matrix_table1: {untested_cells} of {n_cells} framing cell(s) and {untested_rows} of "
-                     f"{len(rows_in)} row(s) have too few dyads to test (no p, CI or mark; marked n/a).")
-    small = [min(e["dyads"]) for r in rows_in if r["delta_ci"] is not None for e in r["cell_effects"].values()]
+        run.notes.append(f"matrix_table1: {untested_cells} of {n_cells} framing cell(s) and {untested_rows} of "
+                     f"{len(run.rows_in)} row(s) have too few dyads to test (no p, CI or mark; marked n/a).")
+    small = [min(e["dyads"]) for r in run.rows_in if r["delta_ci"] is not None for e in r["cell_effects"].values()]
     if small and min(small) < 20:
         t1_notes.append(f"Cells here have as few as {min(small)} dyads a treatment: the percentile bootstrap interval "
                         "is then narrower than its nominal 95% (n resampled dyads keep (n - 1)/n of their variance), "
                         "so it can exclude 0 where the test does not reject; p and the marks are the permutation "
                         "test's, valid at any size.")
-    if any(r["tested"] and r["delta_ci"] is None for r in rows_in):
+    if any(r["tested"] and r["delta_ci"] is None for r in run.rows_in):
         t1_notes.append("A tested row's CI is – where one of its framings is too small to test on its own: "
                         "resampling a cell of two dyads halves their variance, so the interval would be too narrow.")
     t1 = Table("matrix_table1", "Table 1 layout: communication effects on adjacent-round switching", cols, rows, fmts,
                t1_notes)
+    return t1
 
-    pooled = mm.pooled_effects(usable, n_resamples=n_resamples)
+
+def _matrix_pooled_effects(run: _MatrixRun) -> Table:
+    """ΔS pooled per stage game, per pairing and overall, with the groups' marks."""
+    from . import matrix_metrics as mm
+
+    pooled = mm.pooled_effects(run.usable, n_resamples=run.n_resamples)
     level_key = {"game": "key_stage_game", "pairing": "key_pairing"}
     prow = []
     for r in pooled:
-        marks = [sym for t in rows_in if r["level"] == "all" or t.get(level_key[r["level"]]) == r["key"]
+        marks = [sym for t in run.rows_in if r["level"] == "all" or t.get(level_key[r["level"]]) == r["key"]
                  for sym in (t.get("contexts") or {}).values()]
         tested = sum(sym != mm.UNTESTED for sym in marks)
         prow.append([{"game": "game", "pairing": "pairing", "all": "all"}[r["level"]], r["group"], r["cells"],
@@ -1137,14 +1279,21 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                       "treatments, cells weighted equally (game: its pairing x framing cells; pairing: its stage game "
                       "x framing cells; all: every cell), as the paper's game-level reductions (\"45.8 points in "
                       "Prisoner's Dilemma\") and model-level estimates. Relative reduction = ΔS / S(no talk). As in "
-                      f"matrix_table1, the percentile 95% CI from {n_resamples} dyad bootstrap resamples stratified by "
+                      f"matrix_table1, the percentile 95% CI from {run.n_resamples} dyad bootstrap resamples "
+                      "stratified by "
                       "cell x treatment (seed 42) and p of the permutation test over dyads within cells; – where a "
                       "cell is too small to test on its own. Stabilizing / destabilizing cells: the group's framing cells marked + / - in "
                       "matrix_table1 (Benjamini-Hochberg across every tested cell of that table, q < .05), out of its "
                       "cells with enough dyads to test. Complete-case dyads only."])
+    return t_pooled
+
+
+def _matrix_outcomes(run: _MatrixRun) -> Table:
+    """Appendix A.1-A.2 outcomes per pairing x stage game x treatment."""
+    from . import matrix_metrics as mm
 
     orows = []
-    for r in mm.outcome_table(usable):
+    for r in mm.outcome_table(run.usable):
         j = r["joint"]
         orows.append([r["pairing"], _stage_name(r["stage_game"]), "talk" if r["treatment"] == "communication"
                       else "no talk", r["dyads"], r["S"], r["C_mean"], r["a_rate"], r["payoff_per_round"],
@@ -1155,33 +1304,56 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                ["text", "text", "text", "int", "pct", "num", "pct", "num", "pct", "pct", "pct", "pct"],
                ["Pooled over dyads and agents; C: period-two adherence (Eq. S1), mean over agent trajectories; "
                 "joint outcomes: first letter = first seat. Complete-case dyads only."])
+    return t2
 
-    effect_cols = ["Dyads no talk", "Dyads talk", "A % no talk", "A % talk", "ΔA (pp)", "ΔA 95% CI (pp)",
-                   "Payoff no talk", "Payoff talk", "ΔPayoff", "ΔPayoff 95% CI"]
-    effect_fmts = ["int", "int", "pct", "pct", "pct", "pct_ci", "num", "num", "num", "ci"]
 
-    def effect_cells(r: Mapping[str, Any]) -> list[Any]:
-        a, pay = r["a_rate"], r["payoff_per_round"]
-        return [r["dyads_no_talk"], r["dyads_talk"], a["no_talk"], a["talk"], a["delta"], a["ci"], pay["no_talk"],
-                pay["talk"], pay["delta"], pay["ci"]]
+_EFFECT_COLS = ["Dyads no talk", "Dyads talk", "A % no talk", "A % talk", "ΔA (pp)", "ΔA 95% CI (pp)",
+                "Payoff no talk", "Payoff talk", "ΔPayoff", "ΔPayoff 95% CI"]
+_EFFECT_FMTS = ["int", "int", "pct", "pct", "pct", "pct_ci", "num", "num", "num", "ci"]
 
-    eff = mm.outcome_effects(usable, n_resamples=n_resamples)
-    eff_note = (f"Differences are talk minus no talk. 95% percentile CI from {n_resamples} dyad bootstrap resamples "
-                "within each cell, talk and no-talk dyads resampled independently (seed 42); – where a cell's dyads "
-                "are too few to test on their own (as in matrix_table1). Complete-case dyads only.")
-    t_eff = Table("matrix_outcome_effects", "Action-A rate and payoff by treatment with differences (seed 002 "
-                  "Table S2 layout)", ["Pairing", "Game"] + effect_cols,
-                  [[r["pairing"], r["game"]] + effect_cells(r) for r in eff], ["text", "text"] + effect_fmts,
-                  ["Within each pairing x game, framings weighted equally. " + eff_note])
-    eff_game = mm.outcome_effects(usable, rows=("stage_game",), cells=("pairing", "framing"), n_resamples=n_resamples)
-    t_eff_game = Table("matrix_outcome_effects_by_game", "Action-A rate and payoff by game and treatment with "
-                       "differences (seed 002 Table S1 layout)", ["Game", "Cells"] + effect_cols,
-                       [[r["game"], r["cells"]] + effect_cells(r) for r in eff_game],
-                       ["text", "int"] + effect_fmts,
-                       ["Every pairing x framing cell of a game weighted equally. " + eff_note])
+
+def _effect_cells(r: Mapping[str, Any]) -> list[Any]:
+    a, pay = r["a_rate"], r["payoff_per_round"]
+    return [r["dyads_no_talk"], r["dyads_talk"], a["no_talk"], a["talk"], a["delta"], a["ci"], pay["no_talk"],
+            pay["talk"], pay["delta"], pay["ci"]]
+
+
+def _effect_note(n_resamples: int) -> str:
+    return (f"Differences are talk minus no talk. 95% percentile CI from {n_resamples} dyad bootstrap resamples "
+            "within each cell, talk and no-talk dyads resampled independently (seed 42); – where a cell's dyads "
+            "are too few to test on their own (as in matrix_table1). Complete-case dyads only.")
+
+
+def _matrix_outcome_effects(run: _MatrixRun) -> Table:
+    """Table S2: action-A rate and payoff without and with talk per pairing x stage game."""
+    from . import matrix_metrics as mm
+
+    eff = mm.outcome_effects(run.usable, n_resamples=run.n_resamples)
+    return Table("matrix_outcome_effects", "Action-A rate and payoff by treatment with differences (seed 002 "
+                 "Table S2 layout)", ["Pairing", "Game"] + _EFFECT_COLS,
+                 [[r["pairing"], r["game"]] + _effect_cells(r) for r in eff], ["text", "text"] + _EFFECT_FMTS,
+                 ["Within each pairing x game, framings weighted equally. " + _effect_note(run.n_resamples)])
+
+
+def _matrix_outcome_effects_by_game(run: _MatrixRun) -> Table:
+    """Table S1: action-A rate and payoff without and with talk per stage game."""
+    from . import matrix_metrics as mm
+
+    eff_game = mm.outcome_effects(run.usable, rows=("stage_game",), cells=("pairing", "framing"),
+                                  n_resamples=run.n_resamples)
+    return Table("matrix_outcome_effects_by_game", "Action-A rate and payoff by game and treatment with "
+                 "differences (seed 002 Table S1 layout)", ["Game", "Cells"] + _EFFECT_COLS,
+                 [[r["game"], r["cells"]] + _effect_cells(r) for r in eff_game],
+                 ["text", "int"] + _EFFECT_FMTS,
+                 ["Every pairing x framing cell of a game weighted equally. " + _effect_note(run.n_resamples)])
+
+
+def _matrix_joint_outcomes(run: _MatrixRun) -> Table:
+    """Table S3: joint-action shares per stage game and treatment, cells weighted equally."""
+    from . import matrix_metrics as mm
 
     jrows = []
-    for r in mm.joint_outcome_table(usable):
+    for r in mm.joint_outcome_table(run.usable):
         j = r["joint"]
         jrows.append([r["game"], "talk" if r["treatment"] == "communication" else "no talk", r["cells"], r["dyads"],
                       j["AA"], j["AB"], j["BA"], j["BB"]])
@@ -1193,9 +1365,15 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                      "played in both treatments, so both rows of a game average the same cells. The paper's A, AB, "
                      "BA, B columns are AA, AB, BA, BB here. Complete-case dyads only (matrix_outcomes pools dyads "
                      "instead)."])
+    return t_joint
+
+
+def _matrix_alternation(run: _MatrixRun) -> Table:
+    """Table S4: no-talk alternation per pairing x stage game."""
+    from . import matrix_metrics as mm
 
     arows = []
-    for r in mm.alternation_table(usable):
+    for r in mm.alternation_table(run.usable):
         both = r["both_all_switch"]
         arows.append([r["pairing"], r["game"], r["dyads"], r["agents"], r["all_switch_share"],
                       r["at_least_8_9_share"], r["C_median"], r["C_iqr"],
@@ -1211,36 +1389,14 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                    "the action marginals (Eq. 3). C: period-two adherence (Eq. S1), median and interquartile range "
                    "(linear quantiles). Dyad phase for Snowdrift and Harmony, as Table S4: in phase = both agents "
                    "alternate with equal actions (AA <-> BB), antiphase = opposite actions (AB <-> BA)."])
+    return t_alt
 
-    srows = []
-    classes = {}
-    # the same dyads make the same figures (each call seeds its own resampling): Table 1 is the
-    # complete-case table, and where no dyad is left out the all-available row repeats it
-    same = len(mm.dyads_of(usable, "all")) == len(kept)
-    done: dict[str, Any] = {}
-    for analysis in ("complete", "all"):
-        if analysis == "all" and same:
-            e, table = done["effect"], rows_in
-        else:
-            e = done["effect"] = mm.communication_effect(usable, analysis=analysis, n_resamples=n_resamples)
-            table = rows_in if analysis == "complete" else mm.switching_table(usable, analysis=analysis,
-                                                                               n_resamples=n_resamples)
-        m = mm.pooled_metrics(usable, analysis)
-        classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
-        srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
-                      e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
-                      sum(sym in ("+", "-") for sym in classes[analysis].values()), len(classes[analysis]),
-                      sum(sym == mm.UNTESTED for sym in classes[analysis].values())])
-    common = set(classes["complete"]) & set(classes["all"])
-    changed = sum(classes["complete"][k] != classes["all"][k] for k in common)
-    t3 = Table("matrix_sensitivity", "Complete-case vs all-available transitions (seed 002 A.3)",
-               ["Analysis", "Dyads", "Transitions", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p",
-                "Corrected cells (+/-)", "Cells", "Cells too few to test"], srows,
-               ["text", "int", "int", "pct", "pct", "pct", "pct_ci", "p", "int", "int", "int"],
-               ["Overall ΔS weights every stage game x framing cell equally; p: permutation test over dyads within "
-                "cells. All available: fallback actions and every transition of partial dyads kept. Corrected "
-                f"classifications that differ between the two: {changed} of {len(common)} cells."])
-    audit = mm.error_audit(games)
+
+def _matrix_error_audit(run: _MatrixRun) -> Table:
+    """Table S5: the error audit per pairing and treatment, every matrix trace."""
+    from . import matrix_metrics as mm
+
+    audit = mm.error_audit(run.games)
     t_audit = Table("matrix_error_audit", "Error audit by pairing and treatment (Table S5 layout)",
                     ["Pairing", "Treatment", "Dyads", "Error-marked dyads", "Malformed-output events",
                      "Unparsable actions", "Empty messages", "API-failure events", "Partial dyads",
@@ -1261,7 +1417,42 @@ def matrix_tables(traces: Iterable[Any], *, n_resamples: int = MATRIX_RESAMPLES)
                      "answer of a call that failed for good counts here, not as malformed. Partial: fewer rounds "
                      "than planned. Complete clean: every planned round and no error mark, the dyads of the "
                      "complete-case tables."])
-    return [t1, t_pooled, t2, t_eff, t_eff_game, t_joint, t_alt, t_audit, t3], rows_in, notes
+    return t_audit
+
+
+def _matrix_sensitivity(run: _MatrixRun) -> Table:
+    """A.3: the complete-case and all-available analyses side by side."""
+    from . import matrix_metrics as mm
+
+    srows = []
+    classes = {}
+    # the same dyads make the same figures (each call seeds its own resampling): Table 1 is the
+    # complete-case table, and where no dyad is left out the all-available row repeats it
+    same = len(mm.dyads_of(run.usable, "all")) == len(run.kept)
+    done: dict[str, Any] = {}
+    for analysis in ("complete", "all"):
+        if analysis == "all" and same:
+            e, table = done["effect"], run.rows_in
+        else:
+            e = done["effect"] = mm.communication_effect(run.usable, analysis=analysis, n_resamples=run.n_resamples)
+            table = run.rows_in if analysis == "complete" else mm.switching_table(run.usable, analysis=analysis,
+                                                                               n_resamples=run.n_resamples)
+        m = mm.pooled_metrics(run.usable, analysis)
+        classes[analysis] = {(r["model"], r["game"], c): sym for r in table for c, sym in r["contexts"].items()}
+        srows.append(["complete-case" if analysis == "complete" else "all available", m["dyads"], m["transitions"],
+                      e["s_no_talk"], e["s_talk"], e["delta"], e["delta_ci"], e["p"],
+                      sum(sym in ("+", "-") for sym in classes[analysis].values()), len(classes[analysis]),
+                      sum(sym == mm.UNTESTED for sym in classes[analysis].values())])
+    common = set(classes["complete"]) & set(classes["all"])
+    changed = sum(classes["complete"][k] != classes["all"][k] for k in common)
+    t3 = Table("matrix_sensitivity", "Complete-case vs all-available transitions (seed 002 A.3)",
+               ["Analysis", "Dyads", "Transitions", "S no talk %", "S talk %", "ΔS (pp)", "ΔS 95% CI (pp)", "p",
+                "Corrected cells (+/-)", "Cells", "Cells too few to test"], srows,
+               ["text", "int", "int", "pct", "pct", "pct", "pct_ci", "p", "int", "int", "int"],
+               ["Overall ΔS weights every stage game x framing cell equally; p: permutation test over dyads within "
+                "cells. All available: fallback actions and every transition of partial dyads kept. Corrected "
+                f"classifications that differ between the two: {changed} of {len(common)} cells."])
+    return t3
 
 
 def _stage_name(stage_game: str) -> str:
