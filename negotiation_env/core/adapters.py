@@ -25,7 +25,6 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .game import NO_REWARDS, Game
-from .infos import LazyInfos
 from .visible import shown
 
 __all__ = ["GameAECEnv", "GameParallelEnv", "OrderEnforcing"]
@@ -38,10 +37,9 @@ def _check_render_mode(mode: str | None) -> None:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi'; got {mode!r}")
 
 
-def _infos(game: Game, agents: list[str]) -> LazyInfos:
-    """Every agent's info at the game's current state, each made when first read
-    (:mod:`.infos`; the adapters retire the mapping before the game moves)."""
-    return LazyInfos(agents, game.full_info)
+def _infos(game: Game, agents: list[str]) -> dict:
+    """Every agent's info at the game's current state, as a plain dict of new dicts."""
+    return {a: game.full_info(a) for a in agents}
 
 
 class _GameEnvBase:
@@ -68,7 +66,7 @@ class _GameEnvBase:
         self._agent_set = frozenset(self.possible_agents)
         self.render_mode = render_mode
         self.agents: list[str] = []
-        #: makes one agent's info at the game's current state (for LazyInfos)
+        #: makes one agent's info at the game's current state
         self._make_info = self.game.full_info
 
     def _known(self, agent, call: str) -> None:
@@ -133,12 +131,11 @@ class _GameEnvBase:
 class GameAECEnv(_GameEnvBase, AECEnv):
     """The AEC adapter.
 
-    ``infos`` is made on demand: ``last()`` makes the selected agent's info alone
-    (:meth:`info_now`), and the full mapping (a :class:`~.infos.LazyInfos` holding that
-    info) exists only once something reads ``env.infos``. Before the game moves the
-    mapping, if one was made, is retired (made in full when someone else still holds
-    it), so a kept ``infos`` never changes; the info dicts themselves are new for every
-    state and never changed after."""
+    ``infos`` is made when read: ``last()`` makes the selected agent's info alone
+    (:meth:`info_now`), and ``env.infos`` is a plain dict of every agent's info, made in
+    full the first time it is read at a state (holding the info ``last()`` returned) and
+    kept until the game moves. Every move starts a new dict, so a kept ``infos`` never
+    changes; the info dicts are new for every state and never changed after."""
 
     #: env.infos at the current state once something read it (None: not made yet)
     _infos_map: dict | None = None
@@ -153,10 +150,9 @@ class GameAECEnv(_GameEnvBase, AECEnv):
     def infos(self) -> dict:
         m = self._infos_map
         if m is None:
-            m = self._infos_map = LazyInfos(self.agents, self._make_info)
             made = self._made
-            if made is not None and made[0] in m:
-                m[made[0]] = made[1]  # the same object last() returned
+            make = self._make_info
+            m = self._infos_map = {a: made[1] if made is not None and made[0] == a else make(a) for a in self.agents}
         return m
 
     @infos.setter
@@ -178,11 +174,9 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         return info
 
     def _moving(self) -> None:
-        """Before the game moves: retire the current mapping (made in full if anyone but
-        this env holds it) and forget the current state's infos."""
-        if self._infos_map is not None:
-            LazyInfos.retire(self._infos_map)
-            self._infos_map = None
+        """Before the game moves: forget the current state's infos (a caller that kept
+        them keeps a dict nothing changes)."""
+        self._infos_map = None
         self._made = None
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -232,20 +226,14 @@ class GameAECEnv(_GameEnvBase, AECEnv):
 
 
 class GameParallelEnv(_GameEnvBase, ParallelEnv):
-    #: the infos last returned, retired (made in full if the caller still holds them)
-    #: before the game moves
-    _infos_out: LazyInfos | None = None
-
     def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
         self._setup(game_factory, render_mode)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        LazyInfos.retire(self._infos_out)
         self.game.reset(self._next_rng(seed))
         self.agents = list(self.possible_agents)
         self._render_reset()
-        self._infos_out = _infos(self.game, list(self.agents))
-        return {a: self.game.observe(a) for a in self.agents}, self._infos_out
+        return {a: self.game.observe(a) for a in self.agents}, _infos(self.game, list(self.agents))
 
     def step(self, actions: dict):
         if not self.agents:
@@ -269,7 +257,6 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
                 "lists the agents whose actions count this step; give every live agent an action)"
             )
         rewards = {a: 0.0 for a in self.agents}
-        LazyInfos.retire(self._infos_out)
         for a in acting:
             if a in self.game.acting():
                 step_rewards = self.game.step(a, actions[a])
@@ -279,7 +266,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         done = self.game.done
         agents = list(self.agents)
         obs = {a: self.game.observe(a) for a in agents}
-        infos = self._infos_out = _infos(self.game, agents)
+        infos = _infos(self.game, agents)
         terminations = {a: done for a in agents}
         truncations = {a: False for a in agents}
         if done:

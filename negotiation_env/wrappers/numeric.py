@@ -35,7 +35,6 @@ from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
 
 from ..core.adapters import GameAECEnv, OrderEnforcing
-from ..core.infos import LazyInfos
 from .menus import OBS_HIGH, Menu, menu_for
 
 __all__ = ["numeric", "NumericAECEnv", "NumericParallelEnv", "INFO_MODES"]
@@ -102,15 +101,12 @@ class _Numeric:
         acting = self.game.acting() if acting is None else acting
         return {"active": np.float32(agent in acting), "invalid": np.float32(invalid)}
 
-    def _infos(self, inner: dict) -> LazyInfos:
-        """The view's infos over the wrapped env's ``inner``, each made on first read
-        (:mod:`negotiation_env.core.infos`): a kept mapping holds ``inner`` (which the
-        wrapped env then makes in full before the game moves) and the acting agents of
-        its own step, so it never changes."""
+    def _infos(self, inner: dict) -> dict:
+        """The view's infos over the wrapped env's ``inner``: a new plain dict."""
         if self.info_mode == "full":
-            return LazyInfos(list(inner), inner.__getitem__)
+            return dict(inner)
         acting = self.game.acting()
-        return LazyInfos(list(inner), lambda a: self._info(a, inner[a], acting))
+        return {a: self._info(a, info, acting) for a, info in inner.items()}
 
     def action_labels(self) -> list[str]:
         """The label of every index of the menu (the menu modules and the README section
