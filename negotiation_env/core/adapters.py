@@ -21,13 +21,11 @@ from typing import Callable
 
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .game import NO_REWARDS, Game
 from .visible import shown
 
-__all__ = ["GameAECEnv", "GameParallelEnv", "OrderEnforcing"]
+__all__ = ["GameAECEnv", "GameParallelEnv"]
 
 RENDER_MODES = ("human", "ansi")
 
@@ -274,55 +272,3 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
-
-
-class OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's :class:`~pettingzoo.utils.wrappers.OrderEnforcingWrapper`, what
-    :func:`negotiation_env.env` returns, with its checks unchanged and two calls made
-    shorter: ``last()`` reads the wrapped env's own ``last()``, ``step()`` steps it
-    directly and ``agent_iter()``'s iterator reads its ``agents`` and
-    ``agent_selection``, instead of fetching each attribute through the wrapper's
-    attribute forwarding (eight forwarded reads a step, about a fifth of a resource
-    step). Before ``reset()`` all three behave exactly as the base class (its errors and
-    warnings); after, they return and do what the base class would. ``str(env)`` is the
-    wrapped env's, as for the base class."""
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            return super().last(observe)
-        return self.env.last(observe)
-
-    def step(self, action) -> None:
-        if not self._has_reset or not self.env.agents:
-            super().step(action)
-            return
-        self._has_updated = True
-        self.env.step(action)
-
-    def agent_iter(self, max_iter: int = 2**63):
-        if not self._has_reset:
-            return super().agent_iter(max_iter)  # its error
-        return _Iterable(self, max_iter)
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class _Iterable(AECOrderEnforcingIterable):
-    def __iter__(self):
-        return _Iterator(self.env, self.max_iter)
-
-
-class _Iterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing iterator, reading ``agents`` and ``agent_selection``
-    from the wrapped env directly (the same values, two forwarded reads a step fewer)."""
-
-    def __next__(self):
-        inner = self.env.env
-        if not inner.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        agent = inner.agent_selection
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
-        return agent

@@ -32,9 +32,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.env import AECIterable
-from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
+from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper, OrderEnforcingWrapper
 
-from ..core.adapters import GameAECEnv, OrderEnforcing
+from ..core.adapters import GameAECEnv
 from .menus import OBS_HIGH, Menu, menu_for
 
 __all__ = ["numeric", "NumericAECEnv", "NumericParallelEnv", "INFO_MODES"]
@@ -123,9 +123,9 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         # read agent_selection, agents, terminations, ... from the GameAECEnv itself once
         # the env is reset, instead of through one or two levels of attribute forwarding
         # (the same objects: the order-enforcing wrapper only forwards them after reset).
-        order = env if type(env) is OrderEnforcing else None
+        order = env if type(env) is OrderEnforcingWrapper else None
         raw = env.env if order is not None else env
-        self._order: OrderEnforcing | None = order
+        self._order: OrderEnforcingWrapper | None = order
         self._raw: GameAECEnv | None = raw if type(raw) is GameAECEnv else None
 
     def _direct(self) -> GameAECEnv | None:

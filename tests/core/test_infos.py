@@ -83,7 +83,7 @@ def test_kept_parallel_infos_do_not_change(game):
     assert [dict(k) for k in kept] == copies
 
 
-def test_the_plain_loop_makes_one_info_a_step(monkeypatch):
+def test_env_infos_is_made_once_a_state_and_anew_when_the_game_moves(monkeypatch):
     from negotiation_env.games.rulemaking.game import RulemakingGame
 
     calls = []
@@ -91,14 +91,11 @@ def test_the_plain_loop_makes_one_info_a_step(monkeypatch):
     monkeypatch.setattr(RulemakingGame, "info", lambda self, agent: calls.append(agent) or info(self, agent))
     env = negotiation_env.env(game="rulemaking")
     env.reset(seed=0)
-    steps = 0
-    for agent in env.agent_iter():
-        _obs, _r, term, trunc, got = env.last()
-        assert got["active_agents"] == ([] if term or trunc else [agent])
-        env.step(None if term or trunc else {"move": 1, "issue": 0, "rationale": "We keep our position."})
-        steps += 1
-    # five parties: building every info would be five a step
-    assert len(calls) <= steps + 1 and len(env.possible_agents) == 5
+    first = env.infos
+    assert env.infos is first and env.last()[4] is first[env.agent_selection]
+    assert calls == list(env.possible_agents)  # five parties, each info made once
+    env.step({"move": 1, "issue": 0, "rationale": "We keep our position."})
+    assert env.infos is not first and len(calls) == 10
 
 
 @pytest.mark.parametrize("read_mapping_first", [False, True])
