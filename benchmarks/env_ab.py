@@ -20,6 +20,12 @@ whose range straddles 1 by a few percent is noise.
 
 Rows: ``resource``, ``matrix``, ``rulemaking`` (AEC, default configs) and ``numeric``
 (the numeric view over the matrix AEC env).
+
+Each repetition also plays PettingZoo's classic references the same way (``tictactoe_v3``
+for resource and rulemaking, ``rps_v2`` for matrix and numeric: AEC, as shipped with their
+wrappers, seeded random legal actions, as in ``env_throughput.py``), and the columns
+``base/ref`` and ``new/ref`` give the median over repetitions of each tree's per-
+repetition ratio to its row's reference.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import env_throughput as B  # noqa: E402
 
 ROWS = ("resource", "matrix", "rulemaking", "numeric")
+#: the PettingZoo classic env each row is compared with
+REFERENCE = {"resource": "tictactoe_v3", "rulemaking": "tictactoe_v3", "matrix": "rps_v2", "numeric": "rps_v2"}
 BASE_NAME = "negotiation_env_base"
 
 
@@ -109,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
 
         base_pkg = importlib.import_module(BASE_NAME)
         played = [(row, tag, *make_row(pkg, row)) for row in rows for tag, pkg in (("base", base_pkg), ("new", new_pkg))]
+        refs = {"rps_v2": B.rps_v2.env(), "tictactoe_v3": B.tictactoe_v3.env()}
+        ref_actors = {"rps_v2": B.rps_actors, "tictactoe_v3": B.tictactoe_actors}
+        for ref in sorted({REFERENCE[row] for row in rows}):
+            played.append((ref, "ref", refs[ref], ref_actors[ref](refs[ref], args.seed)))
         for _row, _tag, env, actors in played:  # warm-up: imports, first renders
             B.run_aec_games(env, max(1, games // 3), 0, actors)
         figures: dict[tuple[str, str], list[float]] = {(row, tag): [] for row, tag, _e, _a in played}
@@ -126,12 +138,18 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"env A/B: base {full[:12]} ({args.base}) against the working tree; {games} games x {reps} repetitions, "
           "µs per step = env.step + env.last()")
-    print(f"{'row':<12} {'base µs':>8} {'new µs':>8} {'new/base':>9} {'min':>6} {'max':>6}")
+    print(f"{'row':<12} {'base µs':>8} {'new µs':>8} {'new/base':>9} {'min':>6} {'max':>6}   "
+          f"{'reference':<13} {'ref µs':>7} {'base/ref':>9} {'new/ref':>8}")
     for row in rows:
         b, n = figures[(row, "base")], figures[(row, "new")]
+        ref = REFERENCE[row]
+        r = figures[(ref, "ref")]
         ratios = [y / x for x, y in zip(b, n)]
+        base_ref = statistics.median(x / z for x, z in zip(b, r))
+        new_ref = statistics.median(y / z for y, z in zip(n, r))
         print(f"{row:<12} {statistics.median(b):8.2f} {statistics.median(n):8.2f} {statistics.median(ratios):9.3f} "
-              f"{min(ratios):6.3f} {max(ratios):6.3f}")
+              f"{min(ratios):6.3f} {max(ratios):6.3f}   {ref:<13} {statistics.median(r):7.2f} {base_ref:9.3f} "
+              f"{new_ref:8.3f}")
     return 0
 
 

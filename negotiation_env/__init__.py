@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping
 
-from .core.adapters import GameAECEnv, GameParallelEnv, OrderEnforcing
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from .core.adapters import GameAECEnv, GameParallelEnv
 from .core.config import ConfigError, build_config
 from .core.game import Game
 from .core import registry
@@ -114,10 +116,9 @@ def raw_env(game: str = "resource", render_mode: str | None = None, **config: An
 
 
 def env(game: str = "resource", render_mode: str | None = None, **config: Any):
-    """The AEC env, wrapped in PettingZoo's OrderEnforcingWrapper (as the classic envs are;
-    :class:`~negotiation_env.core.adapters.OrderEnforcing`, the same checks with a shorter
-    ``last()`` and ``step()``)."""
-    return OrderEnforcing(raw_env(game, render_mode=render_mode, **config))
+    """The AEC env, wrapped in PettingZoo's own ``OrderEnforcingWrapper`` (as the classic
+    envs are)."""
+    return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **config))
 
 
 def parallel_env(game: str = "resource", render_mode: str | None = None, **config: Any) -> GameParallelEnv:

@@ -21,14 +21,11 @@ from typing import Callable
 
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .game import NO_REWARDS, Game
-from .infos import LazyInfos
 from .visible import shown
 
-__all__ = ["GameAECEnv", "GameParallelEnv", "OrderEnforcing"]
+__all__ = ["GameAECEnv", "GameParallelEnv"]
 
 RENDER_MODES = ("human", "ansi")
 
@@ -38,10 +35,9 @@ def _check_render_mode(mode: str | None) -> None:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi'; got {mode!r}")
 
 
-def _infos(game: Game, agents: list[str]) -> LazyInfos:
-    """Every agent's info at the game's current state, each made when first read
-    (:mod:`.infos`; the adapters retire the mapping before the game moves)."""
-    return LazyInfos(agents, game.full_info)
+def _infos(game: Game, agents: list[str]) -> dict:
+    """Every agent's info at the game's current state, as a plain dict of new dicts."""
+    return {a: game.full_info(a) for a in agents}
 
 
 class _GameEnvBase:
@@ -68,7 +64,7 @@ class _GameEnvBase:
         self._agent_set = frozenset(self.possible_agents)
         self.render_mode = render_mode
         self.agents: list[str] = []
-        #: makes one agent's info at the game's current state (for LazyInfos)
+        #: makes one agent's info at the game's current state
         self._make_info = self.game.full_info
 
     def _known(self, agent, call: str) -> None:
@@ -133,12 +129,11 @@ class _GameEnvBase:
 class GameAECEnv(_GameEnvBase, AECEnv):
     """The AEC adapter.
 
-    ``infos`` is made on demand: ``last()`` makes the selected agent's info alone
-    (:meth:`info_now`), and the full mapping (a :class:`~.infos.LazyInfos` holding that
-    info) exists only once something reads ``env.infos``. Before the game moves the
-    mapping, if one was made, is retired (made in full when someone else still holds
-    it), so a kept ``infos`` never changes; the info dicts themselves are new for every
-    state and never changed after."""
+    ``infos`` is made when read: ``last()`` makes the selected agent's info alone
+    (:meth:`info_now`), and ``env.infos`` is a plain dict of every agent's info, made in
+    full the first time it is read at a state (holding the info ``last()`` returned) and
+    kept until the game moves. Every move starts a new dict, so a kept ``infos`` never
+    changes; the info dicts are new for every state and never changed after."""
 
     #: env.infos at the current state once something read it (None: not made yet)
     _infos_map: dict | None = None
@@ -153,10 +148,9 @@ class GameAECEnv(_GameEnvBase, AECEnv):
     def infos(self) -> dict:
         m = self._infos_map
         if m is None:
-            m = self._infos_map = LazyInfos(self.agents, self._make_info)
             made = self._made
-            if made is not None and made[0] in m:
-                m[made[0]] = made[1]  # the same object last() returned
+            make = self._make_info
+            m = self._infos_map = {a: made[1] if made is not None and made[0] == a else make(a) for a in self.agents}
         return m
 
     @infos.setter
@@ -178,11 +172,9 @@ class GameAECEnv(_GameEnvBase, AECEnv):
         return info
 
     def _moving(self) -> None:
-        """Before the game moves: retire the current mapping (made in full if anyone but
-        this env holds it) and forget the current state's infos."""
-        if self._infos_map is not None:
-            LazyInfos.retire(self._infos_map)
-            self._infos_map = None
+        """Before the game moves: forget the current state's infos (a caller that kept
+        them keeps a dict nothing changes)."""
+        self._infos_map = None
         self._made = None
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -232,20 +224,14 @@ class GameAECEnv(_GameEnvBase, AECEnv):
 
 
 class GameParallelEnv(_GameEnvBase, ParallelEnv):
-    #: the infos last returned, retired (made in full if the caller still holds them)
-    #: before the game moves
-    _infos_out: LazyInfos | None = None
-
     def __init__(self, game_factory: Callable[[], Game], render_mode: str | None = None):
         self._setup(game_factory, render_mode)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        LazyInfos.retire(self._infos_out)
         self.game.reset(self._next_rng(seed))
         self.agents = list(self.possible_agents)
         self._render_reset()
-        self._infos_out = _infos(self.game, list(self.agents))
-        return {a: self.game.observe(a) for a in self.agents}, self._infos_out
+        return {a: self.game.observe(a) for a in self.agents}, _infos(self.game, list(self.agents))
 
     def step(self, actions: dict):
         if not self.agents:
@@ -269,7 +255,6 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
                 "lists the agents whose actions count this step; give every live agent an action)"
             )
         rewards = {a: 0.0 for a in self.agents}
-        LazyInfos.retire(self._infos_out)
         for a in acting:
             if a in self.game.acting():
                 step_rewards = self.game.step(a, actions[a])
@@ -279,7 +264,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         done = self.game.done
         agents = list(self.agents)
         obs = {a: self.game.observe(a) for a in agents}
-        infos = self._infos_out = _infos(self.game, agents)
+        infos = _infos(self.game, agents)
         terminations = {a: done for a in agents}
         truncations = {a: False for a in agents}
         if done:
@@ -287,55 +272,3 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
-
-
-class OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's :class:`~pettingzoo.utils.wrappers.OrderEnforcingWrapper`, what
-    :func:`negotiation_env.env` returns, with its checks unchanged and two calls made
-    shorter: ``last()`` reads the wrapped env's own ``last()``, ``step()`` steps it
-    directly and ``agent_iter()``'s iterator reads its ``agents`` and
-    ``agent_selection``, instead of fetching each attribute through the wrapper's
-    attribute forwarding (eight forwarded reads a step, about a fifth of a resource
-    step). Before ``reset()`` all three behave exactly as the base class (its errors and
-    warnings); after, they return and do what the base class would. ``str(env)`` is the
-    wrapped env's, as for the base class."""
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            return super().last(observe)
-        return self.env.last(observe)
-
-    def step(self, action) -> None:
-        if not self._has_reset or not self.env.agents:
-            super().step(action)
-            return
-        self._has_updated = True
-        self.env.step(action)
-
-    def agent_iter(self, max_iter: int = 2**63):
-        if not self._has_reset:
-            return super().agent_iter(max_iter)  # its error
-        return _Iterable(self, max_iter)
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class _Iterable(AECOrderEnforcingIterable):
-    def __iter__(self):
-        return _Iterator(self.env, self.max_iter)
-
-
-class _Iterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing iterator, reading ``agents`` and ``agent_selection``
-    from the wrapped env directly (the same values, two forwarded reads a step fewer)."""
-
-    def __next__(self):
-        inner = self.env.env
-        if not inner.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        agent = inner.agent_selection
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
-        return agent

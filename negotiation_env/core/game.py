@@ -107,7 +107,14 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def reset(self, rng: np.random.Generator) -> None:
-        """Start a new game; all randomness comes from ``rng``."""
+        """Start a new game; all randomness comes from ``rng``.
+
+        A reset game plays exactly as a newly built one of the same config: ``reset``
+        rebuilds every part of the game's state, and what the game object keeps from
+        one game to the next (rendered texts, parsed answers) is keyed by what it is
+        made from. The runner relies on this to play many games on one env
+        (``runner.playing``; ``tests/runner/test_engine.py`` compares the traces of
+        reused and new envs)."""
 
     @abc.abstractmethod
     def acting(self) -> tuple[str, ...]:

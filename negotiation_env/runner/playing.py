@@ -44,11 +44,12 @@ def _pool() -> PolicyPool:
 
 
 #: envs of games that finished, by game and config, taken again by the next game of the
-#: same kind in this process (:func:`play_game`): ``reset`` rebuilds every part of a
-#: game's state, and what a game keeps across resets is keyed by content, so a reset env
-#: plays exactly as a new one (``tests/runner`` compares the traces). An env is never held
-#: by two live games: it is taken off the list while its game runs, and one whose game
-#: raised is dropped.
+#: same kind in this process (:func:`.engine.play_game`). This relies on the contract of
+#: :meth:`~negotiation_env.core.game.Game.reset`: a reset game plays exactly as a new one
+#: (``tests/runner/test_engine.py`` compares the traces of all three games). Reuse keeps
+#: what a game object renders and parses once for the games after it. An env is never
+#: held by two live games: it is taken off the list while its game runs, and one whose
+#: game raised is dropped.
 _FREE_ENVS: dict[str, list[Any]] = {}
 #: kinds of env kept at once; a larger mix starts afresh. The default cohort has 120
 #: (scenario, first speaker and condition are config); a kept resource env holds about

@@ -32,10 +32,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.env import AECIterable
-from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
+from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper, OrderEnforcingWrapper
 
-from ..core.adapters import GameAECEnv, OrderEnforcing
-from ..core.infos import LazyInfos
+from ..core.adapters import GameAECEnv
 from .menus import OBS_HIGH, Menu, menu_for
 
 __all__ = ["numeric", "NumericAECEnv", "NumericParallelEnv", "INFO_MODES"]
@@ -102,15 +101,12 @@ class _Numeric:
         acting = self.game.acting() if acting is None else acting
         return {"active": np.float32(agent in acting), "invalid": np.float32(invalid)}
 
-    def _infos(self, inner: dict) -> LazyInfos:
-        """The view's infos over the wrapped env's ``inner``, each made on first read
-        (:mod:`negotiation_env.core.infos`): a kept mapping holds ``inner`` (which the
-        wrapped env then makes in full before the game moves) and the acting agents of
-        its own step, so it never changes."""
+    def _infos(self, inner: dict) -> dict:
+        """The view's infos over the wrapped env's ``inner``: a new plain dict."""
         if self.info_mode == "full":
-            return LazyInfos(list(inner), inner.__getitem__)
+            return dict(inner)
         acting = self.game.acting()
-        return LazyInfos(list(inner), lambda a: self._info(a, inner[a], acting))
+        return {a: self._info(a, info, acting) for a, info in inner.items()}
 
     def action_labels(self) -> list[str]:
         """The label of every index of the menu (the menu modules and the README section
@@ -127,9 +123,9 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         # read agent_selection, agents, terminations, ... from the GameAECEnv itself once
         # the env is reset, instead of through one or two levels of attribute forwarding
         # (the same objects: the order-enforcing wrapper only forwards them after reset).
-        order = env if type(env) is OrderEnforcing else None
+        order = env if type(env) is OrderEnforcingWrapper else None
         raw = env.env if order is not None else env
-        self._order: OrderEnforcing | None = order
+        self._order: OrderEnforcingWrapper | None = order
         self._raw: GameAECEnv | None = raw if type(raw) is GameAECEnv else None
 
     def _direct(self) -> GameAECEnv | None:

@@ -1,6 +1,6 @@
-"""env.infos made on demand: a LazyInfos reads like the dict it stands for,
-an infos mapping someone keeps never changes under them, and the plain AEC loop makes
-one info a step instead of one per agent."""
+"""env.infos: plain dicts, made when read, that a caller may keep: a kept mapping never
+changes when the game moves on, the plain loop makes one info a step, and last() and
+env.infos give the same info object."""
 
 from __future__ import annotations
 
@@ -12,73 +12,24 @@ import numpy as np
 import pytest
 
 import negotiation_env
-from negotiation_env.core.infos import LazyInfos
 from negotiation_env.wrappers import numeric
 
 
-def _lazy(made=None):
-    made = [] if made is None else made
-
-    def make(agent):
-        made.append(agent)
-        return {"agent": agent, "n": len(made)}
-
-    return LazyInfos(["a", "b", "c"], make), made
-
-
-def test_every_way_of_reading_gives_the_made_values():
-    expected = {"a": {"agent": "a"}, "b": {"agent": "b"}, "c": {"agent": "c"}}
-
-    def plain(d):
-        return {k: {"agent": v["agent"]} for k, v in d.items()}
-
-    readers = [
-        lambda d: dict(d), lambda d: {**d}, lambda d: d.copy(), lambda d: copy.copy(d), lambda d: copy.deepcopy(d),
-        lambda d: pickle.loads(pickle.dumps(d)), lambda d: json.loads(json.dumps(d)),
-        lambda d: dict(d.items()), lambda d: dict(zip(d.keys(), d.values())), lambda d: {k: d[k] for k in d},
-        lambda d: {k: d.get(k) for k in d}, lambda d: d | {}, lambda d: {} | d,
-    ]
-    for read in readers:
-        d, _ = _lazy()
-        assert plain(read(d)) == expected
-    d, _ = _lazy()
-    assert isinstance(d, dict) and len(d) == 3 and "b" in d and list(d) == ["a", "b", "c"]
-    assert "PENDING" not in repr(d) and "'agent': 'a'" in repr(d)
-    d1, _ = _lazy()
-    d2, _ = _lazy()
-    assert d1 == d2 and not d1 != d2 and {"a": d2["a"], "b": d2["b"], "c": d2["c"]} == d1
-    assert d1 != {"a": 1}
-
-
-def test_values_are_made_once_on_first_read_and_changes_work_as_on_a_dict():
-    d, made = _lazy()
-    assert made == []
-    first = d["b"]
-    assert d["b"] is first and made == ["b"]
-    assert d.get("zz", 7) == 7 and made == ["b"]
-    del d["a"]
-    assert list(d) == ["b", "c"] and made == ["b"]
-    d["c"] = {"set": True}
-    assert d["c"] == {"set": True} and made == ["b"]
-    assert d.pop("b") is first and "b" not in d
-    assert d.setdefault("new", 1) == 1 and d.setdefault("c") == {"set": True}
-    d.update({"x": 2})
-    assert dict(d) == {"c": {"set": True}, "new": 1, "x": 2} and made == ["b"]
-
-
-def test_retire_makes_only_what_someone_still_holds():
-    d, made = _lazy()
-    holder = {"infos": d}
-    LazyInfos.retire(holder["infos"], owners=1)  # held by the test's local name too
-    assert made == ["a", "b", "c"]
-
-    class Owner:
-        pass
-
-    owner = Owner()
-    owner.infos, made2 = _lazy()
-    LazyInfos.retire(owner.__dict__.get("infos"))  # only the owner refers to it
-    assert made2 == []
+@pytest.mark.parametrize("game", ["resource", "matrix"])
+def test_infos_are_plain_dicts_in_every_view(game):
+    aec = negotiation_env.env(game=game)
+    aec.reset(seed=0)
+    view = numeric(negotiation_env.env(game=game), infos="numeric")
+    view.reset(seed=0)
+    par = negotiation_env.parallel_env(game=game)
+    _obs, par_infos = par.reset(seed=0)
+    for infos in (aec.infos, aec.unwrapped.infos, view.infos, par_infos):
+        assert type(infos) is dict and list(infos) == list(aec.possible_agents)
+        assert pickle.loads(pickle.dumps(infos)) == infos == copy.deepcopy(infos)
+    active = {"resource": ["agent_a"], "matrix": ["agent_0", "agent_1"]}[game]
+    assert {a: (float(v["active"]), float(v["invalid"])) for a, v in view.infos.items()} == {
+        a: (float(a in active), 0.0) for a in aec.possible_agents}
+    assert json.loads(json.dumps(aec.infos[aec.agent_selection]))["active_agents"] == active
 
 
 def _lockstep_aec(game: str, steps: int):
@@ -132,7 +83,7 @@ def test_kept_parallel_infos_do_not_change(game):
     assert [dict(k) for k in kept] == copies
 
 
-def test_the_plain_loop_makes_one_info_a_step(monkeypatch):
+def test_env_infos_is_made_once_a_state_and_anew_when_the_game_moves(monkeypatch):
     from negotiation_env.games.rulemaking.game import RulemakingGame
 
     calls = []
@@ -140,14 +91,11 @@ def test_the_plain_loop_makes_one_info_a_step(monkeypatch):
     monkeypatch.setattr(RulemakingGame, "info", lambda self, agent: calls.append(agent) or info(self, agent))
     env = negotiation_env.env(game="rulemaking")
     env.reset(seed=0)
-    steps = 0
-    for agent in env.agent_iter():
-        _obs, _r, term, trunc, got = env.last()
-        assert got["active_agents"] == ([] if term or trunc else [agent])
-        env.step(None if term or trunc else {"move": 1, "issue": 0, "rationale": "We keep our position."})
-        steps += 1
-    # five parties: building every info would be five a step
-    assert len(calls) <= steps + 1 and len(env.possible_agents) == 5
+    first = env.infos
+    assert env.infos is first and env.last()[4] is first[env.agent_selection]
+    assert calls == list(env.possible_agents)  # five parties, each info made once
+    env.step({"move": 1, "issue": 0, "rationale": "We keep our position."})
+    assert env.infos is not first and len(calls) == 10
 
 
 @pytest.mark.parametrize("read_mapping_first", [False, True])

@@ -1,5 +1,5 @@
 """What the envs reuse between steps reads exactly as what they made anew:
-infos made on demand, sanitize's ASCII fast path, the shared NO_REWARDS, and
+infos kept by a caller, sanitize's ASCII fast path, the shared NO_REWARDS, and
 observations built from kept parts that a later step never changes."""
 
 from __future__ import annotations
@@ -11,20 +11,8 @@ import numpy as np
 
 import negotiation_env
 from negotiation_env.core.game import NO_REWARDS
-from negotiation_env.core.infos import LazyInfos
 from negotiation_env.core.spaces import REPLACEMENT, _OUTSIDE, sanitize
 from negotiation_env.wrappers import numeric
-
-
-def test_retire_says_whether_anyone_else_holds_the_mapping():
-    holder = {"infos": LazyInfos(["a"], lambda agent: {"x": 1})}
-    free = LazyInfos.retire(holder["infos"])  # (outside assert: its rewriting keeps references)
-    assert free  # only the holder's own reference
-    kept = holder["infos"]
-    free = LazyInfos.retire(holder["infos"])
-    assert not free  # someone else keeps it: made in full
-    assert dict.__getitem__(kept, "a") == {"x": 1}
-    assert not LazyInfos.retire({"a": {}})  # a plain dict is never left unmade
 
 
 def test_aec_infos_kept_by_a_caller_never_change_and_fresh_ones_follow_the_game():

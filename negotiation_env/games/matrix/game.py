@@ -249,7 +249,6 @@ class MatrixGame(Game):
         self._specs: dict[str, str] = {}  # answer spec JSON by phase
         self._described = Memo()  # _describe(action) by content
         self._parsed = Memo()  # structured answers by phase and content
-        self._prepared = Memo()  # what an accepted structured answer leads to, by phase and content (step)
         self._texts = Memo()  # env text by what it is rendered from (_say_kept)
 
     # ----------------------------------------------------------------- spaces
@@ -373,17 +372,8 @@ class MatrixGame(Game):
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        if type(action) is dict and self.phase != "acknowledge":
-            key = action_key(action)
-            if key is not None:
-                prepared = self._prepared.get((self.phase, key))
-                if prepared is None:
-                    prepared = self._prepare(action, key)
-                if prepared is not None:
-                    return self._step_prepared(agent, st, action, prepared)
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
-        if type(action) is not dict or self.phase == "acknowledge":
-            key = None if isinstance(action, str) else action_key(action)
+        key = None if isinstance(action, str) else action_key(action)
         raw = action if isinstance(action, str) else self._describe(action, key)
         if self.phase == "acknowledge":  # never parsed or scored (F.5)
             raw = self._kept(agent, raw, ANSWER_CHARS)
@@ -429,74 +419,6 @@ class MatrixGame(Game):
         except ParseError as e:
             return str(e)
         return None
-
-    # A structured answer the game accepts is a function of its content and the phase
-    # (the config is fixed): its printed form, the value, the events it raises and the
-    # history entry are worked out once (_prepare) and replayed (_step_prepared), in the
-    # order and with the values step() gives them. A refused answer is never kept.
-
-    def _prepare(self, action: dict, key: tuple) -> tuple | None:
-        """(raw as kept, value, events as (kind, fields), history content) of an accepted
-        structured answer in this phase, kept under (phase, key); None when refused."""
-        action, unencodable = self._encodable_parts(action)  # (a repair is a function of the content too)
-        try:
-            parsed = self._parse(action, key)
-        except ParseError:
-            return None
-        cfg = self.config
-        events: list[tuple[str, dict[str, Any]]] = [("answer_unencodable", unencodable)] if unencodable else []
-        raw, length = cut(self._describe(action, key), ANSWER_CHARS)
-        if length is not None:
-            events.append(("answer_truncated", {"length": length, "limit": ANSWER_CHARS}))
-        value = parsed.value
-        if self.phase == "message" and len(value) > cfg.max_message_chars:
-            events.append(("output_truncated", {"field": "message", "length": len(value),
-                                                "limit": cfg.max_message_chars}))
-            value = value[: cfg.max_message_chars]
-        for w in parsed.warnings:
-            events.append(("output_format_warning", {"message": w, "text": raw}))
-        if self.phase == "message" and cfg.message_text == "verbatim" and "\n" in value:
-            # (sanitize never adds or removes a line break)
-            events.append(("message_line_break", {
-                "lines": sanitize(value).count("\n") + 1,
-                "message": "the message is shown verbatim over several lines; message_text='one_line' "
-                           "would escape its line breaks"}))
-        prepared = (raw, value, tuple(events), sanitize(value[: cfg.max_message_chars]))
-        return self._prepared.put((self.phase, key), prepared)
-
-    def _step_prepared(self, agent: str, st: _AgentState, action: dict, prepared: tuple) -> Mapping[str, float]:
-        """What step() does with an accepted structured answer: _commit and _accept
-        (not a fallback, no reasoning) written out in one call."""
-        raw, value, events, content = prepared
-        for kind, fields in events:
-            self._event(agent, kind, **fields)
-        st.retries = 0
-        conv, phase = st.conversation, self.phase
-        if st.pending:
-            conv.append(st.prompt_message())
-            st.pending = []
-        st.answered[(self.round, phase)] = len(conv)
-        conv.append({"role": "assistant", "content": content})
-        turn = {"round": self.round, "phase": phase, "message": None, "action": None, "fallback": False,
-                "thinking": None, "raw": raw}
-        # (both seats answered: acting() is empty, read from the answers directly)
-        if phase == "message":
-            messages = self.messages
-            messages[agent] = value
-            turn["message"] = value
-            st.last_turn = turn
-            self.transcript.append(f"{agent} (buffered message): {quoted_line(value)}")
-            if len(messages) == 2:
-                self._reveal()
-            return NO_REWARDS
-        decisions = self.decisions
-        decisions[agent] = value
-        turn["action"] = value
-        st.last_turn = turn
-        self.transcript.append(f"{agent} chooses (hidden): {value}")
-        if len(decisions) < 2:
-            return NO_REWARDS
-        return self._resolve()
 
     def _parse(self, action: Any, key: tuple | None = None) -> Parsed:
         if isinstance(action, str):

@@ -75,8 +75,6 @@ from .themes import THEMES, sample_theme, theme_names
 __all__ = ["ResourceConfig", "ResourceGame"]
 
 _TOL = 1e-6
-#: _apply makes the last turn's decision dict itself (none was passed)
-_MADE_HERE = object()
 
 
 @dataclass(frozen=True)
@@ -464,7 +462,6 @@ class ResourceGame(Game):
         self._texts = Memo()  # env text by what it is rendered from (_text)
         self._parsed = Memo()  # structured actions by content (_parse)
         self._names_tokens: dict[tuple, int] = {}  # names content -> its key (reset)
-        self._prepared = Memo()  # what an accepted structured action leads to, by the same key (step)
         self._feature_bases = Memo()  # _feature_base_vector by what it reads
         self.round_scenarios: list[Scenario] = [self.base_scenario]
         self._verbatim = config.message_text == "verbatim"
@@ -741,14 +738,13 @@ class ResourceGame(Game):
         """Queue env text for the agent; it becomes one user message at its next action."""
         self._states[agent].pending.append(sanitize(text))
 
-    def _commit(self, agent: str, response_text: str, content: str | None = None) -> None:
-        """Commit the pending prompt and the agent's response (``content``: the response
-        as the history keeps it, ``sanitize(response_text)``, when already made)."""
+    def _commit(self, agent: str, response_text: str) -> None:
+        """Commit the pending prompt and the agent's response."""
         st = self._states[agent]
         if st.pending:
             st.conversation.append(st.prompt_message())
             st.pending = []
-        st.conversation.append({"role": "assistant", "content": sanitize(response_text) if content is None else content})
+        st.conversation.append({"role": "assistant", "content": sanitize(response_text)})
 
     # ----------------------------------------------------------------- step
 
@@ -783,56 +779,11 @@ class ResourceGame(Game):
             self._parsed.put(key, kept)
         return kept
 
-    # An accepted structured action is a function of the key _parse keeps it under
-    # (phase kind, agent, scenario, names, content) and the config: what step() makes
-    # of it (the bounded turn, the text, the events in their order, the history entry,
-    # the decision as last_turn shows it) is worked out once (_prepare) and replayed.
-    # A refused one is never kept.
-
-    def _structured_key(self, agent: str, action: Any) -> tuple | None:
-        content = action_key(action)
-        return None if content is None else (self.phase == "decision", agent, id(self.scenario), self._names_key(),
-                                             content)
-
-    def _prepare(self, agent: str, action: dict, key: tuple) -> tuple | None:
-        action, unencodable = self._encodable_parts(action)  # (a repair is a function of the content too)
-        try:
-            turn, text = self._parse(agent, action)
-        except ParseError:
-            return None
-        turn, cuts = self._bound(turn)
-        events: list[tuple[str, dict[str, Any]]] = [("answer_unencodable", unencodable)] if unencodable else []
-        if cuts:
-            text = self._turn_text(turn)
-            for f, n in cuts:
-                events.append(("output_truncated", {
-                    "field": f, "length": n,
-                    "limit": self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars}))
-        text, length = cut(text, ANSWER_CHARS)
-        if length is not None:
-            events.append(("answer_truncated", {"length": length, "limit": ANSWER_CHARS}))
-        for w in turn.warnings:
-            events.append(("output_format_warning", {"message": w, "text": text}))
-        return self._prepared.put(key, (turn, text, tuple(events), sanitize(text), _decision_dict(turn.decision)))
-
     def step(self, agent: str, action: Any) -> Mapping[str, float]:
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
         st.events = []
-        if type(action) is dict and self.phase != "reflection":
-            key = self._structured_key(agent, action)
-            if key is not None:
-                prepared = self._prepared.get(key)
-                if prepared is None:
-                    prepared = self._prepare(agent, action, key)
-                if prepared is not None:
-                    turn, text, events, content, decision = prepared
-                    for kind, fields in events:
-                        self._event(agent, kind, **fields)
-                    self._commit(agent, text, content)
-                    st.retries = 0
-                    return self._apply(agent, turn, text, decision)
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         try:
             turn, text = self._parse(agent, action)
@@ -913,15 +864,13 @@ class ResourceGame(Game):
         self.transcript.append(f"[fallback] {agent}: {substitute} decision substituted")
         return self._apply(agent, Turn("", "", decision), None)
 
-    def _apply(self, agent: str, turn: Turn, text: str | None, decision: Any = _MADE_HERE) -> Mapping[str, float]:
-        """``decision``: the turn's decision as last_turn shows it, when already made
-        (kept with a prepared action; infos are read-only)."""
+    def _apply(self, agent: str, turn: Turn, text: str | None) -> Mapping[str, float]:
         st = self._states[agent]
         other = self.other(agent)
         st.last_turn = {
             "thinking": turn.thinking,
             "speech": turn.speech,
-            "decision": _decision_dict(turn.decision) if decision is _MADE_HERE else decision,
+            "decision": _decision_dict(turn.decision),
             "raw": text,
         }
         if self.phase == "reflection":
