@@ -125,10 +125,10 @@ def quoted_line(text: str) -> str:
 
 
 class ObsText(spaces.Text):
-    """``spaces.Text`` over :data:`OBS_CHARSET`, built in microseconds.
+    """``spaces.Text`` over :data:`OBS_CHARSET` that shares one prototype's tables.
 
-    Building a plain ``Text`` over 55k characters takes ~0.1 s (it indexes the charset);
-    every env builds several, so this subclass shares one prototype's immutable tables.
+    A plain ``Text`` indexes its whole charset (55k characters) when built, and every env
+    builds several, so this subclass shares one prototype's immutable tables.
     Behaviour (``contains``, ``sample``, equality, flattening) is that of ``spaces.Text``.
     """
 

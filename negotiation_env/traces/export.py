@@ -28,8 +28,8 @@ those games are read.
                           [0, 0, 0] a message or acknowledgement turn (talk treatment),
                           length 3;
                         rulemaking: one-hot move over rules.MOVES (Support, Oppose, Concede,
-                          Counter, Exit), then one-hot issue [none, issue 1..k in scenario
-                          order] (the structured action's ``move`` and ``issue`` ids), length
+                          Counter, Exit), then one-hot issue [none, the k issues in
+                          scenario order] (the structured action's ``move`` and ``issue`` ids), length
                           5 + k + 1; null when the trace's scenario cannot be loaded by the
                           id or name its config stores
     valid bool          the env accepted the action
@@ -345,7 +345,7 @@ def _rulemaking_issue_ids(environment: str) -> tuple[str, ...] | None:
 
 
 def _rulemaking_encoder(trace: GameTrace) -> Callable[[StepRecord], list[float] | None]:
-    """one-hot move over ``MOVES``, then one-hot issue [none, issue 1..k]."""
+    """one-hot move over ``MOVES``, then one-hot issue [none, the k issues in scenario order]."""
     from ..games.rulemaking.rules import MOVES
 
     env = trace.config.get("environment")
