@@ -30,58 +30,24 @@ registry.register(_RULEMAKING)
 registry.register(_MATRIX)
 
 
-class _GamesView(Mapping):
-    """game id -> (config dataclass, game class), read from the game registry."""
+class _RegistryView(Mapping):
+    """A read-only mapping over the game registry: the specs keyed by ``key(spec)``, each
+    shown as ``value(spec)``, in registration order (new registrations show at once)."""
 
-    def __getitem__(self, game: str) -> tuple[type, type[Game]]:
-        spec = registry.find(game)
-        if spec is None:
-            raise KeyError(game)
-        return spec.config_cls, spec.game_cls
+    def __init__(self, key: Callable[[Any], str], value: Callable[[Any], Any]):
+        self._key, self._value = key, value
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(registry.names())
-
-    def __len__(self) -> int:
-        return len(registry.names())
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-class _EnvIdsView(Mapping):
-    """versioned env id -> game id, read from the game registry."""
-
-    def __getitem__(self, env_id: str) -> str:
-        spec = registry.by_env_id(env_id)
-        if spec is None:
-            raise KeyError(env_id)
-        return spec.name
+    def __getitem__(self, k: str) -> Any:
+        for spec in registry.specs():
+            if self._key(spec) == k:
+                return self._value(spec)
+        raise KeyError(k)
 
     def __iter__(self) -> Iterator[str]:
-        return iter([s.env_id for s in registry.specs()])
+        return iter([self._key(s) for s in registry.specs()])
 
     def __len__(self) -> int:
-        return len(registry.names())
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-class _EnvIdOfView(Mapping):
-    """game id -> versioned env id, read from the game registry."""
-
-    def __getitem__(self, game: str) -> str:
-        spec = registry.find(game)
-        if spec is None:
-            raise KeyError(game)
-        return spec.env_id
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(registry.names())
-
-    def __len__(self) -> int:
-        return len(registry.names())
+        return len(registry.specs())
 
     def __repr__(self) -> str:
         return repr(dict(self))
@@ -89,14 +55,14 @@ class _EnvIdOfView(Mapping):
 
 #: game id -> (config dataclass, game class): the registered games
 #: (:mod:`negotiation_env.core.registry`), in registration order
-GAMES: Mapping[str, tuple[type, type[Game]]] = _GamesView()
+GAMES: Mapping[str, tuple[type, type[Game]]] = _RegistryView(lambda s: s.name, lambda s: (s.config_cls, s.game_cls))
 
 #: versioned env id (each game's ``metadata["name"]``, e.g. ``"resource_v1"``) -> game id.
 #: An id's version goes up whenever the game's rules or prompts change, so a result
 #: recorded under an id is reproducible with that id (docs: Command line, Versions).
-ENV_IDS: Mapping[str, str] = _EnvIdsView()
+ENV_IDS: Mapping[str, str] = _RegistryView(lambda s: s.env_id, lambda s: s.name)
 #: game id -> the env id this package plays it under (:data:`ENV_IDS` turned around)
-ENV_ID_OF: Mapping[str, str] = _EnvIdOfView()
+ENV_ID_OF: Mapping[str, str] = _RegistryView(lambda s: s.name, lambda s: s.env_id)
 
 
 def _factory(game: str, config: dict[str, Any]) -> Callable[[], Game]:
