@@ -35,6 +35,14 @@ def temporary_name(path: str | Path) -> Path:
     return p.with_name(f".{p.name}.{os.getpid()}.tmp")
 
 
+def _stands_for(path: Path) -> Path | None:
+    """The file a :func:`temporary_name` of this process stands for; None for any other name."""
+    suffix = f".{os.getpid()}.tmp"
+    if path.name.startswith(".") and path.name.endswith(suffix):
+        return path.with_name(path.name[1:-len(suffix)])
+    return None
+
+
 def _unlink(p: Path) -> None:
     try:
         p.unlink(missing_ok=True)
@@ -76,9 +84,7 @@ def describe(e: OSError, path: str | Path | None = None) -> str:
     else ``path``. A temporary name (:func:`temporary_name`) is shown as the file it stands for."""
     where = e.filename if e.filename is not None else path
     if where is not None:
-        name = Path(os.fsdecode(where)).name
-        if name.startswith(".") and name.endswith(f".{os.getpid()}.tmp"):
-            where = Path(os.fsdecode(where)).with_name(name[1:-len(f".{os.getpid()}.tmp")])
+        where = _stands_for(Path(os.fsdecode(where))) or where
     reason = e.strerror or str(e) or type(e).__name__
     code = errno.errorcode.get(e.errno or 0)
     reason = f"{reason} ({code})" if code else reason
@@ -96,8 +102,8 @@ def failed_verb(e: OSError, source: str | Path | None, out: str | Path | None) -
     if e.filename is None or source is None:
         return "write"
     where = Path(os.fsdecode(e.filename)).resolve()
-    if where.name.startswith(".") and where.name.endswith(f".{os.getpid()}.tmp"):
-        return "write"  # a file being written whole (temporary_name)
+    if _stands_for(where) is not None:
+        return "write"  # a file being written whole
     if out is not None and _within(where, Path(out).resolve()):
         return "write"
     return "read" if _within(where, Path(source).resolve()) else "write"
