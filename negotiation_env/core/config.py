@@ -18,11 +18,12 @@ class ConfigError(ValueError):
     """A config field has a wrong value; the message names it and what is allowed."""
 
 
-def closest(name: Any, names: Any) -> str | None:
-    """The one of ``names`` that ``name`` most likely misspells (difflib), or None."""
+def closest(name: Any, names: Any, cutoff: float = 0.75) -> str | None:
+    """The one of ``names`` that ``name`` most likely misspells (difflib, at least
+    ``cutoff`` alike), or None."""
     if not isinstance(name, str):
         return None
-    close = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.75)
+    close = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=cutoff)
     return close[0] if close else None
 
 

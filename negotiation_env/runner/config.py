@@ -71,7 +71,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.config import ConfigError, closest
 from ..core.datafiles import FileTooLarge, read_bounded
-from ..core.encodable import unencodable_problem
+from ..core.encodable import unencodable_problem, where as where_in
 from ..core.jsontext import MAX_NUMBER_CHARS
 from ..core.visible import shown
 from ..core.secrets import CREDENTIAL_ADVICE, find_credential, redact_text
@@ -269,14 +269,6 @@ class RunConfig(_Strict):
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _loc(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "(top level)"
 
 
 _MODELS = {"": RunConfig, "games": GameBlock, "policies": PolicyEntry, "conditions": ConditionEntry}
@@ -307,7 +299,7 @@ def _messages(err: ValidationError) -> list[str]:
     lines = []
     for e in err.errors():
         loc = tuple(e["loc"])
-        where = _loc(loc)
+        where = where_in(loc)
         if e["type"] == "extra_forbidden":
             allowed = _fields_at(loc)
             close = closest(loc[-1], allowed)

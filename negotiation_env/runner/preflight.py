@@ -29,7 +29,6 @@ API keys never appear in a message: each is scrubbed from every line.
 
 from __future__ import annotations
 
-import difflib
 import gc
 import inspect
 import os
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import exitcodes
+from ..core.config import closest
 from ..traces.schema import redact
 from .config import PolicyEntry
 from .playing import RunnerError
@@ -212,8 +212,8 @@ def _option_names(factory: PolicyFactory) -> list[str] | None:
 
 
 def _did_you_mean(name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(name, names, cutoff=0.6)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 def _option_problems(entry: PolicyEntry, factory: PolicyFactory) -> list[str]:
