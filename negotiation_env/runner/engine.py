@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.jsontext import JSONTextError, loads_document
+from ..exitcodes import TRACES_FILE
 from ..storage import replacing
 from ..traces.reader import LineProblem, record_key, validated_lines
 from ..traces.recorder import TraceRecorder, utc_now
@@ -58,7 +59,6 @@ __all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver
            "RATE_LIMIT_CHOICES"]
 
 BACKENDS = ("local", "ray")
-TRACES_FILE = "traces.jsonl"
 RUN_FILE = "run.json"
 LOCK_FILE = "run.lock"
 #: the share of a run's games that may be degraded (a model call ran out of retries and
