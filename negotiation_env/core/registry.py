@@ -21,7 +21,9 @@ registering stays cheap and a game's package never imports the layers above it:
   ``make(name, seed, ...)``); None: the game has none;
 * ``play``: the human seat's hooks (``phase_line``, ``short_form``, ``ending``);
 * ``trace_config``: ``config dict -> config dict``, a trace's stored config as the env
-  takes it back.
+  takes it back;
+* ``analysis``: a :class:`~negotiation_env.analysis.hooks.GameAnalysis`, the game's part
+  in the report, the cells listing and the viewer.
 
 ``condition_fields`` (the config fields that are the game's conditions) and
 ``default_seats`` (the scripted policies ``negotiation-env play`` seats where no flag
@@ -48,6 +50,7 @@ PARTS: dict[str, str] = {
     "scripted": "scripted policies",
     "play": "human-seat hooks",
     "trace_config": "trace-config reader",
+    "analysis": "analysis hooks",
 }
 
 
@@ -78,6 +81,7 @@ class GameSpec:
     scripted: str | None = None
     play: str | None = None
     trace_config: str | None = None
+    analysis: str | None = None
     condition_fields: tuple[str, ...] = ()
     default_seats: tuple[str, ...] = ()
 
