@@ -11,8 +11,12 @@ private value per item. The generator follows OpenSpiel's
   every type is worth something to at least one agent, some type is worth something to
   both, and each agent's whole pool is worth exactly 10.
 
-Draws that break a condition are thrown away and drawn again (rejection sampling), all
-from the ``numpy.random.Generator`` the caller passes.
+OpenSpiel draws again, from the pool on, when a draw breaks a condition (rejection
+sampling from a uniform proposal), so an instance is uniform over every instance the
+conditions allow. :func:`generate` draws from that distribution directly: it enumerates
+the allowed instances once (:func:`all_instances`) and picks one by index with the
+``numpy.random.Generator`` the caller passes, since a rejection sampler needs thousands
+of draws for each instance it keeps.
 
 A **split** is what one agent takes, a count per type from 0 to the pool's count; the
 other agent gets the rest. An agreed split pays each agent its value of its share; no
@@ -24,6 +28,7 @@ The **Pareto frontier** and the **Nash product** are found by enumerating every 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -31,7 +36,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["ITEMS", "POOL_MIN", "POOL_MAX", "TOTAL_VALUE", "Instance", "InstanceError", "generate", "splits",
+__all__ = ["ITEMS", "POOL_MIN", "POOL_MAX", "TOTAL_VALUE", "Instance", "InstanceError", "all_instances", "generate", "splits",
            "rest", "value_of", "payoffs", "frontier", "is_pareto_optimal", "max_joint", "nash_product",
            "max_nash_product", "DEFAULT_INSTANCES"]
 
@@ -111,15 +116,27 @@ def _problem(pool: Sequence[int], values: Sequence[Sequence[int]]) -> str | None
     return None
 
 
-def generate(rng: np.random.Generator) -> Instance:
-    """A random instance by OpenSpiel's rejection rule (module docstring)."""
-    while True:
-        pool = tuple(int(x) for x in rng.integers(1, POOL_MAX + 1, size=len(ITEMS)))
+@functools.lru_cache(maxsize=1)
+def all_instances() -> tuple[Instance, ...]:
+    """Every instance the generator's conditions allow (module docstring), in
+    lexicographic order of (pool, agent_0's values, agent_1's values)."""
+    out = []
+    for pool in itertools.product(range(1, POOL_MAX + 1), repeat=len(ITEMS)):
         if not POOL_MIN <= sum(pool) <= POOL_MAX:
             continue
-        values = tuple(tuple(int(x) for x in rng.integers(0, TOTAL_VALUE + 1, size=len(ITEMS))) for _ in range(2))
-        if _problem(pool, values) is None:
-            return Instance(pool, values)  # type: ignore[arg-type]
+        vectors = [v for v in itertools.product(range(TOTAL_VALUE + 1), repeat=len(ITEMS))
+                   if value_of(v, pool) == TOTAL_VALUE]
+        for v0 in vectors:
+            for v1 in vectors:
+                if _problem(pool, (v0, v1)) is None:
+                    out.append(Instance(pool, (v0, v1)))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def generate(rng: np.random.Generator) -> Instance:
+    """A random instance, uniform over :func:`all_instances` (module docstring)."""
+    instances = all_instances()
+    return instances[int(rng.integers(len(instances)))]
 
 
 def splits(pool: Sequence[int]) -> Iterator[Bundle]:
