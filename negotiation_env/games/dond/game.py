@@ -296,6 +296,8 @@ class DondGame(Game):
         what = (f"proposes to keep {prompts.bundle_text(move.take)}" if move.take is not None
                 else {"accept": "accepts", "walk_away": "walks away"}.get(move.action, "makes no valid move"))
         self.transcript.append(f"turn {self.turn}: {agent}{said} {what}" + (" [fallback]" if fallback else ""))
+        if move.action in ("accept", "walk_away"):  # the partner reads the move that ended the game
+            self._say(self.other(agent), prompts.render_partner(move.message, move.action, None, self.instance.pool))
         if move.action == "accept":
             proposer, keep = self.table  # type: ignore[misc]
             take0 = keep if proposer == AGENTS[0] else rest(self.instance.pool, keep)

@@ -34,13 +34,15 @@ import numpy as np
 from ...core.jsontext import ParseError, extract_json_object
 from ...core.thinking import STRICT, split_think
 from ...core.visible import shown
-from .rules import ITEMS, POOL_MAX
+from .rules import ITEMS
 
 __all__ = ["MOVES", "Move", "Parsed", "ParseError", "IllegalMove", "parse_text", "parse_structured", "legality"]
 
 #: the moves, in the order of the structured action's ``action`` index
 MOVES: tuple[str, ...] = ("propose", "accept", "walk_away")
 _KEYS = ("message", "action", "take")
+#: the largest count read (any count above the pool is refused by :func:`legality`)
+_MAX_COUNT = 99
 
 
 class IllegalMove(ParseError):
@@ -79,8 +81,8 @@ def _count(item: str, v: Any) -> int:
         else:
             raise ParseError(f'"take" must give {item} as a whole number; got {shown(v)}')
     v = int(v)
-    if not 0 <= v <= POOL_MAX:
-        raise ParseError(f'"take" of {item} must be between 0 and the number in the pool; got {v}')
+    if not 0 <= v <= _MAX_COUNT:
+        raise ParseError(f'"take" of {item} must be a whole number from 0 to the number in the pool; got {v}')
     return v
 
 

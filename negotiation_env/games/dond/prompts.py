@@ -13,7 +13,8 @@ conversation:
   the agent would get from it, how many turns are left, and the instruction;
 * after an answer the game refuses, the **retry prompt** (:data:`INVALID`) with the
   parser's message;
-* at the end the **result** (:func:`render_result`), for the record.
+* at the end the partner's last move, if it ended the game (:func:`render_partner`),
+  and the **result** (:func:`render_result`), for the record.
 
 A partner's words are quoted with :func:`~negotiation_env.core.spaces.quote_speech`, so
 a message can never start a line of its own and pass as the env's text.
@@ -26,7 +27,7 @@ from typing import Sequence
 from ...core.spaces import quote_speech
 from .rules import ITEMS, TOTAL_VALUE
 
-__all__ = ["SYSTEM", "ANSWER_FORMAT", "INVALID", "render_system", "render_turn", "render_result", "bundle_text",
+__all__ = ["SYSTEM", "ANSWER_FORMAT", "INVALID", "render_system", "render_partner", "render_turn", "render_result", "bundle_text",
            "SINGULAR", "move_line"]
 
 #: each item type's singular, for counts of one
@@ -100,6 +101,12 @@ def move_line(who: str, move: str, take: Sequence[int] | None, pool: Sequence[in
     return f"{who} made no valid move; the turn passed."
 
 
+def render_partner(message: str, move: str, take: Sequence[int] | None, pool: Sequence[int]) -> str:
+    """What the partner said (quoted on one line) and did on its turn just before."""
+    said = [f'The other agent says: "{quote_speech(message)}"'] if message else []
+    return "\n".join([*said, move_line("The other agent", move, take, pool)])
+
+
 def render_turn(*, pool: Sequence[int], partner: tuple[str, str, Sequence[int] | None] | None,
                 offer: Sequence[int] | None, offer_value: int | None, own_offer: Sequence[int] | None,
                 turns_left: int) -> str:
@@ -107,14 +114,7 @@ def render_turn(*, pool: Sequence[int], partner: tuple[str, str, Sequence[int] |
     just before, None at the first turn; ``offer``: what the agent would get from the
     partner's proposal on the table (None: none) and ``offer_value`` its worth to the
     agent; ``own_offer``: what the agent keeps under its own proposal on the table."""
-    lines = []
-    if partner is None:
-        lines.append("You move first.")
-    else:
-        message, move, take = partner
-        if message:
-            lines.append(f'The other agent says: "{quote_speech(message)}"')
-        lines.append(move_line("The other agent", move, take, pool))
+    lines = ["You move first."] if partner is None else [render_partner(*partner, pool)]
     if offer is not None:
         lines.append(f"On the table: you would get {bundle_text(offer)}, worth {offer_value} points to you.")
     elif own_offer is not None:
