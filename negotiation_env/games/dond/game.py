@@ -106,7 +106,7 @@ class _AgentState:
 
 
 class DondGame(Game):
-    metadata = {"name": "dond_v1", "is_parallelizable": True}
+    metadata = {"name": "dond_v0", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: DondConfig):

@@ -38,7 +38,7 @@ def _count(level: int, n: int) -> int:
 
 
 class DondMenu(Menu):
-    game_name = "dond_v1"
+    game_name = "dond_v0"
 
     def __init__(self, game: Any):
         super().__init__(game)
