@@ -68,6 +68,7 @@ from ..core.jsontext import JSONTextError, ParseError, extract_json_object, load
 from ..core.secrets import redact_text
 from .cells import as_dict, condition_label, lineup
 from .tables import Table
+from ..games.resource.spec import NAME as GAME
 
 __all__ = [
     "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",
@@ -509,7 +510,7 @@ class JudgeRunResult:
 
 def _resource_games(traces: Iterable[Any]) -> list[dict[str, Any]]:
     games = [d for d in (as_dict(t) for t in traces)
-             if d.get("game") == "resource" and d.get("status", "complete") == "complete" and d.get("rounds")]
+             if d.get("game") == GAME and d.get("status", "complete") == "complete" and d.get("rounds")]
     ids = [g["game_id"] for g in games]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -709,7 +710,7 @@ def _round_kinds(traces: Iterable[Any], include_fallbacks: bool) -> tuple[dict[t
     left = 0
     for t in traces:
         d = as_dict(t)
-        if d.get("game") != "resource" or not d.get("rounds"):
+        if d.get("game") != GAME or not d.get("rounds"):
             continue
         classes, n = round_classes(d, include_fallbacks=include_fallbacks)
         left += n

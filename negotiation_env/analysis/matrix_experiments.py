@@ -65,6 +65,7 @@ import numpy as np
 from ..games.matrix.features import FRAMINGS
 from ..games.matrix.replay import EXPERIMENT_1, EXPERIMENT_2, NATURAL, ReplayTexts
 from ..games.matrix.rules import STAGE_GAMES
+from ..games.matrix.spec import NAME as GAME
 from .cells import as_dict, pairing
 from .expected_switching import (EXPERIMENT_1_CONDITIONS, EXPERIMENT_1_REFERENCE, SPECIFICITY_CONTRASTS,
                                  experiment1_tests, experiment2_tests, history_message_interaction, transitions)
@@ -246,7 +247,7 @@ def select_dyads(traces: Iterable[Any], config: ExperimentsConfig = ExperimentsC
     a trace was left out. Raises :class:`ExperimentsError` when the traces hold no matrix
     game."""
     traces = [as_dict(t) for t in traces]
-    matrix = [t for t in traces if t.get("game") == "matrix"]
+    matrix = [t for t in traces if t.get("game") == GAME]
     if not matrix:
         games = sorted({str(t.get("game")) for t in traces})
         raise ExperimentsError("no matrix traces" + (f" (games: {', '.join(games)})" if games else "")
@@ -350,7 +351,7 @@ def load_scorer(spec: str, *, device: str = "auto", dtype: str = "auto", batch_s
         raise ScorerUnavailable(f"model {spec!r}: a scripted policy has no action probabilities to score; give "
                                 "hf:PATH (or openai:MODEL@URL with log-probabilities)")
     try:
-        policy = resolve_factory(entry, "matrix")(None)
+        policy = resolve_factory(entry, GAME)(None)
     except PolicyUnavailable as e:
         raise ScorerUnavailable(f"model {spec!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - any failure to load means nothing can be scored
