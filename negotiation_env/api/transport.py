@@ -61,7 +61,8 @@ __all__ = ["Budget", "budget", "AnswerRefused", "DeadlineBackend", "GuardedTrans
 REDACTED = "[REDACTED]"
 #: the loggers of the HTTP stack that a record can be created on (a logging filter
 #: acts only on the logger a record is created at, so each is named)
-LOGGERS = ("negotiation_env.api.client", "negotiation_env.api.transport", "baselines.llm.api", "openai", "openai._base_client", "openai._response",
+LOGGERS = ("negotiation_env.api.client", "negotiation_env.api.transport", "baselines.llm.api", "openai",
+           "openai._base_client", "openai._response",
            "openai._legacy_response", "httpx", "httpx2", "httpcore.http11", "httpcore.http2", "httpcore.connection",
            "httpcore.connection_pool", "httpcore.proxy", "httpcore.socks", "httpcore2.http11", "httpcore2.http2",
            "httpcore2.connection", "httpcore2.connection_pool", "httpcore2.proxy", "httpcore2.socks")
