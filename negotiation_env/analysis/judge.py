@@ -10,7 +10,7 @@ resource-game traces, their validation, storage, calibration and prevalence.
   thinking marked as such, final submissions, outcome, rewards, joint reward / M).
 * One call per game (:func:`judge_game`) through any client with
   ``complete(messages) -> str``; :class:`OpenAIChat` is the one for OpenAI-compatible
-  servers, over the code base's one client :class:`baselines.llm.api.APIClient`
+  servers, over the code base's one client :class:`negotiation_env.api.client.APIClient`
   (timeouts, retries with backoff and jitter honouring ``Retry-After``; the ``api`` extra).
 * :func:`validate_labels` is strict: a JSON object with exactly ``rounds``; one entry per
   round of the game, ``round_number`` 1..N each once; exactly the taxonomy's core labels
@@ -64,6 +64,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from ..api.keys import api_key_from_env as from_env
 from ..core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document, loads_record
 from ..core.secrets import redact_text
 from .cells import as_dict, condition_label, lineup
@@ -379,7 +380,7 @@ class JudgeClientError(RuntimeError):
 
 class OpenAIChat:
     """Chat completions on an OpenAI-compatible server through the code base's one
-    client, :class:`baselines.llm.api.APIClient` (the ``api`` extra): timeouts, retries
+    client, :class:`negotiation_env.api.client.APIClient` (the ``api`` extra): timeouts, retries
     with exponential backoff and jitter (``max_retries``; ``Retry-After`` honoured on
     429), a concurrency limit for ``judge_run``'s worker threads.
 
@@ -393,7 +394,7 @@ class OpenAIChat:
                  max_retries: int = 3, temperature: float | None = 0.0, max_tokens: int | None = None,
                  max_concurrency: int = 8):
         try:
-            from baselines.llm.api import APIClient
+            from negotiation_env.api.client import APIClient
         except ImportError as e:
             raise ImportError(f"the LLM judge needs the openai client ({e}); "
                               "install the extra: pip install 'negotiation_env[api]'") from None
@@ -944,12 +945,7 @@ def api_key_from_env(var: str | None) -> tuple[str, str | None]:
     """``(key, note)``: the key from environment variable ``var`` (default
     ``OPENAI_API_KEY``); a missing default gives the placeholder ``EMPTY`` (local
     servers need none) with a note; a missing named variable is an error.
-    (:func:`baselines.llm.api.api_key_from_env`, the CLI flag named in the error.)"""
-    try:
-        from baselines.llm.api import api_key_from_env as from_env
-    except ImportError as e:
-        raise ValueError(f"the LLM judge needs the openai client ({e}); "
-                         "install the extra: pip install 'negotiation_env[api]'") from None
+    (:func:`negotiation_env.api.keys.api_key_from_env`, the CLI flag named in the error.)"""
     try:
         return from_env(var)
     except ValueError as e:

@@ -18,7 +18,7 @@ The steps, each a function of its own:
 2. :func:`score_replays`: every action decision of those dyads re-rendered under the
    Table S6 (Experiment 1) and Table S8 (Experiment 2) conditions by the game's replay
    hook and scored as P(A) by a policy with ``action_probs_batch``
-   (:func:`baselines.llm.replay.replay_decisions`; an ``hf:`` model through
+   (:func:`negotiation_env.games.matrix.replay.replay_decisions`; an ``hf:`` model through
    :class:`baselines.llm.hf.HFPolicy`). Each row gains ``model`` (the scoring model's
    label) and ``pairing`` (the dyad's pairing).
 3. :func:`analyse_replays`: expected switching and its exact drift / uncertainty split
@@ -367,9 +367,9 @@ def score_replays(dyads: Iterable[Mapping[str, Any]], policy: Any, label: str,
                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Every decision of ``dyads`` (as :func:`select_dyads` returns them) under every
     condition of ``config``, scored by ``policy``: rows of
-    :func:`baselines.llm.replay.replay_decisions` plus ``model`` (``label``) and
+    :func:`negotiation_env.games.matrix.replay.replay_decisions` plus ``model`` (``label``) and
     ``pairing``. ``progress(n)`` is called with the number of rows scored so far."""
-    from baselines.llm.replay import replay_decisions
+    from ..games.matrix.replay import replay_decisions
 
     dyads = list(dyads)
     if config.temperature is not None:

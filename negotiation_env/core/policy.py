@@ -24,7 +24,16 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-__all__ = ["Policy", "BasePolicy", "call_seed"]
+__all__ = ["Policy", "BasePolicy", "call_seed", "ProbeFailed", "PROBE_CONVERSATION"]
+
+#: what a model-backed policy's ``probe()`` sends: one short user turn (the answer is not
+#: read, only that one comes)
+PROBE_CONVERSATION = ({"role": "user", "content": "Reply with OK."},)
+
+
+class ProbeFailed(RuntimeError):
+    """The model did not answer the one short call made before play (``probe()``); the
+    message names the model and where it was asked (never a key)."""
 
 
 @runtime_checkable
