@@ -1,6 +1,6 @@
 """The PettingZoo versions the package claims to support, each checked by the test suite.
 
-    python benchmarks/pettingzoo_range.py [--versions 1.24.3 1.25.0 1.26.0 1.27.0]
+    python -m benchmarks.pettingzoo_range [--versions 1.24.3 1.25.0 1.26.0 1.27.0]
                                           [--tests tests/core tests/test_check_game.py tests/wrappers]
                                           [--json pettingzoo_range.json]
 

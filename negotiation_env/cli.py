@@ -651,6 +651,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .analysis.commands import add_subcommands as add_analysis_subcommands  # report, view, judge
 
     add_analysis_subcommands(sub)
+    from .train.commands import add_subcommands as add_train_subcommands  # train sft, train rl
+
+    add_train_subcommands(sub)
     from .exitcodes import add_epilogs
 
     add_epilogs(p)  # each command's --help lists its exit codes
