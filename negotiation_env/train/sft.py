@@ -449,7 +449,7 @@ def prompt_completion(rows: Iterable[Mapping[str, Any]], context: int | None = N
     the last, and the last (the recorded answer). With ``context`` None, ``prompt +
     completion`` is the row's ``messages``, unchanged; with ``context`` N the prompt is
     what ``HFPolicy(context_messages=N)`` shows the model
-    (:func:`baselines.llm.hf.compact_conversation`: the system message and the last N
+    (:func:`negotiation_env.core.policy.compact_conversation`: the system message and the last N
     messages), so training and play read the same prompt."""
     out = []
     for r in rows:
@@ -458,7 +458,7 @@ def prompt_completion(rows: Iterable[Mapping[str, Any]], context: int | None = N
             raise ValueError(f"an SFT row must end with the assistant's answer; got {msgs[-1:]!r}")
         prompt = msgs[:-1]
         if context is not None:
-            from baselines.llm.hf import compact_conversation
+            from ..core.policy import compact_conversation
 
             prompt = compact_conversation(prompt, context)
         out.append({"prompt": prompt, "completion": msgs[-1:]})
@@ -540,7 +540,7 @@ def digest(examples: Sequence[Sequence[Mapping[str, str]]]) -> str:
 def build_tiny(path: Path, rows: Sequence[Mapping[str, Any]], config: SFTRunConfig) -> Path:
     """The default model: tiny random Llama with a BPE tokenizer trained on the
     collected texts (prompts and answers)."""
-    from baselines.llm.tiny import build_tiny_model
+    from .tiny import build_tiny_model
 
     corpus = [m["content"] for r in rows for m in r["messages"]]
     # generous positions: a context is a few thousand characters, and the evaluation's
