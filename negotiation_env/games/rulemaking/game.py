@@ -263,7 +263,8 @@ class RulemakingGame(ChatGame):
         self._retry_msgs: list[dict[str, str]] = []
         self._retries = 0
         self._last_turn: Turn | None = None
-        self._last_raw: str | None = None
+        #: info["last_turn"] of the latest turn: (the party's, with its raw answer; the others')
+        self._last_turn_info: tuple[dict[str, Any], dict[str, Any]] | None = None
         self._last_private: dict[str, Any] = {}
         self._forget()
         self._parsed = Memo()  # structured moves by content (step)
@@ -302,7 +303,7 @@ class RulemakingGame(ChatGame):
         self._retry_msgs = []
         self._retries = 0
         self._last_turn = None
-        self._last_raw = None
+        self._last_turn_info = None
         self._last_private = {}
         self._forget()
         pr = self.params
@@ -452,7 +453,10 @@ class RulemakingGame(ChatGame):
         self._retry_msgs = []
         self._retries = 0
         self._last_turn = turn
-        self._last_raw = raw
+        # made once a turn and shared by every party's info (infos are read-only)
+        others = {"turn": turn.index + 1, "party": turn.party, "move": turn.move, "issue": turn.issue,
+                  "rationale": turn.rationale, "provenance": turn.provenance, "raw": None}
+        self._last_turn_info = ({**others, "raw": raw}, others)
         self._last_private = {agent: mv.private}
         issue = f" on {turn.issue}" if turn.issue else ""
         tag = "" if provenance == "genuine" else f" [{provenance}]"
@@ -604,7 +608,7 @@ class RulemakingGame(ChatGame):
         return 0 if pos >= left else 1 + (left - 1 - pos) // len(order)
 
     def info(self, agent: str) -> dict[str, Any]:
-        last, done = self._last_turn, self.run.done
+        last, done = self._last_turn_info, self.run.done
         return {
             "turn": self.run.turn_index + (0 if done else 1),
             "condition": self.config.condition,
@@ -612,11 +616,7 @@ class RulemakingGame(ChatGame):
             "environment": self.scenario.id,
             "params": self.params,
             "events": list(self.agent_events.get(agent, ())),
-            "last_turn": None if last is None else {
-                "turn": last.index + 1, "party": last.party, "move": last.move, "issue": last.issue,
-                "rationale": last.rationale, "provenance": last.provenance,
-                "raw": self._last_raw if last.party == agent else None,
-            },
+            "last_turn": None if last is None else last[0] if last[0]["party"] == agent else last[1],
             "private": self._private.get(agent),
             "outcome": self.outcome,
             # the conventions every game follows, so traces treat a run as one round
