@@ -4,8 +4,8 @@ utterances (``tests/analysis/data/acceptance_utterances.jsonl``).
 
 Run from the repository root:
 
-    python benchmarks/acceptance_detector.py                  # both parts, tuning-part errors
-    python benchmarks/acceptance_detector.py --errors heldout # also list held-out errors
+    python -m benchmarks.acceptance_detector                  # both parts, tuning-part errors
+    python -m benchmarks.acceptance_detector --errors heldout # also list held-out errors
 
 The set (written before the detector was tuned) holds one utterance a line with
 ``text``, ``label`` (``accept``: the speaker accepts the partner's standing proposal
@@ -26,17 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.games.resource.acceptance import accepts, rejects  # noqa: E402
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.games.resource.acceptance import accepts, rejects
 
 DATA = ROOT / "tests" / "analysis" / "data" / "acceptance_utterances.jsonl"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "acceptance_detector.json"

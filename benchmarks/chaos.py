@@ -1,8 +1,8 @@
 """Kill -9 a tournament at random moments, resume it each time, and compare the result
 with an uninterrupted run of the same config.
 
-    python benchmarks/chaos.py                      # 20 kill/resume cycles
-    python benchmarks/chaos.py --cycles 50 --seed 3
+    python -m benchmarks.chaos                      # 20 kill/resume cycles
+    python -m benchmarks.chaos --cycles 50 --seed 3
 
 The cohort: the resource game, 3 scripted policies all-to-all (6 pairings) on 4 mc080
 scenarios, both speaker orders, 4 rounds, 40 games per pairing = 240 games; the oracle seat
@@ -36,14 +36,9 @@ import numpy as np
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.runner import make_plan, parse_config, run  # noqa: E402
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.runner import make_plan, parse_config, run
 
 TORN = b'{"schema_version": 1, "game_id": "resource|torn-by-chaos'
 
@@ -69,7 +64,7 @@ def cohort(games_per_cell: int = 24) -> dict[str, Any]:
         "name": "chaos", "seed": 11,
         "games": [{
             "game": "resource",
-            "policies": ["python:chaos:SlowOracle", "scripted:linear", "scripted:greedy"],
+            "policies": ["python:benchmarks.chaos:SlowOracle", "scripted:linear", "scripted:greedy"],
             "pairings": "all", "games_per_cell": games_per_cell, "swap_first_speaker": True,
             "config": {"num_rounds": 4},
             "scenario_sets": {"mc0.8": ["mc080_1", "mc080_2", "mc080_3", "mc080_4"]},
@@ -104,7 +99,7 @@ def chaos(cycles: int, seed: int, work: Path, games_per_cell: int = 40, slow: fl
     cfg_file = work / "cohort.yaml"
     cfg_file.write_text(yaml.safe_dump(cfg, sort_keys=False))
     plan = make_plan(parse_config(cfg))
-    env = {**os.environ, "CHAOS_SLOW": str(slow), "PYTHONPATH": os.pathsep.join([str(ROOT), _HERE])}
+    env = {**os.environ, "CHAOS_SLOW": str(slow), "PYTHONPATH": str(ROOT)}
     reference = work / "reference"
     run(cfg, reference)
     out = work / "chaos"

@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    python benchmarks/cohort.py                     # N = 2 and 10 games per cell (144 and 720 games)
-    python benchmarks/cohort.py --games 2,6 --workers 2
-    python benchmarks/cohort.py --quick             # N = 1 and 2, no tracemalloc pass
+    python -m benchmarks.cohort                     # N = 2 and 10 games per cell (144 and 720 games)
+    python -m benchmarks.cohort --games 2,6 --workers 2
+    python -m benchmarks.cohort --quick             # N = 1 and 2, no tracemalloc pass
 
 The cohort is the shape of seed 000 §4: 3 M/C levels (scenario sets mc050_*, mc080_*,
 mc100_*) x 2 partner stabilities x 2 project rotations = 12 conditions, all-to-all
@@ -38,13 +38,8 @@ import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-from machine import machine_info, write_result  # noqa: E402
+from benchmarks.machine import machine_info, write_result
 
 POLICIES = ("scripted:oracle", "scripted:linear", "scripted:greedy")
 

@@ -3,8 +3,8 @@
 Run from the repository root (needs the ``llm`` extra and the libraries to compare):
 
     pip install llguidance xgrammar outlines lm-format-enforcer
-    python benchmarks/constrained_decoding.py            # ~2 minutes on 2 cores
-    python benchmarks/constrained_decoding.py --quick    # smoke run
+    python -m benchmarks.constrained_decoding            # ~2 minutes on 2 cores
+    python -m benchmarks.constrained_decoding --quick    # smoke run
 
 What it measures. One tiny random Llama chat model (:func:`baselines.llm.tiny.build_tiny_model`,
 hidden 64, 2 layers: the model costs little, so the constraint's own cost shows) answers
@@ -43,13 +43,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-from machine import PACKAGES, machine_info, write_result  # noqa: E402
+from benchmarks.machine import PACKAGES, machine_info, write_result
 
 LIBRARIES = ("none", "llguidance", "xgrammar", "outlines", "lm-format-enforcer")
 

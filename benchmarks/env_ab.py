@@ -3,9 +3,9 @@ working tree, in one process.
 
 Run from the repository root:
 
-    python benchmarks/env_ab.py                       # HEAD against the working tree
-    python benchmarks/env_ab.py --base 136cc52 --rows matrix,resource --reps 9
-    python benchmarks/env_ab.py --quick               # smoke run
+    python -m benchmarks.env_ab                       # HEAD against the working tree
+    python -m benchmarks.env_ab --base 136cc52 --rows matrix,resource --reps 9
+    python -m benchmarks.env_ab --quick               # smoke run
 
 Two runs of ``env_throughput.py`` on a shared 2-core VM differ by 5% or more, which hides
 the effect of most single changes. Here the package at ``--base`` is exported with
@@ -42,10 +42,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import env_throughput as B  # noqa: E402
+from benchmarks import env_throughput as B
 
 ROWS = ("resource", "matrix", "rulemaking", "numeric")
 #: the PettingZoo classic env each row is compared with

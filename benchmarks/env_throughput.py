@@ -4,8 +4,8 @@ scripted cohort, and the solver.
 
 Run from the repository root:
 
-    python benchmarks/env_throughput.py            # default sizes (several minutes on 2 busy cores)
-    python benchmarks/env_throughput.py --quick    # smoke run, a few seconds (no cohort)
+    python -m benchmarks.env_throughput            # default sizes (several minutes on 2 busy cores)
+    python -m benchmarks.env_throughput --quick    # smoke run, a few seconds (no cohort)
     pip install -e .[bench]                        # adds the TextArena peer rows
 
 What it measures, all in one process so that ratios are taken side by side:
@@ -80,8 +80,6 @@ from typing import Any, Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so `baselines` imports when run as a script from anywhere
-    sys.path.insert(0, str(ROOT))
 
 # PettingZoo's classic envs import pygame at module level (it comes with the
 # ``pettingzoo[classic]`` extra) and use it only to render, except that their reset()
@@ -106,14 +104,14 @@ except ImportError:  # pragma: no cover
     sys.modules["pygame"] = _stub
     PYGAME = "stand-in (pygame not installed; baselines' reset skips its Surface allocation)"
 
-import negotiation_env  # noqa: E402
-from machine import machine_info as _machine_info, write_result  # noqa: E402
-from baselines.scripted import make as make_policy  # noqa: E402
-from negotiation_env.games.resource.scenario import Scenario, list_scenarios, load_scenario  # noqa: E402
-from negotiation_env.games.resource.solver import feasible_run_vectors, individual_best, solve  # noqa: E402
-from negotiation_env.wrappers import numeric  # noqa: E402
-from pettingzoo import ParallelEnv  # noqa: E402
-from pettingzoo.classic import rps_v2, tictactoe_v3  # noqa: E402
+import negotiation_env
+from benchmarks.machine import machine_info as _machine_info, write_result
+from baselines.scripted import make as make_policy
+from negotiation_env.games.resource.scenario import Scenario, list_scenarios, load_scenario
+from negotiation_env.games.resource.solver import feasible_run_vectors, individual_best, solve
+from negotiation_env.wrappers import numeric
+from pettingzoo import ParallelEnv
+from pettingzoo.classic import rps_v2, tictactoe_v3
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "env_throughput.json"
 QUICK_OUT = DEFAULT_OUT.with_name("env_throughput_quick.json")  # smoke runs never overwrite real results

@@ -2,8 +2,8 @@
 127.0.0.1: how many faults were injected, how many reached the traces, how many games were
 degraded (a model call ran out of retries) and lost, and whether the API key leaked.
 
-    python benchmarks/faults.py                         # 24 games, 30% of requests faulted
-    python benchmarks/faults.py --games 48 --rate 0.5 --seed 3
+    python -m benchmarks.faults                         # 24 games, 30% of requests faulted
+    python -m benchmarks.faults --games 48 --rate 0.5 --seed 3
 
 The server (``tests/fakeserver.py``) answers each request with a fault drawn from the
 ``--seed`` Generator: a timeout (an answer slower than the client's timeout), HTTP 429 with
@@ -31,14 +31,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-for p in (str(ROOT), str(Path(__file__).resolve().parent)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.runner import run  # noqa: E402
-from negotiation_env.traces import read_traces  # noqa: E402
-from tests.fakeserver import FakeServer  # noqa: E402
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.runner import run
+from negotiation_env.traces import read_traces
+from tests.fakeserver import FakeServer
 
 KEY = "sk-FAKE-negenv-benchmark-key-0c41"
 KINDS = {"slow": "timeout", "429": "rate_limit", "500": "server_error", "malformed": "malformed",

@@ -2,8 +2,8 @@
 ``threads=1`` and with torch's default, each in a fresh process (the setting is
 process-global), side by side.
 
-    python benchmarks/hf_threads.py                    # tiny random model, 3 repeats, 8 answers each
-    python benchmarks/hf_threads.py --model PATH --repeats 5
+    python -m benchmarks.hf_threads                    # tiny random model, 3 repeats, 8 answers each
+    python -m benchmarks.hf_threads --model PATH --repeats 5
 
 Needs the ``llm`` extra. The tiny model (:func:`baselines.llm.tiny.build_tiny_model`) is
 built once in a temporary folder unless ``--model`` names one. Prints one line per

@@ -1,11 +1,11 @@
 """Hostile input, class by class: every case must end in the typed error (or be accepted
 where it is legitimately valid), within a time bound, and a game must go on.
 
-    python benchmarks/hostile_input.py               # 100 cases per class and target
-    python benchmarks/hostile_input.py --quick       # 10 cases, a second or two
-    python benchmarks/hostile_input.py --cases 500 --seed 3
-    python benchmarks/hostile_input.py --class "credential in URL" --out /tmp/cred.json
-    python benchmarks/hostile_input.py --class "lone surrogate"   # one class (repeatable)
+    python -m benchmarks.hostile_input               # 100 cases per class and target
+    python -m benchmarks.hostile_input --quick       # 10 cases, a second or two
+    python -m benchmarks.hostile_input --cases 500 --seed 3
+    python -m benchmarks.hostile_input --class "credential in URL" --out /tmp/cred.json
+    python -m benchmarks.hostile_input --class "lone surrogate"   # one class (repeatable)
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``):
 
@@ -80,22 +80,20 @@ from typing import Any, Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-import negotiation_env  # noqa: E402
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.analysis.judge import JudgeOutputError, load_taxonomy, validate_labels  # noqa: E402
-from negotiation_env.core.jsontext import ParseError  # noqa: E402
-from negotiation_env.games.matrix.parser import parse_message  # noqa: E402
-from negotiation_env.games.resource.parser import parse_text as resource_parse  # noqa: E402
-from negotiation_env.games.resource.scenario import ScenarioError, load_scenario  # noqa: E402
-from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse  # noqa: E402
-from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError  # noqa: E402
-from negotiation_env.games.rulemaking.scenario import load_scenario as load_rm  # noqa: E402
-from negotiation_env.core.secrets import KEY_PREFIXES, redact_text  # noqa: E402
-from negotiation_env.runner.config import RunConfigError, load_config  # noqa: E402
-from negotiation_env.traces import PolicyInfo  # noqa: E402
+import negotiation_env
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.analysis.judge import JudgeOutputError, load_taxonomy, validate_labels
+from negotiation_env.core.jsontext import ParseError
+from negotiation_env.games.matrix.parser import parse_message
+from negotiation_env.games.resource.parser import parse_text as resource_parse
+from negotiation_env.games.resource.scenario import ScenarioError, load_scenario
+from negotiation_env.games.rulemaking.parser import parse_text as rulemaking_parse
+from negotiation_env.games.rulemaking.scenario import ScenarioError as RMScenarioError
+from negotiation_env.games.rulemaking.scenario import load_scenario as load_rm
+from negotiation_env.core.secrets import KEY_PREFIXES, redact_text
+from negotiation_env.runner.config import RunConfigError, load_config
+from negotiation_env.traces import PolicyInfo
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "hostile_input.json"
 QUICK_OUT = DEFAULT_OUT.with_name("hostile_input_quick.json")

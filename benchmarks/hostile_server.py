@@ -2,11 +2,11 @@
 must end as a recorded fault (or a bounded, scrubbed answer) within its deadline, and no
 secret may reach what it must not.
 
-    python benchmarks/hostile_server.py              # 20 cases per class (about a minute)
-    python benchmarks/hostile_server.py --quick      # 3 cases per class
-    python benchmarks/hostile_server.py --measure    # the two headline figures only
-    python benchmarks/hostile_server.py --class "huge retry-after" --class "rate-limited probe"
-    python benchmarks/hostile_server.py --class "surrogate answer"   # one class (repeatable)
+    python -m benchmarks.hostile_server              # 20 cases per class (about a minute)
+    python -m benchmarks.hostile_server --quick      # 3 cases per class
+    python -m benchmarks.hostile_server --measure    # the two headline figures only
+    python -m benchmarks.hostile_server --class "huge retry-after" --class "rate-limited probe"
+    python -m benchmarks.hostile_server --class "surrogate answer"   # one class (repeatable)
 
 Attack classes (each case drawn from a ``numpy`` Generator seeded by ``--seed``; the
 server is ``tests/fakeserver.py`` on 127.0.0.1, the client the real ``APIClient``):
@@ -72,16 +72,13 @@ from typing import Any, Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-for p in (str(ROOT), str(Path(__file__).resolve().parent)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
-import negotiation_env  # noqa: E402
-from baselines.scripted import make as make_resource  # noqa: E402
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.traces import record  # noqa: E402
-from negotiation_env.traces.writer import encode_trace  # noqa: E402
-from tests.fakeserver import FakeServer  # noqa: E402
+import negotiation_env
+from baselines.scripted import make as make_resource
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.traces import record
+from negotiation_env.traces.writer import encode_trace
+from tests.fakeserver import FakeServer
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "hostile_server.json"
 KEY = "sk-FAKE-negenv-bench-hostile-5e8a"

@@ -1,6 +1,6 @@
 """Wall time of ``import negotiation_env``: best of N runs, each in a fresh interpreter.
 
-    python benchmarks/import_time.py [--runs 5] [--module negotiation_env] [--top 10]
+    python -m benchmarks.import_time [--runs 5] [--module negotiation_env] [--top 10]
 
 Bytecode is cached first (one warm-up run writing ``.pyc`` files to a temporary
 ``PYTHONPYCACHEPREFIX``), as in an installed package, so the figure leaves out compiling

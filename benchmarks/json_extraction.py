@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    python benchmarks/json_extraction.py            # 10k, 100k and 1M characters (under a minute)
-    python benchmarks/json_extraction.py --quick    # 1k and 10k, a few seconds
+    python -m benchmarks.json_extraction            # 10k, 100k and 1M characters (under a minute)
+    python -m benchmarks.json_extraction --quick    # 1k and 10k, a few seconds
 
 What it measures. :func:`negotiation_env.core.jsontext.extract_json_object` (the parser of
 every model answer, with its 100,000-character cap lifted by ``max_chars=None`` so the scan
@@ -38,12 +38,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.core import jsontext  # noqa: E402
-from negotiation_env.core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document  # noqa: E402
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.core import jsontext
+from negotiation_env.core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "json_extraction.json"
 QUICK_OUT = DEFAULT_OUT.with_name("json_extraction_quick.json")

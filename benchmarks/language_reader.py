@@ -12,24 +12,22 @@ per split:
 * ``disclosure``: each labelled disclosure found with its project, requirements and
   reward.
 
-    python benchmarks/language_reader.py                  # both splits, a table each
-    python benchmarks/language_reader.py --split heldout --errors   # and each miss
-    python benchmarks/language_reader.py --json out.json
+    python -m benchmarks.language_reader                  # both splits, a table each
+    python -m benchmarks.language_reader --split heldout --errors   # and each miss
+    python -m benchmarks.language_reader --json out.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from negotiation_env.games.resource.reader import Reading, read  # noqa: E402
+from negotiation_env.games.resource.reader import Reading, read
 
 CORPUS = ROOT / "tests" / "games" / "resource" / "data" / "language_corpus.jsonl"
 KINDS = ("offer", "accept", "reject", "disclosure", "question", "hypothetical")

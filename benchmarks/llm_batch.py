@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    python benchmarks/llm_batch.py                         # tiny random model, batch sizes 1,4,16,64
-    python benchmarks/llm_batch.py --model PATH --device cuda --games 64
-    python benchmarks/llm_batch.py --quick                 # batch sizes 1,4; 8 games (smoke run)
+    python -m benchmarks.llm_batch                         # tiny random model, batch sizes 1,4,16,64
+    python -m benchmarks.llm_batch --model PATH --device cuda --games 64
+    python -m benchmarks.llm_batch --quick                 # batch sizes 1,4; 8 games (smoke run)
 
 One model (``--model``: a local folder or hub id; default: a tiny random 2-layer Llama
 built into a temporary folder by ``baselines.llm.tiny``, no download) is loaded once as
@@ -37,13 +37,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-from machine import PACKAGES, machine_info, write_result  # noqa: E402
+from benchmarks.machine import PACKAGES, machine_info, write_result
 
 
 def game_config(model: str, games: int, opts: dict[str, Any], game: str) -> dict:

@@ -1,6 +1,6 @@
 """What every benchmark records beside its figures: the machine, the versions, the commit,
-and where the JSON goes. Imported by the scripts in this folder (run as
-``python benchmarks/NAME.py``, so this folder is on ``sys.path``)."""
+and where the JSON goes. Imported by the scripts of this package (each run from the
+repository root as ``python -m benchmarks.NAME``)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 
 Run from the repository root (needs the ``llm`` extra):
 
-    python benchmarks/matrix_experiment3.py --quick                  # tiny random model, CPU: about a minute
-    python benchmarks/matrix_experiment3.py                          # tiny model at the paper's sizes (slow on a CPU)
-    python benchmarks/matrix_experiment3.py --model Qwen/Qwen2.5-7B-Instruct --device cuda   # the paper's run
+    python -m benchmarks.matrix_experiment3 --quick                  # tiny random model, CPU: about a minute
+    python -m benchmarks.matrix_experiment3                          # tiny model at the paper's sizes (slow on a CPU)
+    python -m benchmarks.matrix_experiment3 --model Qwen/Qwen2.5-7B-Instruct --device cuda   # the paper's run
 
 Every step uses the project's pieces (``baselines.llm.replay``, ``baselines.llm.steering``,
 ``HFPolicy``, ``negotiation_env.analysis``); the numbers are the paper's (D.1-D.3, F.3,
@@ -69,13 +69,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-from machine import PACKAGES, machine_info, write_result  # noqa: E402
+from benchmarks.machine import PACKAGES, machine_info, write_result
 
 EXTRA_PACKAGES = ("torch", "transformers", "tokenizers", "accelerate")
 CONTEXTS = ("neutral", "business", "environmental", "social", "team", "international_relations")

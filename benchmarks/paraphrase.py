@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    python benchmarks/paraphrase.py                        # the default cohort: 720 games, twice
-    python benchmarks/paraphrase.py --games-per-cell 2     # 144 games, twice
-    python benchmarks/paraphrase.py --templates-only       # check the templates, play nothing
+    python -m benchmarks.paraphrase                        # the default cohort: 720 games, twice
+    python -m benchmarks.paraphrase --games-per-cell 2     # 144 games, twice
+    python -m benchmarks.paraphrase --templates-only       # check the templates, play nothing
 
 What it plays. The runner's default config (``negotiation_env/runner/configs/default.toml``,
 what ``negotiation-env run --out DIR`` plays: the scripted oracle, linear and greedy
@@ -14,7 +14,7 @@ agents, every pairing, 12 conditions x 3 M/C levels, 10 games per cell) twice, w
 * **original**: the default config itself (``--games-per-cell N`` sets the block's
   ``games_per_cell``, nothing else);
 * **paraphrased**: the same config with each policy entry ``scripted:NAME`` replaced by
-  ``{spec = "python:paraphrase_templates:paraphrased", label = "scripted:NAME",
+  ``{spec = "python:benchmarks.paraphrase_templates:paraphrased", label = "scripted:NAME",
   options = {inner = "NAME", paraphrase_seed = SEED}}``. The label keeps the policy's
   name in the plan, so the game keys, the env seeds and the policy seeds (they derive
   from the cohort seed, the key and the label) are exactly the original's: the script
@@ -66,16 +66,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so `negotiation_env` and `baselines` import when run as a script
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # so `machine` and `paraphrase_templates` import (the runner imports the latter by name)
-    sys.path.insert(0, _HERE)
 
-import paraphrase_templates as PT  # noqa: E402
-from machine import machine_info, write_result  # noqa: E402
+from benchmarks import paraphrase_templates as PT
+from benchmarks.machine import machine_info, write_result
 
-SPEC = "python:paraphrase_templates:paraphrased"
+SPEC = "python:benchmarks.paraphrase_templates:paraphrased"
 THRESHOLD = 0.02
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "paraphrase.json"
 EXIT_MOVED = 3

@@ -487,7 +487,7 @@ class ParaphrasingPolicy:
 
 def paraphrased(seed: int | None = None, inner: str = "oracle", paraphrase_seed: int = 0, output: str = "text",
                 restore_partner: bool = False) -> ParaphrasingPolicy:
-    """The runner's ``python:paraphrase_templates:paraphrased`` factory: the scripted
+    """The runner's ``python:benchmarks.paraphrase_templates:paraphrased`` factory: the scripted
     policy ``inner`` built as ``baselines.scripted.make(inner, seed=seed, output=output,
     phrasing="fixed")`` (the agent the runner would build for ``scripted:INNER``, speaking
     the grammar's sentences; its decisions do not depend on its wording), wrapped so that its speech

@@ -7,8 +7,8 @@ whole plan once (every game's key and seeds, as a run's start does), and
 ``negotiation-env run --plan`` (plan, per-cell table, policy checks). It checks the
 plan's first and last game keys and its length, so the figures are for the same plan.
 
-    python benchmarks/plan_scale.py            # the 899,856-game plan
-    python benchmarks/plan_scale.py --per-cell 100   # a small one
+    python -m benchmarks.plan_scale            # the 899,856-game plan
+    python -m benchmarks.plan_scale --per-cell 100   # a small one
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ the paper's E1 counts with exact binomial intervals.
 
 Run from the repository root:
 
-    python benchmarks/rulemaking_baselines.py                 # E1, E2, E3: 15 runs x 20 seeds per cell
-    python benchmarks/rulemaking_baselines.py --seeds 1       # one 15-run cell per policy, as in the paper
-    python benchmarks/rulemaking_baselines.py --runs 45 --seeds 4 --environments E1
-    python benchmarks/rulemaking_baselines.py --early-end window   # the single-window ending rule
+    python -m benchmarks.rulemaking_baselines                 # E1, E2, E3: 15 runs x 20 seeds per cell
+    python -m benchmarks.rulemaking_baselines --seeds 1       # one 15-run cell per policy, as in the paper
+    python -m benchmarks.rulemaking_baselines --runs 45 --seeds 4 --environments E1
+    python -m benchmarks.rulemaking_baselines --early-end window   # the single-window ending rule
 
 Every run is ``negotiation_env.parallel_env(game="rulemaking", environment=E,
 condition=..., early_end=...)`` (the game's defaults otherwise; ``--early-end`` defaults
@@ -48,18 +48,13 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
-import negotiation_env  # noqa: E402
-from baselines.scripted.rulemaking import RULEMAKING_POLICIES, RulemakingMix, make_rulemaking  # noqa: E402
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.analysis.rulemaking_metrics import AGREEMENT, cell_summary, compare_to_baseline  # noqa: E402
-from negotiation_env.analysis.stats import clopper_pearson_interval, fisher_one_sided, plausibility_screen  # noqa: E402
-from negotiation_env.games.rulemaking.classifier import EARLY_ENDS, OUTCOMES  # noqa: E402
+import negotiation_env
+from baselines.scripted.rulemaking import RULEMAKING_POLICIES, RulemakingMix, make_rulemaking
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.analysis.rulemaking_metrics import AGREEMENT, cell_summary, compare_to_baseline
+from negotiation_env.analysis.stats import clopper_pearson_interval, fisher_one_sided, plausibility_screen
+from negotiation_env.games.rulemaking.classifier import EARLY_ENDS, OUTCOMES
 
 #: seed 001 §7, E1, agreements out of 15
 PAPER_E1 = {"conceder": 14, "noisy_conceder": 13, "mixed": 13, "satisficer": 7, "hardliner": 0, "reciprocator": 0}

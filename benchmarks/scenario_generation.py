@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    python benchmarks/scenario_generation.py              # 10 seeds per level
-    python benchmarks/scenario_generation.py --seeds 30   # more seeds
-    python benchmarks/scenario_generation.py --quick      # 3 seeds per level, a few seconds
+    python -m benchmarks.scenario_generation              # 10 seeds per level
+    python -m benchmarks.scenario_generation --seeds 30   # more seeds
+    python -m benchmarks.scenario_generation --quick      # 3 seeds per level, a few seconds
 
 For each level (0.5, 0.8, 1.0 by default; ``--levels``) and each seed 0 .. seeds-1, one
 call of ``generate_with_stats(level, seed)`` with the defaults (Appendix C environment,
@@ -29,11 +29,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.games.resource.generator import generate_with_stats, verify  # noqa: E402
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.games.resource.generator import generate_with_stats, verify
 
 RESULTS = ROOT / "benchmarks" / "results"
 DEFAULT_OUT = RESULTS / "scenario_generation.json"

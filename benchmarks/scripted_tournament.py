@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    python benchmarks/scripted_tournament.py                       # every policy in POLICIES
-    python benchmarks/scripted_tournament.py --policies greedy,random --scenarios-per-level 0
-    python benchmarks/scripted_tournament.py --quick               # smoke run
+    python -m benchmarks.scripted_tournament                       # every policy in POLICIES
+    python -m benchmarks.scripted_tournament --policies greedy,random --scenarios-per-level 0
+    python -m benchmarks.scripted_tournament --quick               # smoke run
 
 What it plays. Every ordered pair (X as agent_a, Y as agent_b) of the policies in
 ``baselines.scripted.POLICIES`` (or ``--policies a,b,c``), self-play included, on a subset
@@ -73,15 +73,10 @@ from typing import Any, Iterable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so `baselines` imports when run as a script from anywhere
-    sys.path.insert(0, str(ROOT))
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # so `machine` imports when this file is imported (tests), not run
-    sys.path.insert(0, _HERE)
 
-import negotiation_env  # noqa: E402
-from machine import machine_info, write_result  # noqa: E402
-from negotiation_env.games.resource.scenario import list_scenarios  # noqa: E402
+import negotiation_env
+from benchmarks.machine import machine_info, write_result
+from negotiation_env.games.resource.scenario import list_scenarios
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "scripted_tournament.json"
 QUICK_OUT = DEFAULT_OUT.with_name("scripted_tournament_quick.json")  # smoke runs never overwrite real results
@@ -450,7 +445,7 @@ def markdown(result: dict[str, Any]) -> str:
     levels = result["settings"]["levels"]
     m = result["machine"]
     return (
-        "**Scripted tournament** — `" + " ".join(["python benchmarks/scripted_tournament.py", *result["settings"]["argv"]])
+        "**Scripted tournament** — `" + " ".join(["python -m benchmarks.scripted_tournament", *result["settings"]["argv"]])
         + "`\n\n"
         + _md_table(SUMMARY_HEADER, *summary_rows(result)) + "\n\n"
         + settings_line(result) + " X vs Y pools both seat assignments; eff = mean per-round joint efficiency; "

@@ -1,49 +1,49 @@
 """The lever harness behind the Datasets page's lever tables: train the tiny model on one
 collection of the teacher's turns with a recipe of stages, then score it by exact match on
 the teacher's turns in games on new scenarios: far quicker per recipe than a full
-``train_sft.py`` run, and many more scored answers than its evaluation's decisions.
+``negotiation-env train sft`` run, and many more scored answers than its evaluation's decisions.
 
 Run from the repository root (the ``sft`` extra):
 
-    python benchmarks/sft_levers.py --work runs/levers --recipe curriculum:500,full:600
-    python benchmarks/sft_levers.py --work runs/levers --recipe synthetic:150,curriculum:500,full:600
-    python benchmarks/sft_levers.py --work runs/levers --score runs/sft/model-sft   # a model trained elsewhere
-    python benchmarks/sft_levers.py --quick --work /tmp/levers                       # smoke run
+    python -m benchmarks.sft_levers --work runs/levers --recipe curriculum:500,full:600
+    python -m benchmarks.sft_levers --work runs/levers --recipe synthetic:150,curriculum:500,full:600
+    python -m benchmarks.sft_levers --work runs/levers --score runs/sft/model-sft   # a model trained elsewhere
+    python -m benchmarks.sft_levers --quick --work /tmp/levers                       # smoke run
 
-What it does, with ``train_sft.py``'s own functions and settings (every ``train_sft.py``
+What it does, with ``negotiation-env train sft``'s own functions and settings (every ``negotiation-env train sft``
 option is accepted after ``--``, e.g. ``-- --seed 1``):
 
 1. **Collect once** into ``--work`` (kept there and reused by later calls): the default
-   collection of ``train_sft.py`` (the follower against the oracle on the shipped and
+   collection of ``negotiation-env train sft`` (the follower against the oracle on the shipped and
    ``--train-scenarios`` generated scenarios, the teacher's turns of jointly optimal
    rounds), and a scoring collection: the same games on ``--score-scenarios`` (8) new
    scenarios per M/C level (generator seed ``--score-seed`` 999), whose teacher turns are
    the answers to score (both of jointly optimal rounds only, unless ``-- --all-rounds``;
    the run says which). A folder made with other collection or tiny-model settings is
-   refused, not reused. The tiny base model is built once too (``train_sft.build_tiny``).
+   refused, not reused. The tiny base model is built once too (``sft.build_tiny``).
 2. **Train** the stages of ``--recipe`` in order, each from the previous one's model,
-   with ``train_sft.train`` (batch, learning rate and schedule as there); a stage is
+   with ``sft.train`` (batch, learning rate and schedule as there); a stage is
    ``KIND:STEPS``:
 
-   * ``copy``: ``train_sft.copy_examples`` (random lines of the teacher answers' words);
+   * ``copy``: ``sft.copy_examples`` (random lines of the teacher answers' words);
    * ``handwords``: the same task over 51 fixed game words and the numbers 1-30
-     (``train_sft.copy_lines``);
+     (``sft.copy_lines``);
    * ``tokens``: the same task over random single tokens of the model's vocabulary (as
      ``decode`` gives them, byte tokens included, so about a fifth read U+FFFD;
-     ``train_sft.copy_lines`` of ``train_sft.token_pieces``, as ``--copy-lines tokens``);
-   * ``curriculum``: ``train_sft.curriculum_examples`` (decisions without the system message);
+     ``sft.copy_lines`` of ``sft.token_pieces``, as ``--copy-lines tokens``);
+   * ``curriculum``: ``sft.curriculum_examples`` (decisions without the system message);
    * ``disclosure``: the teacher's disclosures alone (talk turns starting "My "), full window;
    * ``full+disclosure``: every turn as ``full``, and each disclosure twice more
-     (``train_sft.disclosure_examples``, as ``--disclosure-steps``);
-   * ``full``: every teacher turn with its ``--context`` window (``train_sft.prompt_completion``);
+     (``sft.disclosure_examples``, as ``--disclosure-steps``);
+   * ``full``: every teacher turn with its ``--context`` window (``sft.prompt_completion``);
    * ``synthetic``: the teacher's disclosures with new units and rewards in the system
      message's project lines and in the answer, a new draw per example
-     (``train_sft.synthetic_disclosures``, as ``--copy-lines disclosures``);
+     (``sft.synthetic_disclosures``, as ``--copy-lines disclosures``);
    * ``full+synthetic``: every turn as ``full``, and as many synthetic disclosures as the
      rows hold real ones (``full`` with ``-- --train-disclosures real+synthetic``).
 
-   ``full`` makes the examples as ``train_sft.py``'s ``--steps`` do
-   (``train_sft.training_examples``), so ``-- --train-disclosures`` applies to it, and
+   ``full`` makes the examples as ``negotiation-env train sft``'s ``--steps`` do
+   (``sft.training_examples``), so ``-- --train-disclosures`` applies to it, and
    ``-- --synthetic-shapes`` to every stage of synthetic disclosures.
 
    The synthetic lines are 12 to ``--line-max`` - 1 words or tokens long (default 40).
@@ -61,6 +61,7 @@ floating point.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -68,13 +69,10 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
-_HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:
-    sys.path.insert(0, str(_HERE))
-if str(_HERE.parent) not in sys.path:
-    sys.path.insert(0, str(_HERE.parent))
-
-import train_sft as T  # noqa: E402
+from benchmarks.machine import PACKAGES, machine_info, write_result
+from negotiation_env.train import sft as T
+from negotiation_env.train.fields import add_config_arguments, config_from_arguments
+from negotiation_env.train.progress import RichProgress, TrainProgress
 
 KINDS = ("copy", "handwords", "tokens", "curriculum", "disclosure", "synthetic", "full", "full+disclosure",
          "full+synthetic")
@@ -99,7 +97,7 @@ def parse_recipe(text: str) -> list[tuple[str, int]]:
     return stages
 
 
-def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Namespace, base: str,
+def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: T.SFTRunConfig, base: str,
                    line_max: int) -> list[dict[str, Any]]:
     if kind == "copy":
         return T.copy_examples(rows, args)
@@ -117,12 +115,12 @@ def stage_examples(kind: str, rows: list[Mapping[str, Any]], args: argparse.Name
         return T.disclosure_examples(rows, args)
     if kind == "synthetic":
         return T.synthetic_disclosures(rows, args)
-    # full: as train_sft.py's --steps (-- --train-disclosures and --synthetic-shapes apply);
+    # full: as negotiation-env train sft's --steps (-- --train-disclosures and --synthetic-shapes apply);
     # full+synthetic: every turn, and as many synthetic disclosures as real ones
-    settings = {**vars(args), "train_on": "turns"}
+    settings = {"train_on": "turns"}
     if kind == "full+synthetic":
         settings["train_disclosures"] = "real+synthetic"
-    return T.training_examples(rows, argparse.Namespace(**settings), base)
+    return T.training_examples(rows, dataclasses.replace(args, **settings), base)
 
 
 def answer_kind(row: Mapping[str, Any]) -> str:
@@ -136,7 +134,7 @@ def within_one_word(gold: str, got: str) -> bool:
     return len(g) == len(t) and sum(x != y for x, y in zip(g, t)) <= 1
 
 
-def score(model_path: str, rows: list[Mapping[str, Any]], args: argparse.Namespace, show: int = 2) -> dict[str, Any]:
+def score(model_path: str, rows: list[Mapping[str, Any]], args: T.SFTRunConfig, show: int = 2) -> dict[str, Any]:
     """Exact match of greedy answers on ``rows`` (the scoring turns), per answer kind."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -169,18 +167,20 @@ def score(model_path: str, rows: list[Mapping[str, Any]], args: argparse.Namespa
     return {"scores": result, "misses": misses}
 
 
-#: the train_sft.py settings that make the collections and the base model a --work folder keeps
+#: the negotiation-env train sft settings that make the collections and the base model a --work folder keeps
 COLLECTION_SETTINGS = ("seed", "teacher", "games", "train_scenarios", "train_seed", "levels", "rounds", "talk_turns",
                        "theme", "thinking", "prompt_style", "max_retries", "all_rounds", "heldout", "heldout_seed",
                        "tiny_hidden", "tiny_layers", "tiny_heads", "tiny_vocab", "tiny_init", "tiny_tokenizer")
 
 
-def collection_settings(args: argparse.Namespace, score_scenarios: int, score_seed: int) -> dict[str, Any]:
-    return {**{k: getattr(args, k) for k in COLLECTION_SETTINGS}, "score_scenarios": score_scenarios,
+def collection_settings(args: T.SFTRunConfig, score_scenarios: int, score_seed: int) -> dict[str, Any]:
+    values = {k: getattr(args, k) for k in COLLECTION_SETTINGS}
+    values["levels"] = ",".join(values["levels"])  # as the JSON keeps it
+    return {**values, "score_scenarios": score_scenarios,
             "score_seed": score_seed}
 
 
-def collect(work: Path, args: argparse.Namespace, score_scenarios: int, score_seed: int,
+def collect(work: Path, args: T.SFTRunConfig, score_scenarios: int, score_seed: int,
             progress: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The training rows and the scoring rows, collected once into ``work`` (rows.json)."""
     cache = work / "rows.json"
@@ -196,34 +196,55 @@ def collect(work: Path, args: argparse.Namespace, score_scenarios: int, score_se
         return d["rows"], d["score_rows"]
     held = T.heldout_sets(args, work, progress) if args.heldout else None
     sets = T.train_sets(args, work, held, progress)
-    T._run(T.collect_config(args, sets), work / "collect", progress, "collect")
+    T.play(T.collect_config(args, sets), work / "collect", progress, "collect")
     only_optimal = not args.all_rounds
     rows = T.teacher_rows(T.export_sft(work / "collect", work / "sft.parquet", only_optimal), args)
     scoring = T.generated_sets(args, work, "score", score_scenarios, score_seed, progress=progress)
-    T._run(T.collect_config(args, scoring), work / "collect-score", progress, "collect scoring games")
+    T.play(T.collect_config(args, scoring), work / "collect-score", progress, "collect scoring games")
     score_rows = T.teacher_rows(T.export_sft(work / "collect-score", work / "score.parquet", only_optimal), args)
     cache.write_text(json.dumps({"settings": made_with, "rows": rows, "score_rows": score_rows}, default=str))
     return rows, score_rows
 
 
+def sft_parser() -> argparse.ArgumentParser:
+    """The options after ``--``: the fields of :class:`~negotiation_env.train.sft.SFTRunConfig`
+    and ``--quick`` (its smoke-run sizes)."""
+    p = argparse.ArgumentParser(prog="sft_levers.py ... --", add_help=False)
+    p.add_argument("--quick", action="store_true")
+    add_config_arguments(p, T.SFTRunConfig)
+    return p
+
+
+def sft_config(argv: list[str]) -> T.SFTRunConfig:
+    """The SFT settings of the options after ``--`` (exit 2 naming the field on a bad one)."""
+    p = sft_parser()
+    ns = p.parse_args(argv)
+    try:
+        config = config_from_arguments(T.SFTRunConfig, ns)
+    except ValueError as e:
+        p.error(str(e))
+    return T.quick(config) if ns.quick else config
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                epilog="Options after -- go to train_sft.py's parser (e.g. -- --seed 1 --lr 1e-3).")
+                                epilog="Options after -- are SFTRunConfig fields as `negotiation-env train sft` takes them "
+                                "(e.g. -- --seed 1 --lr 1e-3).")
     p.add_argument("--work", required=True, help="folder of the collections, the base model and the trained models "
                    "(reused: collections and base model are made once)")
     p.add_argument("--recipe", default="synthetic:150,curriculum:500,full:600",
                    help=f"stages KIND:STEPS, comma-separated; kinds {', '.join(KINDS)} "
-                   "(default synthetic:150,curriculum:500,full:600, train_sft.py's default recipe)")
+                   "(default synthetic:150,curriculum:500,full:600, negotiation-env train sft's default recipe)")
     p.add_argument("--score", default=None, metavar="MODEL", help="only score this model folder (no training)")
     p.add_argument("--start", default=None, metavar="MODEL", help="train the recipe from this model folder instead "
-                   "of the tiny base model (e.g. a train_sft.py model-sft, to try one more stage)")
+                   "of the tiny base model (e.g. a negotiation-env train sft model-sft, to try one more stage)")
     p.add_argument("--line-max", type=int, default=40, help="synthetic lines are 12 to N-1 long (default 40)")
     p.add_argument("--score-scenarios", type=int, default=8, help="new scenarios per M/C level to score on (default 8)")
     p.add_argument("--score-seed", type=int, default=999, help="their generator seed (default 999)")
     p.add_argument("--show", type=int, default=2, help="misses printed per answer kind (default 2)")
     p.add_argument("--out", default=None, help="result JSON (default WORK/levers-<recipe>.json)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--quick", action="store_true", help="smoke run: train_sft.py --quick sizes and --all-rounds, "
+    p.add_argument("--quick", action="store_true", help="smoke run: negotiation-env train sft --quick sizes and --all-rounds, "
                    "2-step stages, 1 scoring scenario")
     return p
 
@@ -247,14 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(e))
     if a.line_max < 13 or a.score_scenarios < 1:
         p.error("--line-max must be >= 13 and --score-scenarios >= 1")
-    args = T.parse_args(rest + ["--no-progress"])
+    args = sft_config(rest)
     if args.model:
         p.error("the harness trains the tiny model from scratch; --model is not for it")
     T.quiet_libraries()
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    with T._Progress(enabled=not a.no_progress) as progress:
+    with (TrainProgress() if a.no_progress else RichProgress()) as progress:
         rows, score_rows = collect(work, args, a.score_scenarios, a.score_seed, progress)
         if not rows or not score_rows:
             raise SystemExit("no teacher turn to train on or to score (no jointly optimal round?)")
@@ -292,12 +313,12 @@ def main(argv: list[str] | None = None) -> int:
                      for k, v in result["scores"].items())
     print(f"{a.score or a.recipe}: {line}")
     out = Path(a.out) if a.out else work / f"levers-{name}.json"
-    T.write_result(out, {"benchmark": "sft_levers", "recipe": None if a.score else a.recipe, "start": a.start, "scored_model": model,
-                         "settings": {k: v for k, v in vars(args).items() if k not in ("out", "no_progress")},
+    write_result(out, {"benchmark": "sft_levers", "recipe": None if a.score else a.recipe, "start": a.start, "scored_model": model,
+                         "settings": dataclasses.asdict(args),
                          "line_max": a.line_max, "score_scenarios": a.score_scenarios, "score_seed": a.score_seed,
                          "training_rows": len(rows), "scoring_rows": len(score_rows), "stages": trained, **result,
                          "seconds": time.perf_counter() - t0,
-                         "machine": T.machine_info(T.PACKAGES + T.EXTRA_PACKAGES)})
+                         "machine": machine_info(PACKAGES + T.EXTRA_PACKAGES)})
     return 0
 
 

@@ -34,7 +34,7 @@ from .core import registry
 from .core.config import build_config
 from .games.resource import ScenarioError, list_scenarios, load_scenario, solve
 from .console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
-from .play import HumanSeat, ending, read_answer  # noqa: F401 - read_answer: the CLI's answer reader
+from .play import HumanSeat, PlayFlag, ending, play_hooks, read_answer  # noqa: F401 - read_answer: the CLI's answer reader
 
 
 class _SpecField(Mapping):
@@ -108,17 +108,35 @@ def _value(text: str):
         return text
 
 
+def _play_flags() -> list[tuple[str, "PlayFlag"]]:
+    """(game, flag) for every registered game's own ``play`` flags
+    (:attr:`~negotiation_env.play.PlayHooks.config_flags`), in registry order; a flag two
+    games declare is added once, for the first."""
+    out, seen = [], set()
+    for name in registry.names():
+        hooks = play_hooks(name)
+        for f in hooks.config_flags if hooks is not None else ():
+            if f.flag not in seen:
+                seen.add(f.flag)
+                out.append((name, f))
+    return out
+
+
 def _play_config(args: argparse.Namespace) -> dict:
-    """The game config from --set FIELD=VALUE and (resource game) the old flags, whose
-    defaults stay the old ones (mc080_1, 4 rounds, 5 talk turns, a random theme)."""
+    """The game config from --set FIELD=VALUE and the game's own flags (its play hooks'
+    ``config_flags``: the resource game's --scenario, --rounds, --turns, --theme), each of
+    which gives its field the flag's default (mc080_1, 4 rounds, 5 talk turns) where
+    neither it nor --set sets one."""
     config: dict = {}
     by_flag: dict[str, str] = {}
-    resource_flags = {"--scenario": ("scenario", args.scenario, "mc080_1"), "--rounds": ("num_rounds", args.rounds, 4),
-                      "--turns": ("cheap_talk_turns", args.turns, 5), "--theme": ("theme", args.theme, None)}
-    given = [flag for flag, (_, v, _) in resource_flags.items() if v is not None]
-    if args.game != "resource" and given:
-        raise PlayError(f"{', '.join(given)}: resource-game flags; give the {args.game} game's config as "
-                        f"--set FIELD=VALUE ('negotiation-env games {args.game}' lists its fields)")
+    hooks = play_hooks(args.game)
+    own = list(hooks.config_flags) if hooks is not None else []
+    others = [(g, f) for g, f in _play_flags() if f.flag not in {o.flag for o in own}
+              and getattr(args, f.dest, None) is not None]
+    if others:
+        owners = " / ".join(dict.fromkeys(g for g, _ in others))
+        raise PlayError(f"{', '.join(f.flag for _, f in others)}: {owners}-game flags; give the {args.game} game's "
+                        f"config as --set FIELD=VALUE ('negotiation-env games {args.game}' lists its fields)")
     for item in args.set:
         field, sep, text = item.partition("=")
         if not sep or not field:
@@ -127,15 +145,14 @@ def _play_config(args: argparse.Namespace) -> dict:
             raise PlayError(f"--set {item}: {field} is already set by {by_flag[field]}")
         config[field] = _value(text)
         by_flag[field] = f"--set {item}"
-    if args.game == "resource":
-        for flag, (field, v, default) in resource_flags.items():
-            if field in config and v is not None:
-                raise PlayError(f"{flag} and {by_flag[field]} both set {field}; give one")
-            if field == "theme":
-                if v is not None:
-                    config["theme"] = None if v == "none" else v
-            elif field not in config:
-                config[field] = default if v is None else v
+    for f in own:
+        v = getattr(args, f.dest, None)
+        if f.field in config and v is not None:
+            raise PlayError(f"{f.flag} and {by_flag[f.field]} both set {f.field}; give one")
+        if v is not None:
+            config[f.field] = v if f.convert is None else f.convert(v)
+        elif f.field not in config and f.default is not None:
+            config[f.field] = f.default
     return config
 
 
@@ -252,16 +269,9 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         return print_error(f"the game ended in error at {agent}'s turn ({seats[agent][1]}): "
                            f"{type(e).__name__}: {e}", EXIT_GAME_ERROR)
     console.print(env.render(), markup=False, highlight=False)
-    if args.game == "resource":
-        title = f"{seats['agent_a'][1]} (agent_a) vs {seats['agent_b'][1]} (agent_b) on {game.scenario.name}"
-        columns, justify = ["round", "agent_a", "agent_b", "joint / M", "outcome"], ["left"] + ["right"] * 3 + ["left"]
-        rows = []
-        for i in range(len(game.history)):
-            o = game.round_outcome(i)
-            kind = "overdraw" if o["overdraw"] else ("optimal" if o["optimal"] else "suboptimal")
-            rows.append([str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
-                         f"{o['joint_reward']:g} / {o['joint_max']:g}", kind])
-        rows.append(["total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events"])
+    hooks = play_hooks(args.game)
+    if hooks is not None and hooks.result_table is not None:
+        title, columns, justify, rows = hooks.result_table(game, {a: s[1] for a, s in seats.items()}, totals, events)
     else:
         title = f"{args.game} ({env.metadata['name']}), seed {args.seed}"
         columns, justify = ["seat", "policy", "reward"], ["left", "left", "right"]
@@ -588,11 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                       help="a game config field (repeat; VALUE read as JSON where it parses, else as text)")
     play.add_argument("--seed", type=int, default=0, help="reset seed; seat i's policy gets seed + i (default 0)")
-    play.add_argument("--scenario", default=None, help="resource: shipped scenario name or JSON path (default mc080_1)")
-    play.add_argument("--rounds", type=int, default=None, help="resource: rounds (default 4)")
-    play.add_argument("--turns", type=int, default=None,
-                      help="resource: cheap-talk turns per agent (default 5; 0: unlimited)")
-    play.add_argument("--theme", default=None, help="resource: theme name, 'random' or 'none' (default: random)")
+    for name, f in _play_flags():  # each game's own flags (resource: --scenario, --rounds, --turns, --theme)
+        play.add_argument(f.flag, type=f.type, default=None, help=f"{name}: {f.help}")
     play.add_argument("--human-retries", type=_retries, default=None, metavar="N",
                       help="a human seat's refused answers to one prompt before the game's own rule for an invalid "
                            "answer (its retries, then its fallback) applies (default: asked again until accepted)")
@@ -644,6 +651,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .analysis.commands import add_subcommands as add_analysis_subcommands  # report, view, judge
 
     add_analysis_subcommands(sub)
+    from .train.commands import add_subcommands as add_train_subcommands  # train sft, train rl
+
+    add_train_subcommands(sub)
     from .exitcodes import add_epilogs
 
     add_epilogs(p)  # each command's --help lists its exit codes

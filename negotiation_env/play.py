@@ -17,11 +17,11 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from rich.console import Console
 
-__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending", "PlayHooks"]
+__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending", "PlayHooks", "PlayFlag", "play_hooks"]
 
 
 def _complete_json(text: str) -> bool:
@@ -331,7 +331,49 @@ def _rulemaking_ending(game) -> tuple[str, bool]:
     return f"played {_all(cfg.max_turns, 'turn')} (outcome {label})", False
 
 
+# --------------------------------------------------------------------------- the result table
+
+
+def _resource_result(game, seats: Mapping[str, str], totals: Mapping[str, float], events: int):
+    title = f"{seats['agent_a']} (agent_a) vs {seats['agent_b']} (agent_b) on {game.scenario.name}"
+    columns, justify = ["round", "agent_a", "agent_b", "joint / M", "outcome"], ["left"] + ["right"] * 3 + ["left"]
+    rows = []
+    for i in range(len(game.history)):
+        o = game.round_outcome(i)
+        kind = "overdraw" if o["overdraw"] else ("optimal" if o["optimal"] else "suboptimal")
+        rows.append([str(i + 1), f"{o['rewards']['agent_a']:g}", f"{o['rewards']['agent_b']:g}",
+                     f"{o['joint_reward']:g} / {o['joint_max']:g}", kind])
+    rows.append(["total", f"{totals['agent_a']:g}", f"{totals['agent_b']:g}", "", f"{events} events"])
+    return title, columns, justify, rows
+
+
 # --------------------------------------------------------------------------- each game's hooks
+
+
+@dataclass(frozen=True)
+class PlayFlag:
+    """A ``negotiation-env play`` flag of one game that sets one config field (beside
+    ``--set FIELD=VALUE``, which sets any). Its help on the command line is prefixed with
+    the game's name; the flag given while another game is played is refused."""
+
+    #: the flag, e.g. ``"--rounds"``
+    flag: str
+    #: the config field it sets
+    field: str
+    #: what it sets, for ``--help`` (the game's name is put before it)
+    help: str
+    #: the argparse type of its value
+    type: Callable[[str], Any] = str
+    #: the value the field gets where neither the flag nor ``--set`` gives one (None: the
+    #: config's own default)
+    default: Any = None
+    #: the given value -> the config value (None: as given)
+    convert: Callable[[Any], Any] | None = None
+
+    @property
+    def dest(self) -> str:
+        """The argparse attribute the flag's value lands in."""
+        return self.flag.lstrip("-").replace("-", "_")
 
 
 @dataclass(frozen=True)
@@ -345,15 +387,38 @@ class PlayHooks:
     short_form: Callable[[Any, str, str], str]
     #: game -> (why it ended, whether an error ended it)
     ending: Callable[[Any], tuple[str, bool]]
+    #: the game's own ``play`` flags, each setting one config field
+    config_flags: tuple[PlayFlag, ...] = ()
+    #: (game, seat label by agent, total reward by agent, events) -> (title, columns,
+    #: justification per column, rows) of the table printed after the game; None: one row
+    #: per seat with its policy and total reward
+    result_table: Callable[[Any, Mapping[str, str], Mapping[str, float], int],
+                           tuple[str, list[str], list[str], list[list[str]]]] | None = None
 
 
-def _hooks(game_name: str) -> PlayHooks | None:
+def play_hooks(game_name: str) -> PlayHooks | None:
+    """The play hooks of the game ``game_name`` (its spec's ``play`` part), or None."""
     from .core import registry
 
     spec = registry.find(game_name)
     return spec.part("play") if spec is not None and spec.has("play") else None
 
 
+_hooks = play_hooks
+
+
+def _theme(value: str) -> str | None:
+    return None if value == "none" else value
+
+
 MATRIX = PlayHooks(_matrix_phase_line, _matrix_short_form, _matrix_ending)
-RESOURCE = PlayHooks(_resource_phase_line, _resource_short_form, _resource_ending)
+RESOURCE = PlayHooks(
+    _resource_phase_line, _resource_short_form, _resource_ending,
+    config_flags=(PlayFlag("--scenario", "scenario", "shipped scenario name or JSON path (default mc080_1)",
+                           default="mc080_1"),
+                  PlayFlag("--rounds", "num_rounds", "rounds (default 4)", type=int, default=4),
+                  PlayFlag("--turns", "cheap_talk_turns", "cheap-talk turns per agent (default 5; 0: unlimited)",
+                           type=int, default=5),
+                  PlayFlag("--theme", "theme", "theme name, 'random' or 'none' (default: random)", convert=_theme)),
+    result_table=_resource_result)
 RULEMAKING = PlayHooks(_rulemaking_phase_line, _rulemaking_short_form, _rulemaking_ending)

@@ -149,6 +149,10 @@ def _shape(spec, part: str, value: Any) -> str | None:
         return lacks("POLICIES", "make")
     if part == "play":
         return lacks("phase_line", "short_form", "ending")
+    if part == "analysis":
+        from .analysis.hooks import GameAnalysis
+
+        return None if isinstance(value, GameAnalysis) else f"is a {type(value).__name__}, not a GameAnalysis"
     if not callable(value):
         return "is not callable"
     if part == "condition_values":

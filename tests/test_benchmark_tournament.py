@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "scripted_tournament.py"
+from benchmarks import scripted_tournament
 
 
 @pytest.fixture(scope="module")
 def tournament():
-    with loaded_script(SCRIPT, "scripted_tournament") as mod:  # dataclasses look their module up there
-        yield mod
+    return scripted_tournament
 
 
 def test_smallest_run_writes_json_and_markdown(tournament, tmp_path, capsys):

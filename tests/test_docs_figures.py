@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,10 +33,11 @@ def test_rl_page_dqn_curve_is_what_train_rl_prints():
     ``--stop-after 2`` (same schedule, a quarter of the time)."""
     pytest.importorskip("tianshou")
     header, row = _table_row(ROOT / "docs" / "rl.md", "matrix-vs-tft, env steps", "DQN test return")
-    with loaded_script(ROOT / "benchmarks" / "train_rl.py") as train_rl:
-        if not train_rl.matrix_available():
-            pytest.skip("the matrix game, its menu or its scripted policies are not in this tree")
-        (res,) = train_rl.run_experiments(["matrix-vs-tft"], seed=0, stop_after=2, log=lambda _m: None)
+    from negotiation_env.train import rl
+
+    if not rl.matrix_available():
+        pytest.skip("the matrix game, its menu or its scripted policies are not in this tree")
+    (res,) = rl.run(rl.RLRunConfig(experiments=("matrix-vs-tft",), seed=0, stop_after=2))
     curve = res["curve"]
     assert [str(p["env_steps"]) for p in curve] == header[1:4]
     assert [f"{p['test_mean']:g}" for p in curve] == row[1:4]
@@ -45,4 +45,4 @@ def test_rl_page_dqn_curve_is_what_train_rl_prints():
 
 def test_rl_page_names_the_command_of_its_figures():
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
-    assert re.search(r"Figures from `python benchmarks/train_rl.py` at seed 0", text)
+    assert re.search(r"Figures from `python -m benchmarks.train_rl` at seed 0", text)

@@ -6,19 +6,16 @@ from the values the script saved; its lock-step play equals play_matrix's."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.scripts import loaded_script
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 import scipy.stats  # noqa: E402
 from statsmodels.stats.multitest import multipletests  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "matrix_experiment3.py"
 SMALL = ["--no-progress", "--tiny-layers", "2", "--tiny-hidden", "32", "--layers", "all", "--contexts", "neutral,team",
          "--trajectories", "2", "--rounds", "3", "--heldout-per-context", "3", "--closed-per-context", "2",
          "--message-tokens", "4", "--action-tokens", "2", "--device", "cpu", "--batch-games", "3"]
@@ -26,8 +23,9 @@ SMALL = ["--no-progress", "--tiny-layers", "2", "--tiny-hidden", "32", "--layers
 
 @pytest.fixture(scope="module")
 def bench():
-    with loaded_script(SCRIPT, "matrix_experiment3") as mod:
-        yield mod
+    from benchmarks import matrix_experiment3
+
+    return matrix_experiment3
 
 
 @pytest.fixture(scope="module")

@@ -4,20 +4,15 @@ simulation groups (A.5), on hand-made keys with known groups and on the paper's 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from baselines.llm.replay import split_decisions
-from tests.scripts import loaded_script
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "matrix_experiment3.py"
+from benchmarks import matrix_experiment3
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with loaded_script(SCRIPT, "matrix_experiment3_groups") as mod:
-        yield mod
+    return matrix_experiment3
 
 
 def groups_of(bench, held, contexts, per_context, order):

@@ -1,28 +1,26 @@
-"""benchmarks/sft_levers.py (the issue-20 lever harness) at its smallest settings: one
+"""benchmarks/sft_levers.py (the lever harness) at its smallest settings: one
 collection, a recipe of every stage kind, exact-match scoring; and its pieces."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("trl")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "sft_levers.py"
 TINY = ["--no-progress", "--", "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2", "--tiny-vocab", "320",
         "--batch-size", "2"]
 
 
 @pytest.fixture(scope="module")
 def levers():
-    with loaded_script(SCRIPT, "sft_levers") as mod:
-        yield mod
+    from benchmarks import sft_levers
+
+    return sft_levers
 
 
 def test_recipe_parsing(levers):
@@ -41,7 +39,7 @@ def test_within_one_word_and_answer_kinds(levers):
     assert not levers.within_one_word(gold, gold + " What are your projects?")
     row = lambda phase, text: {"phase": phase, "messages": [{"role": "assistant", "content": text}]}  # noqa: E731
     rows = [row("talk", gold), row("talk", "Agreed."), row("decision", '{"r1": 4}')]
-    args = levers.T.parse_args(["--context", "3"])
+    args = levers.sft_config(["--context", "3"])
     picked = levers.stage_examples("disclosure", rows, args, "unused", 40)
     assert [e["completion"][0]["content"] for e in picked] == [gold]
     assert levers.answer_kind(row("decision", '{"r1": 4}')) == "purchase"
@@ -117,7 +115,7 @@ def test_synthetic_stages(levers):
                                              {"role": "assistant", "content": text}]}
 
     rows = [row("talk", said), row("talk", "Agreed."), row("decision", '{"r1": 3}')]
-    args = levers.T.parse_args([])
+    args = levers.sft_config([])
     synthetic = levers.stage_examples("synthetic", rows, args, "unused", 40)
     assert synthetic == levers.T.synthetic_disclosures(rows, args) and len(synthetic) == levers.T.COPY_EXAMPLES
     # every turn once, and as many synthetic disclosures as the rows hold real ones (one)
@@ -126,6 +124,6 @@ def test_synthetic_stages(levers):
     assert mixed[3:] == levers.T.synthetic_disclosures(rows, args, n=1)
     assert levers.stage_examples("full", rows, args, "unused", 40) == levers.T.prompt_completion(rows, 3)
     # full is train_sft.py's --steps examples: -- --train-disclosures applies to it
-    args = levers.T.parse_args(["--train-disclosures", "synthetic"])
+    args = levers.sft_config(["--train-disclosures", "synthetic"])
     assert levers.stage_examples("full", rows, args, "unused", 40) == (
         levers.T.prompt_completion(rows[1:], 3) + levers.T.synthetic_disclosures(rows, args, n=1))

@@ -1,15 +1,19 @@
-"""benchmarks/train_sft.py at its smallest settings: the collect, export, train, evaluate
-loop end to end (a tiny model, two training steps, one evaluation game), and its figures
-on hand-made traces. Not a timing or learning test."""
+"""negotiation_env.train.sft at its smallest settings: the collect, export, train, evaluate
+loop end to end (a tiny model, two training steps, one evaluation game), through the
+library and through ``negotiation-env train sft``, and its figures on hand-made traces.
+Not a timing or learning test."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
+from negotiation_env.cli import main as cli_main
+from negotiation_env.core.config import ConfigError
+from negotiation_env.train.fields import add_config_arguments, config_from_arguments
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -19,15 +23,34 @@ trl = pytest.importorskip("trl")
 from negotiation_env.traces import export  # noqa: E402
 from negotiation_env.traces.reader import iter_records  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "train_sft.py"
-TINY = ["--quick", "--no-progress", "--steps", "2", "--batch-size", "2", "--tiny-hidden", "16", "--tiny-layers", "1",
+TINY = ["--steps", "2", "--batch-size", "2", "--tiny-hidden", "16", "--tiny-layers", "1",
         "--tiny-heads", "2", "--tiny-vocab", "320", "--max-new-tokens", "8", "--batch-games", "1", "--heldout", "1"]
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with loaded_script(SCRIPT, "train_sft") as mod:
-        yield mod
+    from negotiation_env.train import sft
+
+    return sft
+
+
+def config(argv: list[str]):
+    """The SFTRunConfig of ``negotiation-env train sft`` flags (the fields they name)."""
+    from negotiation_env.train.sft import SFTRunConfig
+
+    p = argparse.ArgumentParser()
+    add_config_arguments(p, SFTRunConfig)
+    return config_from_arguments(SFTRunConfig, p.parse_args(argv))
+
+
+def tiny(bench, *flags: str):
+    """The smallest run's config: ``--quick`` sizes, TINY, then ``flags``."""
+    return bench.quick(config(TINY + list(flags)))
+
+
+def run_json(bench, cfg, work: Path) -> dict:
+    """A run's result as its JSON reads back."""
+    return json.loads(json.dumps(bench.run(cfg, work), default=str))
 
 
 @pytest.fixture(scope="module")
@@ -44,27 +67,23 @@ def tiny_run(bench, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setattr(trl, "SFTTrainer", Recording)
     try:
-        out = tmp / "result.json"
-        rc = bench.main(TINY + ["--work", str(tmp / "work"), "--out", str(out)])
+        data = run_json(bench, tiny(bench), tmp / "work")
     finally:
         mp.undo()
-    assert rc == 0
-    return {"data": json.loads(out.read_text()), "work": tmp / "work", "datasets": seen}
+    return {"data": data, "work": tmp / "work", "datasets": seen}
 
 
 def test_output_structure(tiny_run, capsys):
     d = tiny_run["data"]
-    for key in ("benchmark", "settings", "env_config", "scenario_sets", "collect", "data", "model", "training",
-                "eval", "table", "seconds", "machine"):
+    for key in ("settings", "env_config", "scenario_sets", "collect", "data", "model", "training",
+                "eval", "table", "seconds"):
         assert key in d, key
-    assert d["benchmark"] == "train_sft"
     assert d["env_config"] == {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": False, "theme": None, "max_retries": 1,
                             "prompt_style": "compact"}
     assert d["settings"]["seed"] == 0 and d["settings"]["steps"] == 2
     assert d["model"]["tiny"] and d["model"]["parameters"] > 0
     assert d["training"]["steps"] == 2 and d["training"]["examples"] == d["data"]["rows"] > 0
     assert d["training"]["first_loss"] is not None and d["training"]["last_loss"] is not None
-    assert "trl" in d["machine"]["packages"] and d["machine"]["packages"]["trl"]
 
     # the teacher's data: 2 games (one M/C level), the follower in seat agent_a against the
     # oracle, never refused; the scenarios are the shipped ones and one generated for training
@@ -142,7 +161,7 @@ def test_trainer_gets_exactly_the_export_rows(tiny_run, bench):
     assert tiny_run["data"]["data"]["only_optimal"] is True
     assert tiny_run["data"]["training"]["curriculum"]["steps"] == 2
     assert tiny_run["data"]["training"]["copy"]["steps"] == 2
-    args = bench.parse_args(TINY)
+    args = tiny(bench)
     assert args.copy_lines == "disclosures"
     assert list(warm) == bench.warmup_examples(rows, args, str(tiny_run["work"] / "model-base"))
     assert list(warm) == bench.synthetic_disclosures(rows, args)
@@ -162,7 +181,7 @@ def test_copy_examples_repeat_a_random_line_of_the_answers_words(bench):
             {"messages": [{"role": "user", "content": "Decide."}, {"role": "assistant", "content": '{"r2": 4}'}]}]
     words = {"My", "project_a", "needs", "5", "r1", "per", "run", "and", "pays", "7", ".", "{", '"', "r2", ":", "4",
              "}"}
-    args = bench.parse_args(["--seed", "3"])
+    args = config(["--seed", "3"])
     ex = bench.copy_examples(rows, args, n=300)
     assert len(ex) == 300
     lengths, befores = set(), set()
@@ -178,7 +197,7 @@ def test_copy_examples_repeat_a_random_line_of_the_answers_words(bench):
     assert min(lengths) >= 12 and max(lengths) <= 39 and len(lengths) > 20
     assert 0 in befores and max(befores) <= 59 and len(befores) > 30
     assert bench.copy_examples(rows, args, n=300) == ex  # deterministic
-    assert bench.copy_examples(rows, bench.parse_args(["--seed", "4"]), n=300) != ex
+    assert bench.copy_examples(rows, config(["--seed", "4"]), n=300) != ex
     assert bench.copy_examples([], args) == []
 
 
@@ -224,14 +243,14 @@ def test_turn_errors_counts_turns_retries_and_fallbacks(bench):
 
 
 def test_configs_and_prompt_completion(bench):
-    args = bench.parse_args(["--seed", "5", "--eval-pairing", "both", "--levels", "mc0.5", "--batch-games", "1"])
+    args = config(["--seed", "5", "--eval-pairing", "both", "--levels", "mc0.5", "--batch-games", "1"])
     c = bench.collect_config(args)
     assert c["seed"] == 5 and c["games"][0]["policies"] == [bench.FOLLOWER, "scripted:oracle"]
     assert c["games"][0]["pairings"] == [["follower", "scripted:oracle"]] and c["games"][0]["swap_first_speaker"]
     assert c["games"][0]["games_per_cell"] == 8  # the 4 shipped mc0.5 scenarios, each first speaker once
     assert bench.FOLLOWER["options"] == {"output": "text", "decide_early": False, "name_runs": False,
                                          "phrasing": "fixed"}
-    oracle = bench.collect_config(bench.parse_args(["--teacher", "oracle", "--games", "3", "--batch-games", "1"]))
+    oracle = bench.collect_config(config(["--teacher", "oracle", "--games", "3", "--batch-games", "1"]))
     assert oracle["games"][0]["policies"] == ["scripted:oracle"] and oracle["games"][0]["pairings"] == "self"
     assert oracle["games"][0]["games_per_cell"] == 3
     assert bench.teacher_rows([{"policy": "follower"}, {"policy": "scripted:oracle"}], args) == [{"policy": "follower"}]
@@ -245,8 +264,8 @@ def test_configs_and_prompt_completion(bench):
     held = bench.eval_config(args, "/m", "after", constrained=True, sets={"mc0.5": ["/h/x.json"]})["games"][0]
     assert held["policies"][0]["options"]["constrained"] is True and held["scenario_sets"] == {"mc0.5": ["/h/x.json"]}
     assert held["policies"][0]["options"]["constrained_text_chars"] == 320
-    assert "context_messages" not in bench.hf_options(bench.parse_args(["--context", "0", "--batch-games", "1"]))
-    assert bench.eval_config(bench.parse_args(["--eval-pairing", "self", "--batch-games", "1"]), "/m",
+    assert "context_messages" not in bench.hf_options(config(["--context", "0", "--batch-games", "1"]))
+    assert bench.eval_config(config(["--eval-pairing", "self", "--batch-games", "1"]), "/m",
                              "x")["games"][0]["policies"] == [block["policies"][0]]
 
     msgs = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]
@@ -257,10 +276,13 @@ def test_configs_and_prompt_completion(bench):
         bench.prompt_completion([{"messages": msgs[:2]}])
 
 
-def test_same_seed_same_figures(tiny_run, bench, tmp_path):
-    """A second run with the same arguments gives the same data, losses and figures."""
+def test_same_seed_same_figures(tiny_run, bench, tmp_path, capsys):
+    """A second run with the same settings, through ``negotiation-env train sft``, gives
+    the same data, losses and figures, and prints the table."""
     out = tmp_path / "again.json"
-    assert bench.main(TINY + ["--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    assert cli_main(["train", "sft", "--quick", *TINY, "--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "model vs oracle" in printed and "trained 2 steps on" in printed
     again = json.loads(out.read_text())
     first = tiny_run["data"]
 
@@ -313,9 +335,9 @@ def test_conversation_examples_train_exactly_the_exported_answers(tiny_run, benc
 
     with pytest.raises(ValueError, match="not one conversation"):
         bench.conversation_examples([rows[0], {**rows[2], "messages": conv[:2] + [conv[4]] + conv[3:5]}], tok)
-    with pytest.raises(SystemExit):
-        bench.parse_args(["--train-on", "conversations"])  # the compact window would cut the conversation
-    assert bench.parse_args(["--train-on", "conversations", "--context", "0", "--batch-games", "1"]).train_on == "conversations"
+    with pytest.raises(ConfigError, match="context=0"):
+        config(["--train-on", "conversations"])  # the compact window would cut the conversation
+    assert config(["--train-on", "conversations", "--context", "0", "--batch-games", "1"]).train_on == "conversations"
 
 
 def test_copy_lines_of_tokens(bench, tiny_run):
@@ -330,7 +352,7 @@ def test_copy_lines_of_tokens(bench, tiny_run):
     assert pieces == [tok.decode([i]) for i in range(len(tok))
                       if tok.decode([i]).strip() and "\n" not in tok.decode([i]) and "<" not in tok.decode([i])]
     assert not {tok.decode([i]) for i in tok.all_special_ids} & set(pieces)
-    args = bench.parse_args(["--copy-lines", "tokens", "--seed", "2"])
+    args = config(["--copy-lines", "tokens", "--seed", "2"])
     ex = bench.warmup_examples([], args, base)
     assert len(ex) == bench.COPY_EXAMPLES and ex == bench.copy_lines(pieces, "", 2)
     assert ex != bench.copy_lines(pieces, "", 3)
@@ -338,10 +360,10 @@ def test_copy_lines_of_tokens(bench, tiny_run):
         system, line = e["prompt"][0]["content"], e["completion"][0]["content"]
         assert "\n" in system and system.split("\n")[-1] == line and "<" not in system
         assert not set(tok(line, add_special_tokens=False)["input_ids"]) & set(tok.all_special_ids)
-    assert bench.warmup_examples([], bench.parse_args(["--seed", "2"]), base) == []  # the default: disclosures, none here
+    assert bench.warmup_examples([], config(["--seed", "2"]), base) == []  # the default: disclosures, none here
     # --copy-lines words: the answers' words
     rows = [{"messages": [{"role": "assistant", "content": "My project_a needs 5 r1."}]}]
-    words = bench.parse_args(["--copy-lines", "words"])
+    words = config(["--copy-lines", "words"])
     assert bench.warmup_examples(rows, words, base) == bench.copy_examples(rows, words)
 
 
@@ -353,7 +375,7 @@ def test_disclosure_examples_weigh_disclosures_three_times(bench):
     disclose = row("talk", "My project_a needs 5 r1 per run and pays 7.")
     rows = [disclose, row("talk", "Agreed."), row("decision", '{"r1": 5}'), row("decision", "My mistake")]
     assert [bench.is_disclosure(r) for r in rows] == [True, False, False, False]
-    ex = bench.disclosure_examples(rows, bench.parse_args([]))
+    ex = bench.disclosure_examples(rows, config([]))
     assert [e["completion"][0]["content"] for e in ex] == [r["messages"][-1]["content"] for r in rows] + [
         disclose["messages"][-1]["content"]] * 2
     assert all(e["prompt"] == [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}] for e in ex)
@@ -374,7 +396,7 @@ def test_synthetic_disclosures_say_the_new_projects_of_their_prompt(bench):
                                            {"role": "assistant", "content": answer}]},
             {"phase": "talk", "messages": [{"role": "system", "content": system}, {"role": "user", "content": "V"},
                                            {"role": "assistant", "content": "Agreed."}]}]
-    args = bench.parse_args([])
+    args = config([])
     ex = bench.synthetic_disclosures(rows, args, n=200)
     assert len(ex) == 200 and ex == bench.synthetic_disclosures(rows, args, n=200)  # seeded
     line = re.compile(r"^- (project_\w) needs (\d) r1(?: and (\d) r2)? per run and pays (\d+)$", re.M)
@@ -409,18 +431,18 @@ def test_train_disclosures_real_synthetic_or_both(bench):
                                              {"role": "assistant", "content": answer}]}
 
     rows = [row("talk", said), row("talk", "Agreed."), row("decision", '{"r1": 5}'), row("talk", said, "V")]
-    real = bench.training_examples(rows, bench.parse_args([]), "unused")
+    real = bench.training_examples(rows, config([]), "unused")
     assert real == bench.prompt_completion(rows, 3) and len(real) == 4
-    args = bench.parse_args(["--train-disclosures", "real+synthetic"])
+    args = config(["--train-disclosures", "real+synthetic"])
     synthetic = bench.synthetic_disclosures(rows, args, n=2)
     assert len(synthetic) == 2 and all(e["completion"][0]["content"] != said for e in synthetic)
     assert bench.training_examples(rows, args, "unused") == real + synthetic
-    args = bench.parse_args(["--train-disclosures", "synthetic"])
+    args = config(["--train-disclosures", "synthetic"])
     assert bench.training_examples(rows, args, "unused") == real[1:3] + synthetic
-    with pytest.raises(SystemExit, match="no disclosure"):
+    with pytest.raises(bench.SFTError, match="no disclosure"):
         bench.training_examples(rows[1:3], args, "unused")
-    with pytest.raises(SystemExit):
-        bench.parse_args(["--train-disclosures", "synthetic", "--train-on", "conversations", "--context", "0"])
+    with pytest.raises(ConfigError, match="use train_on='turns'"):
+        config(["--train-disclosures", "synthetic", "--train-on", "conversations", "--context", "0"])
 
 
 def test_curriculum_disclosures_add_synthetic_ones_with_their_system_message(bench):
@@ -435,22 +457,21 @@ def test_curriculum_disclosures_add_synthetic_ones_with_their_system_message(ben
                                              {"role": "assistant", "content": answer}]}
 
     rows = [row("talk", said), row("talk", "Agreed.")] + [row("decision", '{"r1": %d}' % k) for k in range(1, 5)]
-    alone = bench.curriculum_examples(rows, bench.parse_args([]))
+    alone = bench.curriculum_examples(rows, config([]))
     assert [e["completion"][0]["content"] for e in alone] == ['{"r1": %d}' % k for k in range(1, 5)]
     assert all(m["role"] != "system" for e in alone for m in e["prompt"])
-    args = bench.parse_args(["--curriculum-disclosures", "0.5"])
+    args = config(["--curriculum-disclosures", "0.5"])
     mixed = bench.curriculum_examples(rows, args)
     assert mixed[:4] == alone and len(mixed) == 6
     assert mixed[4:] == bench.synthetic_disclosures(rows, args, n=2, stream=22) != bench.synthetic_disclosures(
         rows, args, n=2)  # not the warm-up's first two
     for e in mixed[4:]:
         assert e["prompt"][0]["role"] == "system" and e["completion"][0]["content"].startswith("My project_a needs ")
-    with pytest.raises(SystemExit, match="curriculum-disclosures: the export has no disclosure"):
+    with pytest.raises(bench.SFTError, match="curriculum_disclosures: the export has no disclosure"):
         bench.curriculum_examples(rows[1:], args)
     for bad in ("-0.5", "nan"):
-        with pytest.raises(SystemExit) as e:
-            bench.parse_args(["--curriculum-disclosures", bad])
-        assert e.value.code == 2
+        with pytest.raises(ConfigError, match="curriculum_disclosures must be a number >= 0"):
+            config(["--curriculum-disclosures", bad])
 
 
 def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
@@ -469,7 +490,7 @@ def test_synthetic_shapes_change_which_resources_a_line_needs(bench):
     forms = {"N r1", "N r2 and N r3"}
     for flag, expect in (("--no-synthetic-shapes", {("project_a", "N r1"), ("project_b", "N r2 and N r3")}),
                          ("--synthetic-shapes", {(p, f) for p in ("project_a", "project_b") for f in forms})):
-        ex = bench.synthetic_disclosures(rows, bench.parse_args([flag]), n=100)
+        ex = bench.synthetic_disclosures(rows, config([flag]), n=100)
         seen = set()
         for e in ex:
             lines = line.findall(e["prompt"][0]["content"])
@@ -486,7 +507,7 @@ def test_tiny_tokenizer_option_reaches_the_base_model(bench, tmp_path, kind, pie
 
     line = "- project_a needs 3 r3 per run and pays 16"
     rows = [{"messages": [{"role": "system", "content": line}, {"role": "assistant", "content": "My " + line[2:]}]}]
-    args = bench.parse_args(["--tiny-tokenizer", kind, "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2",
+    args = config(["--tiny-tokenizer", kind, "--tiny-hidden", "16", "--tiny-layers", "1", "--tiny-heads", "2",
                              "--tiny-vocab", "300"])
     tok = AutoTokenizer.from_pretrained(bench.build_tiny(tmp_path / kind, rows * 20, args))
     got = [tok.decode([i]) for i in tok(line, add_special_tokens=False)["input_ids"]]
@@ -505,15 +526,13 @@ def test_curriculum_first_swaps_the_two_warm_up_stages(bench, tmp_path, monkeypa
         return real(model_path, examples, out, args, progress, steps=steps, name=name)
 
     monkeypatch.setattr(bench, "train", recording)
-    out = tmp_path / "r.json"
-    argv = TINY + ["--work", str(tmp_path / "w"), "--out", str(out), "--heldout", "0", "--no-constrained"]
-    assert bench.main(argv + (["--curriculum-first"] if first else [])) == 0
+    cfg = tiny(bench, "--heldout", "0", "--no-constrained", *(["--curriculum-first"] if first else []))
+    d = run_json(bench, cfg, tmp_path / "w")
     if first:
         assert calls == [("model-base", "curriculum", "model-curriculum"), ("model-curriculum", "copy", "model-copy"),
                          ("model-copy", "train", "model-full"), ("model-full", "disclosures", "model-sft")]
     else:
         assert calls == [("model-base", "copy", "model-copy"), ("model-copy", "curriculum", "model-curriculum"),
                          ("model-curriculum", "train", "model-full"), ("model-full", "disclosures", "model-sft")]
-    d = json.loads(out.read_text())
     assert d["data"]["stage_order"] == [c[1] for c in calls]
     assert d["settings"]["curriculum_first"] is first

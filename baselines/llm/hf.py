@@ -44,6 +44,7 @@ import secrets
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from negotiation_env.core.policy import compact_conversation
 from negotiation_env.core.threads import check_threads, warn_oversubscribed
 
 from .policy import PROBE_CONVERSATION, LLMPolicy, ProbeFailed, reasoning_requested, token_budget
@@ -77,20 +78,6 @@ def _check_int(name: str, value: Any, lo: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < lo:
         raise ValueError(f"HFPolicy option {name!r} must be an integer >= {lo}; got {value!r}")
     return value
-
-
-def compact_conversation(conversation: Sequence[dict[str, str]], keep: int | None) -> list[dict[str, str]]:
-    """The system message(s) at the start of ``conversation`` and its last ``keep``
-    other messages (all of them when ``keep`` is None): HFPolicy's ``context_messages``,
-    and what ``benchmarks/train_sft.py --context`` trains on. The last message (the
-    prompt being answered) is always kept."""
-    conv = [dict(m) for m in conversation]
-    if keep is None:
-        return conv
-    head = 0
-    while head < len(conv) and conv[head]["role"] == "system":
-        head += 1
-    return conv[:head] + conv[head:][-keep:]
 
 
 #: values of HFPolicy's ``constrained`` option (True means "strict")

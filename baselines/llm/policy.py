@@ -35,20 +35,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from negotiation_env.core.policy import BasePolicy
+from negotiation_env.core.policy import PROBE_CONVERSATION, BasePolicy, ProbeFailed  # noqa: F401 - re-exported
 
 from .prompting import Completion, conversation_of, call_seed
 
 __all__ = ["LLMPolicy", "REASONING_MODES", "reasoning_requested", "ProbeFailed", "PROBE_CONVERSATION",
            "BUDGET_SOURCES", "observation_budget", "token_budget"]
-
-#: what :meth:`probe` sends: one short user turn (the answer is not read, only that one comes)
-PROBE_CONVERSATION = ({"role": "user", "content": "Reply with OK."},)
-
-
-class ProbeFailed(RuntimeError):
-    """The model did not answer the one short call made before play (``probe()``); the
-    message names the model and where it was asked (never a key)."""
 
 #: ``auto``: follow the observation's ``"reasoning"`` flag (the rulemaking game's
 #: ``native`` condition sets it to 1, the other conditions to 0) and leave the model's

@@ -6,12 +6,13 @@ native reasoning from the answer, and the per-call record runners store.
   holds for the agent (the env owns context resets and history windows), ending with
   the pending user prompt; a bare string or a dict with only ``"prompt"`` becomes one
   user message. Policies read nothing else.
-* :func:`split_reasoning` separates ``<think>`` spans from the answer with the one
-  splitter of the package (:mod:`negotiation_env.core.thinking`, the rule every game
-  applies too): spans (nested ones whole), an unclosed ``<think>`` suffix and everything
-  before an orphan ``</think>`` (chat templates that put ``<think>`` in the prompt, e.g.
-  Qwen3 with ``enable_thinking``) are reasoning.
-* :class:`Usage` and :class:`Completion` are what a policy knows about one call:
+* :func:`split_reasoning` (:func:`negotiation_env.core.thinking.split_reasoning`)
+  separates ``<think>`` spans from the answer with the one splitter of the package, the
+  rule every game applies too: spans (nested ones whole), an unclosed ``<think>`` suffix
+  and everything before an orphan ``</think>`` (chat templates that put ``<think>`` in
+  the prompt, e.g. Qwen3 with ``enable_thinking``) are reasoning.
+* :class:`Usage` and :class:`Completion` (:mod:`negotiation_env.core.completion`, where
+  the API client that fills them lives too) are what a policy knows about one call:
   the answer text the env receives, the reasoning kept apart from it, token counts,
   and every fault met on the way (API back end). ``Completion.trace_usage()`` is the
   dict the trace recorder stores as the step's ``tokens``.
@@ -23,17 +24,17 @@ native reasoning from the answer, and the per-call record runners store.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from negotiation_env.core.completion import Completion, Usage  # noqa: F401 - re-exported
 from negotiation_env.core.policy import call_seed  # noqa: F401 - re-exported
-from negotiation_env.core.thinking import split_think
+from negotiation_env.core.thinking import split_reasoning  # noqa: F401 - re-exported
 
 __all__ = ["ROLES", "conversation_of", "split_reasoning", "Usage", "Completion", "call_seed", "ActionProbs",
            "renormalise"]
 
 ROLES = ("system", "user", "assistant")
-
 
 
 def _message(m: Any, i: int) -> dict[str, str]:
@@ -70,92 +71,6 @@ def conversation_of(observation: Any) -> list[dict[str, str]]:
     if isinstance(prompt, str) and prompt:
         return [{"role": "user", "content": prompt}]
     raise ValueError("observation has neither a 'conversation' nor a non-empty 'prompt'")
-
-
-def split_reasoning(text: str) -> tuple[str, str | None]:
-    """``(answer, reasoning)``: ``<think>`` spans out of ``text``; reasoning None if none
-    (or only empty spans).
-
-    Several spans are joined with blank lines. The answer is stripped of surrounding
-    whitespace; nothing else in it changes."""
-    text, parts = split_think(text)
-    reasoning = "\n\n".join(p.strip() for p in parts if p.strip())
-    return text.strip(), reasoning or None
-
-
-@dataclass
-class Usage:
-    """Token counts of one call. ``reasoning_tokens`` is part of ``completion_tokens``
-    (as in the OpenAI API's ``completion_tokens_details``); None when not known."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int | None = None
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["total_tokens"] = self.total_tokens
-        return d
-
-
-@dataclass
-class Completion:
-    """One answered observation.
-
-    text: what the env receives as the action (the model's answer with native reasoning
-        removed); ``""`` when the call failed (``failed=True``), which the env treats as
-        an invalid answer (retry, then forfeit or fallback).
-    reasoning: model-side reasoning (``<think>`` spans, the server's
-        ``reasoning_content``), never part of ``text``.
-    raw: the model's text before the reasoning split.
-    usage: token counts (summed over every attempt the server billed).
-    faults: one dict per problem met on the way (``kind``, ``attempt``, ``message``, and
-        e.g. ``status``, ``retry_after``, ``delay``): timeouts, rate limits, server
-        errors, malformed or cut-off responses, a completion cut at the token limit.
-    failed: retries ran out (or a fault was not retryable); ``text`` is ``""``.
-    attempts: requests made (1 for a local model).
-    finish_reason: the last response's, when known (``"stop"``, ``"length"``, ...).
-    seconds: wall time of the call, including backoff waits.
-    constrained: how the answer was constrained (constrained decoding): ``{"format":
-        name of the answer format, "via": the engine or request field, "complete": the
-        answer is a whole match}``; None when it was not. Stored in the trace step's
-        ``tokens`` as ``constrained``.
-    max_tokens, budget_from: the output-token cap the call was made under (None: none
-        was sent, the server's default) and where it came from (``"policy"``,
-        ``"observation"``, ``"default"``: :func:`.policy.token_budget`); None when the
-        back end does not say. Stored in the trace step's ``tokens``.
-    """
-
-    text: str
-    reasoning: str | None = None
-    raw: str | None = None
-    usage: Usage = field(default_factory=Usage)
-    faults: list[dict[str, Any]] = field(default_factory=list)
-    failed: bool = False
-    attempts: int = 1
-    finish_reason: str | None = None
-    seconds: float = 0.0
-    constrained: dict[str, Any] | None = None
-    max_tokens: int | None = None
-    budget_from: str | None = None
-
-    def trace_usage(self) -> dict[str, Any]:
-        """The dict the trace recorder stores as the step's ``tokens`` (via the policy's
-        ``last_usage``): token counts plus the call's faults, failure flag and attempts."""
-        d = self.usage.to_dict()
-        d.update(attempts=self.attempts, failed=self.failed, faults=[dict(f) for f in self.faults])
-        if self.constrained is not None:
-            d["constrained"] = dict(self.constrained)
-        if self.finish_reason is not None:
-            d["finish_reason"] = self.finish_reason
-        if self.budget_from is not None:
-            d["max_tokens"] = self.max_tokens
-            d["budget_from"] = self.budget_from
-        return d
 
 
 @dataclass

@@ -2,11 +2,12 @@
 1-3), for any policy with ``action_probs_batch`` (:class:`~.hf.HFPolicy`, or
 :class:`~.api.APIPolicy` on a server that returns top log-probabilities).
 
-* :func:`replay_decisions`: every recorded action decision of complete matrix traces,
-  re-rendered under the Experiment 1 (Table S6) and Experiment 2 (Table S8) conditions by
-  the game's own replay hook (:func:`negotiation_env.games.matrix.replay_observation`)
-  and scored as P(A) (A.4). Rows feed :mod:`negotiation_env.analysis.expected_switching`
-  (Eq. 4/S4-S6) and can be written as JSONL.
+* :func:`replay_decisions` (:func:`negotiation_env.games.matrix.replay.replay_decisions`,
+  where the analysis reads it too): every recorded action decision of complete matrix
+  traces, re-rendered under the Experiment 1 (Table S6) and Experiment 2 (Table S8)
+  conditions by the game's own replay hook and scored as P(A) (A.4). Rows feed
+  :mod:`negotiation_env.analysis.expected_switching` (Eq. 4/S4-S6) and can be written
+  as JSONL.
 * :func:`split_decisions`: the deterministic 65/35 construction / held-out split of
   decision keys (D.1; seed 20260701 as F.3).
 * :func:`message_direction`: the history-balanced mutual-benefit minus self-prioritizing
@@ -20,14 +21,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 import negotiation_env
 from negotiation_env.games.matrix import EXPERIMENT_1, EXPERIMENT_2, LAYOUT, decision_keys, replay_observation
 from negotiation_env.games.matrix.features import PHASES
-from negotiation_env.games.matrix.replay import NATURAL, ReplayTexts
+from negotiation_env.games.matrix.replay import NATURAL, ReplayTexts, replay_decisions
 from negotiation_env.traces import record
 
 __all__ = ["replay_decisions", "split_decisions", "message_direction", "is_action_decision", "play_matrix",
@@ -35,7 +36,6 @@ __all__ = ["replay_decisions", "split_decisions", "message_direction", "is_actio
 
 #: F.3: event keys are shuffled with this seed and split 65/35
 SPLIT_SEED = 20_260_701
-_MESSAGE_CONDITIONS = ("partner_message", "own_as_partner", "partner_as_own_public", "own_public")
 _ACTION = PHASES.index("action")
 
 
@@ -55,63 +55,6 @@ def is_action_decision(observation: Any) -> bool:
         return False
     phase = np.asarray(f, dtype=float).ravel()[LAYOUT.slice("phase")]
     return bool(phase.size == len(PHASES) and phase[_ACTION] == 1)
-
-
-def _strata(trace: Mapping[str, Any], agent: str) -> dict[str, Any]:
-    cfg = trace.get("config") or {}
-    pol = (trace.get("policies") or {}).get(agent) or {}
-    return {"stage_game": cfg.get("stage_game"), "framing": cfg.get("framing"), "treatment": cfg.get("treatment"),
-            "policy": pol.get("label") or pol.get("spec") or pol.get("name")}
-
-
-def replay_decisions(traces: Iterable[Any], policy: Any, conditions: Sequence[str] = (NATURAL,) + EXPERIMENT_1
-                     + EXPERIMENT_2, *, choices: Sequence[str] = ("A", "B"), batch_size: int = 64,
-                     texts: ReplayTexts = ReplayTexts(), agents: Sequence[str] | None = None,
-                     temperature: Any = None) -> Iterator[dict[str, Any]]:
-    """One row per (decision, condition) of every complete matrix trace: ``game_id``,
-    ``agent``, ``round``, ``condition``, ``p_a`` (the renormalised P of the first
-    choice), ``censored``, ``interval``, ``margin`` (A-B log-probability margin, None if
-    censored), ``own_action`` / ``partner_action`` realized in that round, and the
-    strata ``stage_game``, ``framing``, ``treatment``, ``policy`` (the focal seat's
-    label). Message conditions are skipped for dyads played without communication;
-    traces of other games or not complete are skipped. Decisions are scored
-    ``batch_size`` at a time through ``policy.action_probs_batch``; ``temperature``
-    (HF policies: ``"policy"`` or a number, see ``HFPolicy.action_probs``) is passed to
-    it when given, else the policy's default (T = 1, as the paper's Ollama replay)."""
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}")
-    pending: list[tuple[dict[str, Any], dict[str, Any]]] = []
-
-    def flush() -> Iterator[dict[str, Any]]:
-        kw = {} if temperature is None else {"temperature": temperature}
-        probs = policy.action_probs_batch([o for o, _ in pending], tuple(choices), **kw)
-        for (_, row), p in zip(pending, probs):
-            row.update(p_a=p.p, censored=p.censored, interval=list(p.interval) if p.interval else None,
-                       margin=p.margin)
-            yield row
-        pending.clear()
-
-    for tr in traces:
-        t = _as_dict(tr)
-        if t.get("game") != "matrix" or t.get("status") != "complete":
-            continue
-        talk = (t.get("config") or {}).get("treatment", "communication") == "communication"
-        for agent, rnd in decision_keys(t):
-            if agents is not None and agent not in agents:
-                continue
-            for cond in conditions:
-                if cond in _MESSAGE_CONDITIONS and not talk:
-                    continue
-                obs = replay_observation(t, agent, rnd, cond, texts)
-                info = obs["replay"]
-                row = {"game_id": t.get("game_id"), "agent": agent, "round": rnd, "condition": cond,
-                       "own_action": info["own_action"], "partner_action": info["partner_action"],
-                       **_strata(t, agent)}
-                pending.append((obs, row))
-                if len(pending) >= batch_size:
-                    yield from flush()
-    if pending:
-        yield from flush()
 
 
 def split_decisions(keys: Sequence[Any], construction: float = 0.65, seed: int = SPLIT_SEED) -> tuple[list, list]:

@@ -3,7 +3,9 @@ name and ``POLICIES`` lists them (see :mod:`.negotiators`). Rulemaking game:
 ``make_rulemaking`` / ``RULEMAKING_POLICIES`` and ``RulemakingMix`` (see :mod:`.rulemaking`).
 Both families share the aspiration curve of :mod:`.concession`."""
 
-from .grammar import Accept, Ask, Disclose, Need, Propose, Reject
+from negotiation_env.games.resource.grammar import Accept, Ask, Disclose, Need, Propose, Reject
+from negotiation_env.games.resource.view import OwnView, RoundLog
+
 from .negotiators import (
     PRESETS,
     Abandoner,
@@ -19,7 +21,6 @@ from .negotiators import (
 )
 from .population import MixedPopulation
 from .rulemaking import RULEMAKING_POLICIES, RulemakingMix, make_rulemaking
-from .view import OwnView, RoundLog
 
 POLICIES = PRESETS
 

@@ -2,7 +2,7 @@
 literature, coordination agents, and one agent per failure mode of seed 000 §5.
 
 Every agent reads only its observation (:class:`~baselines.scripted.view.OwnView`),
-talks in the mini-grammar of :mod:`~baselines.scripted.grammar`, and answers either with
+talks in the mini-grammar of :mod:`~negotiation_env.games.resource.grammar`, and answers either with
 the structured Dict action or with the text a model would write (``output="text"``;
 the D.1.4 JSON with thinking on, plain speech or a bare purchase with thinking off).
 
@@ -20,7 +20,7 @@ answering the same observation writes the same words, and the decisions are the 
 whatever the wording.
 
 Speech varies too by default (``phrasing="varied"``): each act's wording is drawn from
-:func:`~baselines.scripted.grammar.phrasings` with a second stream of the same kind, and
+:func:`~negotiation_env.games.resource.grammar.phrasings` with a second stream of the same kind, and
 every wording reads alike (:mod:`negotiation_env.games.resource.reader`);
 ``phrasing="fixed"`` speaks the mini-grammar's sentence for each act.
 
@@ -60,10 +60,11 @@ from negotiation_env.core.policy import BasePolicy
 from negotiation_env.games.resource.scenario import Scenario
 from negotiation_env.games.resource.solver import feasible_run_vectors, solve
 
-from . import grammar as G
+from negotiation_env.games.resource import grammar as G
+from negotiation_env.games.resource.view import OwnView
+
 from . import thoughts as T
 from .concession import aspiration
-from .view import OwnView
 
 __all__ = [
     "ResourceNegotiator",
@@ -167,14 +168,6 @@ UNREAD_REPLY = ("I could not read an offer in your last message; could you state
                 "\"you take <numbers and resources>, I take <numbers and resources>\"?")
 #: how much of an unread message its event keeps
 UNREAD_CHARS = 300
-
-
-def _restates(theirs: G.Propose, mine: G.Propose) -> bool:
-    """The partner's split is mine seen from its side (zero quantities aside)."""
-    def d(units):
-        return {str(n).lower(): q for n, q in (units or ()) if q}
-
-    return d(theirs.you) == d(mine.me) and d(theirs.me) == d(mine.you)
 
 
 #: other wordings of the stock phrases, for varied speech
@@ -375,53 +368,23 @@ class ResourceNegotiator(BasePolicy):
 
     @staticmethod
     def last_partner_proposal(view: OwnView) -> G.Propose | None:
-        props = [a for a in view.current.acts("them") if isinstance(a, G.Propose)]
-        return props[-1] if props else None
+        return view.last_partner_proposal()
 
     @staticmethod
     def my_last_proposal(view: OwnView) -> G.Propose | None:
-        props = [a for a in view.current.acts("me") if isinstance(a, G.Propose)]
-        return props[-1] if props else None
+        return view.my_last_proposal()
 
     @staticmethod
     def partner_accepted_mine(view: OwnView) -> bool:
-        """The partner's latest message accepts, I proposed before it, and it proposes
-        nothing else (restating my split from its side is still accepting it)."""
-        msgs = view.current.messages
-        mine = ResourceNegotiator.my_last_proposal(view)
-        if not msgs or msgs[-1][0] != "them" or mine is None:
-            return False
-        last = view.current.message_acts()[-1][1]
-        if not any(isinstance(a, G.Accept) for a in last):
-            return False
-        return all(_restates(a, mine) for a in last if isinstance(a, G.Propose))
+        """:meth:`OwnView.partner_accepted_mine`."""
+        return view.partner_accepted_mine()
 
     def agreed_claim(self, view: OwnView) -> dict[str, int] | None:
         """My share under this round's agreement, if one was reached."""
-        proposal, proposer = None, None
-        for who, acts in view.current.message_acts():
-            for a in acts:
-                if isinstance(a, G.Propose):
-                    proposal, proposer = a, who
-                elif isinstance(a, G.Accept) and proposal is not None and who != proposer:
-                    mine = proposal.me if proposer == "me" else proposal.you
-                    return view.ids(dict(mine))
-        return None
+        return view.agreed_claim()
 
     def partner_disclosures(self, view: OwnView, use_history: bool = True) -> dict[str, G.Disclose]:
-        rounds = [view.current]
-        if use_history:
-            rounds = []
-            for r in reversed(view.rounds):
-                rounds.append(r)
-                if r.new_projects:
-                    break
-        out: dict[str, G.Disclose] = {}
-        for r in reversed(rounds):
-            for a in r.acts("them"):
-                if isinstance(a, G.Disclose):
-                    out[a.project] = a
-        return out
+        return view.partner_disclosures(use_history)
 
     def split_for(self, view: OwnView, plan: Plan, my_vec: np.ndarray, their_vec: np.ndarray | None = None) -> G.Propose:
         if their_vec is None:

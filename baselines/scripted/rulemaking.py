@@ -44,16 +44,15 @@ or notes), so every condition can be played by scripts.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from negotiation_env.core.policy import BasePolicy
-from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
-from negotiation_env.games.rulemaking.parser import private_key
-from negotiation_env.games.rulemaking.prompts import NOTEBOOK_FIELDS
+from negotiation_env.games.rulemaking import templates
+from negotiation_env.games.rulemaking.features import LAYOUT
 from negotiation_env.games.rulemaking.rules import MOVES
+from negotiation_env.games.rulemaking.templates import RATIONALES  # noqa: F401 - re-exported
 
 from .concession import aspiration
 
@@ -69,15 +68,6 @@ PROBE_E1 = 1.0 - (1.0 / 3.0) ** (1.0 / 10.0)
 NOISE_E1 = 0.5
 # features are float32: comparisons allow this much rounding
 _EPS = 1e-6
-
-RATIONALES = {
-    "Support": "We can support the direction of the current draft.",
-    "Oppose": "We cannot accept the current direction of the draft.",
-    "Concede": "In the interest of an agreement we will give ground here.",
-    "Counter": "We propose an alternative that better protects our core interests.",
-    "Exit": "We see no basis for an agreement and are leaving the negotiation.",
-}
-
 
 class RulemakingNegotiator(BasePolicy):
     """Base: turns the features into a view and a chosen move into an action."""
@@ -112,37 +102,14 @@ class RulemakingNegotiator(BasePolicy):
 
     # -- the action
     def render(self, obs, move: int) -> Any:
-        condition = CONDITIONS[int(np.argmax(self.feature(obs, "condition")))]
-        name = MOVES[move]
-        private = self.private_state(obs, condition)
-        if self.output == "text":
-            obj: dict[str, Any] = {}
-            if private is not None:
-                key = private_key(condition)
-                obj[key] = private
-            obj.update({"move": name, "issue": None, "rationale": RATIONALES[name]})
-            return json.dumps(obj)
-        action: dict[str, Any] = {"move": move, "issue": 0, "rationale": RATIONALES[name]}
-        if private is not None:
-            action["private"] = private if isinstance(private, str) else json.dumps(private)
-        return action
+        """Move ``move`` as this policy's output
+        (:func:`~negotiation_env.games.rulemaking.templates.templated_action`)."""
+        private = self.private_state(obs, templates.condition_of(obs))
+        return templates.templated_action(obs, move, self.output, private)
 
     def private_state(self, obs, condition: str):
-        if condition == "notes":
-            return f"Turn {int(self.feature(obs, 'turn')[0]) + 1}; {int(self.feature(obs, 'turns_left')[0])} turns left."
-        fields = NOTEBOOK_FIELDS.get(condition)
-        if fields is None:
-            return None
-        own = self.feature(obs, "own_moves")
-        others = self.feature(obs, "others_recent_concessions")[0]
-        facts = [
-            f"I have conceded {int(own[CONCEDE])} time(s).",
-            f"Others conceded {int(others)} time(s) in the recent window.",
-            f"{int(self.feature(obs, 'turns_left')[0])} turns are left.",
-            "The others are holding their positions." if others == 0 else "Some parties are moving.",
-            "All issues remain open.",
-        ]
-        return {f: facts[i % len(facts)] for i, f in enumerate(fields)}
+        """:func:`~negotiation_env.games.rulemaking.templates.private_state`."""
+        return templates.private_state(obs, condition)
 
 
 class Conceder(RulemakingNegotiator):

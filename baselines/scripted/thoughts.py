@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import grammar as G
+from negotiation_env.games.resource import grammar as G
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .view import OwnView
+    from negotiation_env.games.resource.view import OwnView
 
 __all__ = ["REASONS", "SITUATIONS", "REFLECTION_OPENINGS", "reason", "situation", "reflection", "pick"]
 

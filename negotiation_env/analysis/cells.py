@@ -40,7 +40,9 @@ Matrix game (seed 002): :class:`MatrixCell`
 
 Any game
     condition label (:func:`condition_label`): the runner's ``run.condition`` when set,
-    else the cell fields above joined by ``" | "``.
+    else the game's own label (:meth:`~.hooks.GameAnalysis.condition_label`: the cell
+    fields above joined by ``" | "``; for a game without analysis hooks, its config's
+    condition fields as ``field=value``).
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from .hooks import analysis_of
+
 __all__ = [
     "as_dict", "seat_label", "lineup", "pairing", "mc_level", "mc_text", "scenario_ratio", "ResourceCell", "RulemakingCell",
     "resource_cell", "rulemaking_cell", "condition_label", "outcome_tags", "MC_LEVELS", "MatrixCell", "matrix_cell",
-    "usable",
+    "usable", "cell_fields",
 ]
 
 #: the compatibility levels of seed 000 §4.1
@@ -276,52 +280,22 @@ def matrix_cell(trace: Mapping[str, Any]) -> MatrixCell:
 
 
 def condition_label(trace: Mapping[str, Any]) -> str:
-    """The runner's condition name, else the cell's condition fields."""
+    """The runner's condition name, else the game's own label of the trace's cell
+    (:meth:`~.hooks.GameAnalysis.condition_label`)."""
     run = trace.get("run") or {}
     if isinstance(run, Mapping) and run.get("condition"):
         return str(run["condition"])
-    game = trace.get("game")
-    if game == "resource":
-        c = resource_cell(trace)
-        parts = [f"M/C {c.mc_text}", "talk" if c.talk else "no-talk", c.partner, c.rotation]
-        if c.variant:
-            parts.append(c.variant)
-        return " | ".join(parts)
-    if game == "rulemaking":
-        c = rulemaking_cell(trace)
-        return f"{c.environment} | {c.condition}"
-    if game == "matrix":
-        m = matrix_cell(trace)
-        return f"{m.stage_game} | {m.framing} | {'talk' if m.talk else 'no-talk'}"
-    cfg = trace.get("config") or {}
-    keys = [k for k in ("condition", "framing", "game", "cheap_talk", "talk") if k in cfg]
-    return " | ".join(f"{k}={cfg[k]}" for k in keys) or "default"
+    return analysis_of(trace.get("game")).condition_label(trace)
 
 
 def outcome_tags(trace: Mapping[str, Any]) -> list[str]:
-    """Game-level outcome tags for filtering: resource: ``overdraw`` / ``optimal`` /
+    """Game-level outcome tags for filtering: the game's own
+    (:meth:`~.hooks.GameAnalysis.outcome_tags`; resource: ``overdraw`` / ``optimal`` /
     ``suboptimal`` for each kind of round the game had; rulemaking: the run label;
-    matrix: ``fallback`` (a default action or message was used), ``ended_by_error``;
-    plus ``retry`` (some step was refused and asked again), ``error`` (the game
-    ended in an error) and ``truncated``."""
-    tags: list[str] = []
-    game = trace.get("game")
-    rounds = trace.get("rounds") or []
-    if game == "resource":
-        for r in rounds:
-            o = r.get("outcome") or {}
-            kind = "overdraw" if o.get("overdraw") else ("optimal" if o.get("optimal") else "suboptimal")
-            if kind not in tags:
-                tags.append(kind)
-    elif game == "rulemaking":
-        if rounds and isinstance(rounds[0].get("outcome"), Mapping) and rounds[0]["outcome"].get("label"):
-            tags.append(str(rounds[0]["outcome"]["label"]))
-    elif game == "matrix":
-        outs = [r.get("outcome") or {} for r in rounds]
-        if any(o.get("error_agents") for o in outs):
-            tags.append("fallback")
-        if any(o.get("ended_by_error") for o in outs):
-            tags.append("ended_by_error")
+    matrix: ``fallback`` (a default action or message was used), ``ended_by_error``),
+    then ``retry`` (some step was refused and asked again), ``error`` (the game ended in
+    an error) and ``truncated``."""
+    tags = list(analysis_of(trace.get("game")).outcome_tags(trace))
     if any(not s.get("valid", True) for s in trace.get("steps") or []):
         tags.append("retry")
     if trace.get("status") == "error":
@@ -329,3 +303,9 @@ def outcome_tags(trace: Mapping[str, Any]) -> list[str]:
     if trace.get("status") == "truncated":
         tags.append("truncated")
     return tags
+
+
+def cell_fields(trace: Mapping[str, Any]) -> dict[str, Any]:
+    """The cell columns of ``cells.csv`` the trace's game fills
+    (:meth:`~.hooks.GameAnalysis.cell_fields`)."""
+    return analysis_of(trace.get("game")).cell_fields(trace)

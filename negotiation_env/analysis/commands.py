@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -22,6 +22,7 @@ from rich.markup import escape
 from .. import exitcodes
 from ..console import add_format_argument, print_error, print_json, print_table, print_text, resolve_format
 from ..exitcodes import source_problem
+from ..core import registry
 from ..core.secrets import url_credential
 from ..storage import EXIT_STORAGE, failure_message
 from ..traces.reader import ALL_RUNS_HELP, MixedEnvVersions
@@ -59,19 +60,15 @@ def _pairs(values: list[str] | None, flag: str, form: str) -> dict[str, str] | N
     return out
 
 
-#: game -> the report table printed on the terminal as its headline (the first of these
-#: the report holds): resource Table 3 (self-play vs cross-play by M/C), else the
-#: headline figures; matrix Table 1 (communication effects on switching); rulemaking
-#: Table 2 (how every cell ends)
-HEADLINES: dict[str, tuple[str, ...]] = {
-    "resource": ("resource_table3", "resource_summary"),
-    "matrix": ("matrix_table1", "matrix_outcomes"),
-    "rulemaking": ("rulemaking_table2", "rulemaking_cells"),
-}
+#: game -> the report tables printed on the terminal as its headline (the first of these
+#: the report holds): each registered game's analysis hooks'
+#: :attr:`~.hooks.GameAnalysis.headline_tables` (resource Table 3, else the headline
+#: figures; matrix Table 1; rulemaking Table 2)
+HEADLINES: Mapping[str, Sequence[str]] = registry.PartTable("analysis", "headline_tables")
 
 
 def headline_tables(res) -> list:
-    """The headline table of each game a report holds (:data:`HEADLINES`), in game order."""
+    """The headline table of each game a report holds (:data:`HEADLINES`), games by name."""
     names = {t.name: t for t in res.tables}
     out = []
     for game in sorted(HEADLINES):

@@ -11,7 +11,7 @@ config, no outcome tags, no report section, the plain transcript in the viewer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 __all__ = ["GameAnalysis", "ReportSection", "Figure", "analysis_of"]
 
@@ -20,8 +20,9 @@ __all__ = ["GameAnalysis", "ReportSection", "Figure", "analysis_of"]
 class Figure:
     """One figure of a report section: ``plot(data, path) -> path`` writes ``file``
     (a ``fig_*.png`` name) from ``data``; a figure with no data is not drawn. ``plot``
-    names a function of :mod:`negotiation_env.analysis.plots` (matplotlib is optional,
-    so the plot module is imported only when figures are drawn)."""
+    names a function of :mod:`negotiation_env.analysis.plots`, or any function as
+    ``"module:function"`` (matplotlib is optional, so the plot function is imported only
+    when figures are drawn)."""
 
     file: str
     plot: str
@@ -48,10 +49,23 @@ class GameAnalysis:
     #: the bootstrap resamples of the game's report intervals (None: the game has none)
     resamples: int | None = None
     #: the run-summary chart: its caption, and how a bar reads the headline value
-    #: (``"fraction"``: already on 0-1; ``"relative"``: relative to the largest;
-    #: ``"stacked"``: a mapping of counts, stacked)
+    #: (``"fraction"``: already on 0-1, shown as a percentage; ``"relative"``: relative
+    #: to the largest; ``"stacked"``: a mapping of counts, stacked)
     chart_caption: str = ""
     chart_kind: str = "relative"
+    #: the colour of each part of a stacked bar (``{label: "#rrggbb"}``), shown as a legend
+    #: under the chart; empty: no legend (parts it does not name get a neutral colour)
+    chart_legend: Mapping[str, str] = {}
+    #: the headline column's header in the viewer's run summary (empty: the measure's name)
+    headline_label: str = ""
+    #: the line under the game's run-summary table in the viewer (empty: none)
+    summary_note: str = ""
+    #: the report tables ``negotiation-env report`` prints on the terminal as the game's
+    #: headline: the first of these the report holds
+    headline_tables: Sequence[str] = ()
+    #: whether the game's report reads LLM-judge labels (the report's judge-labels note
+    #: goes with the notes of the first such game)
+    reads_judge_labels: bool = False
 
     # ---- cells (analysis/cells.py)
     def condition_label(self, trace: Mapping[str, Any]) -> str:
@@ -72,16 +86,27 @@ class GameAnalysis:
         return {}
 
     # ---- report (analysis/report.py)
+    def left_out(self, traces: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The ids (each with why) of the game's traces in ``traces`` (already filtered to
+        this game) that its report section does not count; the report lists them in a note
+        before every section's notes. Empty: the section counts every trace, or notes its
+        own."""
+        return []
+
     def report(self, traces: Sequence[Mapping[str, Any]], *, n_resamples: int | None,
                include_fallbacks: bool, labels: Mapping[str, Mapping[str, Any]] | None) -> ReportSection | None:
         """The game's report section over every trace of the game in ``traces``
-        (already filtered to this game); None: the game has no report section, and the
-        report says so in a note."""
+        (already filtered to this game, in the order read); None: the game has no report
+        section, and the report says so in a note. ``n_resamples``: the bootstrap
+        resamples the user asked for, or the game's own :attr:`resamples` (None where the
+        game has none and the user gave none). ``labels``: LLM-judge labels by game id
+        (:func:`~.judge.load_labels`), or None."""
         return None
 
     # ---- viewer (analysis/viewer.py)
     def meta_rows(self, trace: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """Extra (label, escaped HTML) rows for the top of the game's detail page."""
+        """Extra (label, escaped HTML) rows for the top of the game's detail page, shown
+        right after its ``game`` row."""
         return []
 
     def detail_html(self, trace: Mapping[str, Any]) -> str | None:
@@ -89,7 +114,8 @@ class GameAnalysis:
         return None
 
     def search_extra(self, trace: Mapping[str, Any]) -> list[str]:
-        """Text the viewer's search box finds in the game beyond its steps."""
+        """Text the viewer's search box finds in the game beyond its steps (after the
+        steps' text, before the game's error; blank pieces are dropped)."""
         return []
 
     def headline(self, group: Sequence[Mapping[str, Any]], figures: Mapping[str, Any]) -> dict[str, Any] | None:

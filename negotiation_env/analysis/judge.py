@@ -10,7 +10,7 @@ resource-game traces, their validation, storage, calibration and prevalence.
   thinking marked as such, final submissions, outcome, rewards, joint reward / M).
 * One call per game (:func:`judge_game`) through any client with
   ``complete(messages) -> str``; :class:`OpenAIChat` is the one for OpenAI-compatible
-  servers, over the code base's one client :class:`baselines.llm.api.APIClient`
+  servers, over the code base's one client :class:`negotiation_env.api.client.APIClient`
   (timeouts, retries with backoff and jitter honouring ``Retry-After``; the ``api`` extra).
 * :func:`validate_labels` is strict: a JSON object with exactly ``rounds``; one entry per
   round of the game, ``round_number`` 1..N each once; exactly the taxonomy's core labels
@@ -64,10 +64,12 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from ..api.keys import api_key_from_env as from_env
 from ..core.jsontext import JSONTextError, ParseError, extract_json_object, loads_document, loads_record
 from ..core.secrets import redact_text
 from .cells import as_dict, condition_label, lineup
 from .tables import Table
+from ..games.resource.spec import NAME as GAME
 
 __all__ = [
     "load_taxonomy", "render_system_prompt", "render_game", "validate_labels", "JudgeOutputError", "ChatClient",
@@ -378,7 +380,7 @@ class JudgeClientError(RuntimeError):
 
 class OpenAIChat:
     """Chat completions on an OpenAI-compatible server through the code base's one
-    client, :class:`baselines.llm.api.APIClient` (the ``api`` extra): timeouts, retries
+    client, :class:`negotiation_env.api.client.APIClient` (the ``api`` extra): timeouts, retries
     with exponential backoff and jitter (``max_retries``; ``Retry-After`` honoured on
     429), a concurrency limit for ``judge_run``'s worker threads.
 
@@ -392,7 +394,7 @@ class OpenAIChat:
                  max_retries: int = 3, temperature: float | None = 0.0, max_tokens: int | None = None,
                  max_concurrency: int = 8):
         try:
-            from baselines.llm.api import APIClient
+            from negotiation_env.api.client import APIClient
         except ImportError as e:
             raise ImportError(f"the LLM judge needs the openai client ({e}); "
                               "install the extra: pip install 'negotiation_env[api]'") from None
@@ -509,7 +511,7 @@ class JudgeRunResult:
 
 def _resource_games(traces: Iterable[Any]) -> list[dict[str, Any]]:
     games = [d for d in (as_dict(t) for t in traces)
-             if d.get("game") == "resource" and d.get("status", "complete") == "complete" and d.get("rounds")]
+             if d.get("game") == GAME and d.get("status", "complete") == "complete" and d.get("rounds")]
     ids = [g["game_id"] for g in games]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -709,7 +711,7 @@ def _round_kinds(traces: Iterable[Any], include_fallbacks: bool) -> tuple[dict[t
     left = 0
     for t in traces:
         d = as_dict(t)
-        if d.get("game") != "resource" or not d.get("rounds"):
+        if d.get("game") != GAME or not d.get("rounds"):
             continue
         classes, n = round_classes(d, include_fallbacks=include_fallbacks)
         left += n
@@ -943,12 +945,7 @@ def api_key_from_env(var: str | None) -> tuple[str, str | None]:
     """``(key, note)``: the key from environment variable ``var`` (default
     ``OPENAI_API_KEY``); a missing default gives the placeholder ``EMPTY`` (local
     servers need none) with a note; a missing named variable is an error.
-    (:func:`baselines.llm.api.api_key_from_env`, the CLI flag named in the error.)"""
-    try:
-        from baselines.llm.api import api_key_from_env as from_env
-    except ImportError as e:
-        raise ValueError(f"the LLM judge needs the openai client ({e}); "
-                         "install the extra: pip install 'negotiation_env[api]'") from None
+    (:func:`negotiation_env.api.keys.api_key_from_env`, the CLI flag named in the error.)"""
     try:
         return from_env(var)
     except ValueError as e:

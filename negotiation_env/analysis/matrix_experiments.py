@@ -18,7 +18,7 @@ The steps, each a function of its own:
 2. :func:`score_replays`: every action decision of those dyads re-rendered under the
    Table S6 (Experiment 1) and Table S8 (Experiment 2) conditions by the game's replay
    hook and scored as P(A) by a policy with ``action_probs_batch``
-   (:func:`baselines.llm.replay.replay_decisions`; an ``hf:`` model through
+   (:func:`negotiation_env.games.matrix.replay.replay_decisions`; an ``hf:`` model through
    :class:`baselines.llm.hf.HFPolicy`). Each row gains ``model`` (the scoring model's
    label) and ``pairing`` (the dyad's pairing).
 3. :func:`analyse_replays`: expected switching and its exact drift / uncertainty split
@@ -65,6 +65,7 @@ import numpy as np
 from ..games.matrix.features import FRAMINGS
 from ..games.matrix.replay import EXPERIMENT_1, EXPERIMENT_2, NATURAL, ReplayTexts
 from ..games.matrix.rules import STAGE_GAMES
+from ..games.matrix.spec import NAME as GAME
 from .cells import as_dict, pairing
 from .expected_switching import (EXPERIMENT_1_CONDITIONS, EXPERIMENT_1_REFERENCE, SPECIFICITY_CONTRASTS,
                                  experiment1_tests, experiment2_tests, history_message_interaction, transitions)
@@ -246,7 +247,7 @@ def select_dyads(traces: Iterable[Any], config: ExperimentsConfig = ExperimentsC
     a trace was left out. Raises :class:`ExperimentsError` when the traces hold no matrix
     game."""
     traces = [as_dict(t) for t in traces]
-    matrix = [t for t in traces if t.get("game") == "matrix"]
+    matrix = [t for t in traces if t.get("game") == GAME]
     if not matrix:
         games = sorted({str(t.get("game")) for t in traces})
         raise ExperimentsError("no matrix traces" + (f" (games: {', '.join(games)})" if games else "")
@@ -350,7 +351,7 @@ def load_scorer(spec: str, *, device: str = "auto", dtype: str = "auto", batch_s
         raise ScorerUnavailable(f"model {spec!r}: a scripted policy has no action probabilities to score; give "
                                 "hf:PATH (or openai:MODEL@URL with log-probabilities)")
     try:
-        policy = resolve_factory(entry, "matrix")(None)
+        policy = resolve_factory(entry, GAME)(None)
     except PolicyUnavailable as e:
         raise ScorerUnavailable(f"model {spec!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - any failure to load means nothing can be scored
@@ -366,9 +367,9 @@ def score_replays(dyads: Iterable[Mapping[str, Any]], policy: Any, label: str,
                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Every decision of ``dyads`` (as :func:`select_dyads` returns them) under every
     condition of ``config``, scored by ``policy``: rows of
-    :func:`baselines.llm.replay.replay_decisions` plus ``model`` (``label``) and
+    :func:`negotiation_env.games.matrix.replay.replay_decisions` plus ``model`` (``label``) and
     ``pairing``. ``progress(n)`` is called with the number of rows scored so far."""
-    from baselines.llm.replay import replay_decisions
+    from ..games.matrix.replay import replay_decisions
 
     dyads = list(dyads)
     if config.temperature is not None:

@@ -92,6 +92,7 @@ import numpy as np
 
 from .cells import as_dict, lineup, pairing
 from .stats import _generator, benjamini_hochberg
+from ..games.matrix.spec import NAME as GAME
 
 __all__ = ["Dyad", "dyad_of", "dyads_of", "switch_count", "switch_rate", "period_two_adherence", "dyad_metrics",
            "pooled_metrics", "communication_effect", "switching_table", "outcome_table", "smallest_permutation_p",
@@ -151,7 +152,7 @@ class Dyad:
 def dyad_of(trace: Any) -> Dyad:
     """A :class:`Dyad` from a matrix trace (dict or GameTrace); ValueError otherwise."""
     t = as_dict(trace)
-    if t.get("game") != "matrix":
+    if t.get("game") != GAME:
         raise ValueError(f"trace {t.get('game_id')!r} is of game {t.get('game')!r}; expected 'matrix'")
     agents = tuple(t.get("agents") or ())
     if len(agents) != 2:
@@ -188,7 +189,7 @@ def dyads_of(traces: Iterable[Any], analysis: str = "complete") -> list[Dyad]:
     _check_analysis(analysis)
     out = []
     for t in traces:
-        d = t if isinstance(t, Dyad) else (dyad_of(t) if as_dict(t).get("game") == "matrix" else None)
+        d = t if isinstance(t, Dyad) else (dyad_of(t) if as_dict(t).get("game") == GAME else None)
         if d is None or d.rounds == 0:
             continue
         if analysis == "complete" and not d.complete:
@@ -247,7 +248,7 @@ def pooled_metrics(traces: Iterable[Any], analysis: str = "complete") -> dict[st
     transition (the paper's 9/9 count); ``C_mean`` / ``C_median`` over agent trajectories."""
     traces = list(traces)
     dyads = dyads_of(traces, analysis)
-    n_matrix = sum(1 for t in traces if isinstance(t, Dyad) or as_dict(t).get("game") == "matrix")
+    n_matrix = sum(1 for t in traces if isinstance(t, Dyad) or as_dict(t).get("game") == GAME)
     k = n = 0
     s_agents, c_agents, all_switch = [], [], []
     a_count = agent_rounds = 0
@@ -827,7 +828,7 @@ def error_audit(traces: Iterable[Any], *, rows: Sequence[str] = ("pairing",)) ->
                             "api_failures", "partial", "complete_clean")}
     for t in traces:
         td = as_dict(t)
-        if td.get("game") != "matrix":
+        if td.get("game") != GAME:
             continue
         d = dyad_of(td)
         key = tuple(d.key(r) for r in rows) + (d.treatment,)

@@ -164,6 +164,7 @@ import numpy as np
 
 from negotiation_env.games.resource.acceptance import accepts, rejects
 from negotiation_env.games.resource.reader import read
+from negotiation_env.games.resource.spec import NAME as GAME
 
 __all__ = ["RoundData", "rounds_of", "turn_limit", "NO_TALK", "UNLIMITED_TALK", "LIMIT_NOT_RECORDED",
            "extract_proposals", "commitments_in", "accepts", "rejects", "game_metrics",
@@ -237,7 +238,7 @@ def _forfeited(step: Mapping[str, Any]) -> bool:
 def rounds_of(trace: Mapping[str, Any]) -> list[RoundData]:
     """The trace's resolved rounds with their speech, each message's talk turn and the
     early-decision flags (module docstring)."""
-    if trace.get("game") not in (None, "resource"):
+    if trace.get("game") not in (None, GAME):
         raise ValueError(f"resource metrics need a resource-game trace; got game {trace.get('game')!r}")
     out = []
     for r in trace.get("rounds") or []:

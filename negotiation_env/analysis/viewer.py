@@ -50,14 +50,14 @@ counts through ``textContent``), so agent text cannot inject markup.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from .cells import as_dict, condition_label, lineup, outcome_tags, pairing, resource_cell
+from .cells import as_dict, condition_label, lineup, outcome_tags, pairing
+from .hooks import analysis_of
 from ..storage import write_text
 
 __all__ = ["render_html", "write_viewer", "view_run", "DEFAULT_FILE", "short_ids", "seats_text", "search_text",
@@ -77,34 +77,6 @@ def _num(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:g}"
     return esc(v)
-
-
-# --------------------------------------------------------------------------- scenarios
-
-
-@functools.lru_cache(maxsize=256)
-def _scenario_info(name: str) -> dict[str, Any] | None:
-    """Supply, display order and one joint optimum (runs and usage) of a resource
-    scenario name; None when it cannot be loaded."""
-    from ..games.resource.scenario import ScenarioError, load_scenario
-    from ..games.resource.solver import solve
-
-    try:
-        sc = load_scenario(name)
-    except (ScenarioError, OSError, TypeError, ValueError):
-        return None
-    sol = solve(sc)
-    usage = {}
-    for agent, runs in sol.joint_allocation.items():
-        use = {r: 0 for r in sc.resource_ids}
-        for p in sc.projects_of(agent):
-            for rid, units in p.requires:
-                use[rid] += units * int(runs.get(p.name, 0))
-        usage[agent] = use
-    return {"supply": {r.id: r.supply for r in sc.resources}, "resources": list(sc.resource_ids),
-            "opt_runs": {a: dict(r) for a, r in sol.joint_allocation.items()}, "opt_usage": usage,
-            "joint_max": sol.joint_max, "n_optima": sol.n_joint_optima, "ratio": sol.ratio,
-            "individual_max": dict(sol.individual_max)}
 
 
 # --------------------------------------------------------------------------- pieces
@@ -137,20 +109,6 @@ def _events(step: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def _alloc(d: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
-    if not d:
-        return "nothing"
-    parts = [f"{esc(names.get(k, k))} {_num(v)}" for k, v in d.items() if v]
-    return ", ".join(parts) if parts else "nothing"
-
-
-def _runs(d: Mapping[str, Any] | None) -> str:
-    if not d:
-        return "none"
-    parts = [f"{esc(k)} ×{_num(v)}" for k, v in d.items() if v]
-    return ", ".join(parts) if parts else "none"
-
-
 def _step_head(st: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     agent = st.get("agent")
     bits = [f'<span class="agent">{esc(agent)}</span>']
@@ -165,147 +123,6 @@ def _step_head(st: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     if st.get("_reset_shown"):
         bits.append('<span class="badge note">context reset</span>')
     return f'<div class="head">#{esc(st.get("index"))} ' + " ".join(bits) + "</div>"
-
-
-def _resource_step(st: Mapping[str, Any], labels: Mapping[str, str], names: Mapping[str, str]) -> str:
-    parsed = st.get("parsed") if isinstance(st.get("parsed"), Mapping) else None
-    body = [_step_head(st, labels)]
-    if parsed is not None:
-        if parsed.get("speech"):
-            body.append(f'<p class="speech">{esc(parsed["speech"])}</p>')
-        dec = parsed.get("decision")
-        if isinstance(dec, Mapping):
-            body.append(f'<div class="decision">decision: buys {_alloc(dec.get("purchase"), names)}; '
-                        f'runs {_runs(dec.get("runs"))}</div>')
-    body.append(_fold("private thinking", st.get("thinking"), "thinking"))
-    body.append(_fold("model reasoning", st.get("reasoning"), "thinking"))
-    body.append(_events(st))
-    if not st.get("valid", True):
-        body.append(_fold("raw answer", st.get("action"), "raw"))
-    cls = "step " + esc(st.get("agent")) + ("" if st.get("valid", True) else " invalid")
-    return f'<li class="{cls}">' + "".join(body) + "</li>"
-
-
-def _supply_table(o: Mapping[str, Any], info: dict[str, Any] | None, names: Mapping[str, str],
-                  agents: Sequence[str]) -> str:
-    purchases = o.get("purchases") or {}
-    resources = info["resources"] if info else sorted({r for p in purchases.values() for r in p})
-    over = set(o.get("overdrawn_resources") or [])
-    head = "".join(f"<th>{esc(a)}</th>" for a in agents)
-    rows = []
-    for r in resources:
-        buys = [int((purchases.get(a) or {}).get(r, 0)) for a in agents]
-        total = sum(buys)
-        supply = info["supply"].get(r) if info else None
-        bad = r in over or (supply is not None and total > supply)
-        check = '<span class="badge bad">OVER</span>' if bad else '<span class="badge ok">ok</span>'
-        cells = "".join(f"<td>{b}</td>" for b in buys)
-        rows.append(f'<tr class="{"over" if bad else ""}"><th>{esc(names.get(r, r))} <small>({esc(r)})</small></th>'
-                    f"<td>{'?' if supply is None else supply}</td>{cells}<td>{total}</td><td>{check}</td></tr>")
-    note = "" if info else '<p class="note">supply unknown: the scenario could not be loaded by name</p>'
-    return (f'<table class="supply"><tr><th>resource</th><th>supply</th>{head}<th>total</th><th>check</th></tr>'
-            + "".join(rows) + "</table>" + note)
-
-
-def _optimum_table(o: Mapping[str, Any], info: dict[str, Any] | None, names: Mapping[str, str],
-                   agents: Sequence[str]) -> str:
-    if info is None:
-        return '<p class="note">joint optimum unavailable: the scenario could not be loaded by name</p>'
-    rows = []
-    rewards = o.get("rewards") or {}
-    for a in agents:
-        rows.append(f"<tr><th>{esc(a)}</th><td>{_runs((o.get('runs') or {}).get(a))}</td>"
-                    f"<td>{_alloc((o.get('purchases') or {}).get(a), names)}</td><td>{_num(rewards.get(a))}</td>"
-                    f"<td>{_runs(info['opt_runs'].get(a))}</td><td>{_alloc(info['opt_usage'].get(a), names)}</td></tr>")
-    n = info["n_optima"]
-    caption = f"one of {n} joint optima" if n else "a joint optimum"
-    return ('<table class="optimum"><tr><th>agent</th><th>achieved runs</th><th>achieved purchase</th>'
-            f'<th>reward</th><th>optimal runs ({esc(caption)})</th><th>optimal usage</th></tr>'
-            + "".join(rows) + "</table>")
-
-
-def _round_badge(o: Mapping[str, Any]) -> str:
-    if o.get("overdraw"):
-        return '<span class="badge bad">overdraw</span>'
-    if o.get("optimal"):
-        return '<span class="badge ok">optimal</span>'
-    return '<span class="badge mid">suboptimal</span>'
-
-
-def _resource_detail(t: Mapping[str, Any]) -> str:
-    agents = list(t.get("agents") or [])
-    labels = dict(zip(agents, lineup(t)))
-    rounds = {int(r["round"]): r.get("outcome") or {} for r in t.get("rounds") or []}
-    steps_by_round: dict[Any, list[Mapping[str, Any]]] = {}
-    seen: set[str] = set()
-    for st in t.get("steps") or []:
-        # a context reset is news only after the agent's first step (shifting partners)
-        st = {**st, "_reset_shown": bool(st.get("context_reset")) and st.get("agent") in seen}
-        seen.add(st.get("agent"))
-        steps_by_round.setdefault(st.get("round"), []).append(st)
-    keys = sorted({k for k in steps_by_round if isinstance(k, int)} | set(rounds))
-    out = []
-    for k in keys:
-        o = rounds.get(k)
-        names = dict((o or {}).get("resource_names") or {})
-        head = f"Round {k}"
-        if o is not None:
-            head += f" · {esc(o.get('scenario'))} " + _round_badge(o)
-        else:
-            head += ' <span class="badge bad">not resolved</span>'
-        steps = "".join(_resource_step(st, labels, names) for st in steps_by_round.get(k, []))
-        parts = [f'<div class="round" data-round="{k}"><h3>{head}</h3><ol class="steps">{steps}</ol>']
-        if o is not None:
-            info = _scenario_info(str(o.get("scenario"))) if o.get("scenario") else None
-            rw = o.get("rewards") or {}
-            summary = [("joint reward / M", f"{_num(o.get('joint_reward'))} / {_num(o.get('joint_max'))}"),
-                       ("efficiency", f"{100 * float(o.get('efficiency') or 0):.1f}%"),
-                       ("rewards", ", ".join(f"{esc(a)} {_num(rw.get(a))}" for a in agents))]
-            if o.get("fallback_agents"):
-                summary.append(("fallback decisions", '<span class="badge bad">'
-                                + esc(", ".join(o["fallback_agents"])) + "</span>"))
-            parts.append('<div class="outcome"><h4>Supply check</h4>' + _supply_table(o, info, names, agents)
-                         + "<h4>Result</h4>" + _kv_table(summary) + "<h4>Achieved vs. joint optimum</h4>"
-                         + _optimum_table(o, info, names, agents) + "</div>")
-        parts.append("</div>")
-        out.append("".join(parts))
-    other = [st for k, v in steps_by_round.items() if not isinstance(k, int) for st in v]
-    if other:
-        out.append('<div class="round"><h3>Other steps</h3><ol class="steps">'
-                   + "".join(_resource_step(st, labels, {}) for st in other) + "</ol></div>")
-    return "".join(out)
-
-
-def _rulemaking_detail(t: Mapping[str, Any]) -> str:
-    labels = dict(zip(t.get("agents") or [], lineup(t)))
-    rows = []
-    for st in t.get("steps") or []:
-        p = st.get("parsed") if isinstance(st.get("parsed"), Mapping) else None
-        if p is not None and st.get("valid", True):
-            prov = str(p.get("provenance", ""))
-            cls = "" if prov == "genuine" else ("fallback" if prov == "fallback" else "retried")
-            rows.append(f'<tr class="turn {cls}"><td>{esc(p.get("turn"))}</td><td>{esc(st.get("agent"))}'
-                        f' <small>{esc(labels.get(st.get("agent")))}</small></td><td><b>{esc(p.get("move"))}</b></td>'
-                        f'<td>{esc(p.get("issue") or "")}</td><td class="speech">{esc(p.get("rationale"))}'
-                        f'{_events(st)}</td><td><span class="badge prov-{esc(prov)}">{esc(prov)}</span></td></tr>')
-        else:
-            rows.append(f'<tr class="turn invalid"><td></td><td>{esc(st.get("agent"))}</td>'
-                        f'<td colspan="3">{_events(st)}{_fold("raw answer", st.get("action"), "raw")}</td>'
-                        f'<td><span class="badge bad">refused (attempt {esc(st.get("attempt"))})</span></td></tr>')
-    turns = ('<table class="turns"><tr><th>turn</th><th>party</th><th>move</th><th>issue</th><th>rationale</th>'
-             "<th>provenance</th></tr>" + "".join(rows) + "</table>")
-    rounds = t.get("rounds") or []
-    if not rounds:
-        return turns + '<p class="note">the run has no outcome (not finished)</p>'
-    o = rounds[0].get("outcome") or {}
-    pairs = [("label", f'<b>{esc(o.get("label"))}</b>'), ("worst-case recode", esc(o.get("worst_case_label"))),
-             ("certified", esc(o.get("certified"))), ("turns", esc(o.get("turns"))),
-             ("entropy", f"{float(o.get('entropy') or 0):.3f}"), ("horizon exhausted", esc(o.get("horizon_exhausted"))),
-             ("concession arc", esc(o.get("concession_arc"))),
-             ("provenance", esc(json.dumps(o.get("provenance"), sort_keys=True))),
-             ("moves", esc(json.dumps(o.get("move_counts"), sort_keys=True))),
-             ("exited", esc(", ".join(o.get("exited") or []) or "none"))]
-    return turns + '<div class="outcome"><h4>Run outcome</h4>' + _kv_table(pairs) + "</div>"
 
 
 def _generic_detail(t: Mapping[str, Any]) -> str:
@@ -332,18 +149,14 @@ def _game_section(i: int, t: Mapping[str, Any]) -> str:
             ("env seed", esc((t.get("seeds") or {}).get("env"))),
             ("returns", esc(", ".join(f"{a} {v:g}" if isinstance(v, (int, float)) else f"{a} {v}"
                                       for a, v in (t.get("returns") or {}).items())))]
-    if game == "resource":
-        c = resource_cell(t)
-        meta.insert(1, ("scenario", f"{esc(t.get('scenario'))} (M/C {esc(c.mc_text)})"))
+    hooks = analysis_of(game)
+    meta[1:1] = hooks.meta_rows(t)
     refused = sum(not s.get("valid", True) for s in t.get("steps") or [])
     if refused:
         meta.append(("refused answers", f'<span class="badge bad">{refused}</span>'))
     err = f'<pre class="error">{esc(t.get("error"))}</pre>' if t.get("error") else ""
-    if game == "resource":
-        body = _resource_detail(t)
-    elif game == "rulemaking":
-        body = _rulemaking_detail(t)
-    else:
+    body = hooks.detail_html(t)
+    if body is None:
         body = _generic_detail(t)
     return (f'<section class="game" id="sec-g{i}" data-key="g{i}" data-game-id="{esc(t.get("game_id"))}" hidden>'
             f'<p><a href="#" class="back">← all games</a></p><h2>{esc(t.get("game_id"))}</h2>'
@@ -468,12 +281,8 @@ def search_text(trace: Mapping[str, Any]) -> str:
         for ev in st.get("events") or []:
             if isinstance(ev, Mapping):
                 add(ev.get("message"))
-    if trace.get("game") == "matrix":
-        for r in trace.get("rounds") or []:
-            msgs = (r.get("outcome") or {}).get("messages") if isinstance(r, Mapping) else None
-            if isinstance(msgs, Mapping):
-                for m in msgs.values():
-                    add(m)
+    for x in analysis_of(trace.get("game")).search_extra(trace):
+        add(x)
     add(trace.get("error"))
     return "\n".join(out)
 
@@ -500,22 +309,9 @@ def _list_row(i: int, t: Mapping[str, Any], short: str) -> tuple[str, dict[str, 
 
 
 def _headline(game: str, group: Sequence[Mapping[str, Any]], figs: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The game's headline measure over one group's games (None for a game without one)."""
-    if game == "resource":
-        return {"measure": "efficiency", "value": figs.get("efficiency")}
-    if game == "matrix":
-        from .matrix_metrics import pooled_metrics
-
-        try:
-            value = pooled_metrics(group, "complete")["payoff_per_round"]
-        except (ValueError, KeyError, TypeError):  # records the metrics cannot read: no figure
-            value = None
-        return {"measure": "payoff per round", "value": value}
-    if game == "rulemaking":
-        from ..games.rulemaking.classifier import OUTCOMES
-
-        return {"measure": "outcomes", "value": {k: int(figs.get(k) or 0) for k in OUTCOMES}}
-    return None
+    """The game's headline measure over one group's games (:meth:`~.hooks.GameAnalysis.headline`;
+    None for a game without one)."""
+    return analysis_of(game).headline(group, figs)
 
 
 def run_summary(traces: Iterable[Any]) -> list[dict[str, Any]]:
@@ -567,10 +363,13 @@ def _finite(x: Any) -> Any:
     return x
 
 
-_OUTCOME_COLOURS = {"compromise": "#4c9f70", "consensus": "#2f6fab", "authority": "#d9a441", "deadlock": "#c62828"}
+#: a stacked bar's colour for a part the game's chart legend does not name
+_OTHER_COLOUR = "#9fb3c8"
 
 
-def _headline_text(h: Mapping[str, Any] | None) -> str:
+def _headline_text(h: Mapping[str, Any] | None, kind: str) -> str:
+    """A headline value as the summary shows it: counts joined by ``/``, a fraction
+    (``kind == "fraction"``) as a percentage, any other number with two decimals."""
     if h is None:
         return "-"
     v = h.get("value")
@@ -578,21 +377,23 @@ def _headline_text(h: Mapping[str, Any] | None) -> str:
         return " / ".join(f"{int(x)}" for x in v.values())
     if v is None:
         return "-"
-    return f"{100 * v:.1f}%" if h.get("measure") == "efficiency" else f"{v:.2f}"
+    return f"{100 * v:.1f}%" if kind == "fraction" else f"{v:.2f}"
 
 
 def _chart(game: str, rows: Sequence[Mapping[str, Any]]) -> str:
-    """A horizontal bar per seating of the game's headline measure, as inline SVG:
-    efficiency on 0-100 %, payoff per round relative to the largest, rulemaking outcome
-    shares stacked. Labels are text nodes (escaped), the full seating in a ``<title>``."""
+    """A horizontal bar per seating of the game's headline measure, as inline SVG, read as
+    the game's hooks say (:attr:`~.hooks.GameAnalysis.chart_kind`): a fraction on 0-100 %
+    (resource efficiency), a value relative to the largest (matrix payoff per round), or
+    counts stacked as shares (rulemaking outcomes, coloured by the game's
+    :attr:`~.hooks.GameAnalysis.chart_legend`, shown under the bars). Labels are text
+    nodes (escaped), the full seating in a ``<title>``."""
+    hooks = analysis_of(game)
     if not rows or rows[0].get("headline") is None:
         return ""
     label_w, bar_w, row_h = 250, 300, 22
-    legend = 22 if game == "rulemaking" else 0
+    legend = 22 if hooks.chart_legend else 0
     width, height = label_w + bar_w + 70, row_h * len(rows) + 8 + legend
-    caption = {"resource": "efficiency (joint reward / M, kept rounds)",
-               "matrix": "payoff per agent per round (bar: relative to the largest)",
-               "rulemaking": "outcomes of the kept runs (share of runs)"}.get(game, "")
+    caption = hooks.chart_caption
     parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(game + ": " + caption)}">'
              f"<title>{esc(game + ': ' + caption)}</title>"]
@@ -610,21 +411,21 @@ def _chart(game: str, rows: Sequence[Mapping[str, Any]]) -> str:
                 w = bar_w * count / total if total else 0
                 if w:
                     parts.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" '
-                                 f'fill="{_OUTCOME_COLOURS.get(label, "#9fb3c8")}"><title>{esc(label)}: {count}'
+                                 f'fill="{hooks.chart_legend.get(label, _OTHER_COLOUR)}"><title>{esc(label)}: {count}'
                                  "</title></rect>")
                 x += w
             text, end = (f"{total} run{'' if total == 1 else 's'}" if total else "no kept runs"), label_w + bar_w
         elif v is None:
             text, end = "no kept games", label_w
         else:
-            frac = v if game == "resource" else v / top
+            frac = v if hooks.chart_kind == "fraction" else v / top
             w = bar_w * max(0.0, min(1.0, float(frac)))
             parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" fill="#4c7fb0"/>')
-            text, end = _headline_text(r["headline"]), label_w + w
+            text, end = _headline_text(r["headline"], hooks.chart_kind), label_w + w
         parts.append(f'<text x="{end + 4:.1f}" y="{y + 15}" font-size="12">{esc(text)}</text>')
     if legend:
         x, y = label_w, height - 6
-        for label, colour in _OUTCOME_COLOURS.items():
+        for label, colour in hooks.chart_legend.items():
             parts.append(f'<rect x="{x}" y="{y - 10}" width="10" height="10" fill="{colour}"/>'
                          f'<text x="{x + 14}" y="{y}" font-size="12">{esc(label)}</text>')
             x += 24 + 7 * len(label)
@@ -641,8 +442,8 @@ def _summary_panel(ts: Sequence[Mapping[str, Any]]) -> str:
     for game in dict.fromkeys(g["game"] for g in groups):
         rows = [g for g in groups if g["game"] == game]
         h = rows[0]["headline"]
-        hname = {"efficiency": "efficiency", "payoff per round": "payoff / round",
-                 "outcomes": "C / S / A / D"}.get((h or {}).get("measure"), "")
+        hooks = analysis_of(game)
+        hname = hooks.headline_label or str((h or {}).get("measure") or "")
         # a column per seat for up to three seats (as the runner's summary), else their mean
         agents = list(dict.fromkeys(a for g in rows for a in g["agents"]))
         per_seat = 0 < len(agents) <= 3
@@ -657,12 +458,8 @@ def _summary_panel(ts: Sequence[Mapping[str, Any]]) -> str:
             trs.append(f'<tr><td class="seats" title="{esc(g["seats_text"])}">{esc(g["seats_text"])}</td>'
                        f'<td>{g["games"]}</td><td>{g["complete"]}</td><td>{g["error"]}</td><td>{g["truncated"]}</td>'
                        f'<td>{g["degraded"]}</td>{rets}'
-                       + (f"<td>{esc(_headline_text(g['headline']))}</td>" if h else "") + "</tr>")
-        note = {"resource": "efficiency: joint reward / M over the kept rounds (complete games, no fallback "
-                            "decision), as the run summary and the report",
-                "matrix": "payoff / round: per agent per round over the complete-case dyads, as the report",
-                "rulemaking": "C / S / A / D: compromise, consensus, authority decision, deadlock runs among the "
-                              "kept runs"}.get(game)
+                       + (f"<td>{esc(_headline_text(g['headline'], hooks.chart_kind))}</td>" if h else "") + "</tr>")
+        note = hooks.summary_note
         body.append(f'<div class="sgame" data-game="{esc(game)}"><h3>{esc(game)}</h3>{_chart(game, rows)}'
                     '<table class="summary"><tr><th>seats (first seat first)</th><th>games</th><th>complete</th>'
                     f"<th>error</th><th>trunc.</th><th>degraded</th>{ret_heads}"

@@ -4,8 +4,12 @@ A game is a state machine that says, at every moment, which agents it is waiting
 (:meth:`Game.acting`) and takes one agent's action at a time (:meth:`Game.step`).
 Alternating talk has one acting agent; a simultaneous decision has several, and the
 game buffers each decision hidden from the others until all are in. The adapters in
-:mod:`.aec` and :mod:`.parallel` add nothing to the rules: they only map this protocol
-onto PettingZoo's two APIs, so every game gets both for free and they cannot disagree.
+:mod:`.adapters` add nothing to the rules: they only map this protocol onto
+PettingZoo's two APIs, so every game gets both for free and they cannot disagree.
+
+:class:`Game` is the whole contract. The conversation bookkeeping the games share
+(events, transcript, per-agent chat, observation assembly) is the opt-in base
+:class:`~.chat.ChatGame`; a game may subclass :class:`Game` directly instead.
 """
 
 from __future__ import annotations
@@ -41,9 +45,15 @@ def joined_prompt(state: Any) -> dict[str, str]:
 
 
 class Game(abc.ABC):
-    """Base class of every game. Subclasses build their spaces once, in ``__init__``."""
+    """Base class of every game. Subclasses build their spaces once, in ``__init__``.
+
+    The methods marked abstract are the protocol the adapters run; :meth:`_event` is
+    what :meth:`_kept` and :meth:`_encodable` record through (a game that uses them
+    defines it; :class:`~.chat.ChatGame` does)."""
 
     def _event(self, agent: str, kind: str, **fields: Any) -> None:  # pragma: no cover - every game has its own
+        """Record an event of ``agent``'s step (a dict with ``type``, ``agent``, where
+        in the game it happened and ``fields``) in its ``info["events"]``."""
         raise NotImplementedError
 
     def _kept(self, agent: str, text: str, limit: int) -> str:
@@ -107,14 +117,16 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def reset(self, rng: np.random.Generator) -> None:
-        """Start a new game; all randomness comes from ``rng``.
+        """Start a new game; all randomness comes from ``rng`` (never a global stream).
 
         A reset game plays exactly as a newly built one of the same config: ``reset``
-        rebuilds every part of the game's state, and what the game object keeps from
-        one game to the next (rendered texts, parsed answers) is keyed by what it is
-        made from. The runner relies on this to play many games on one env
-        (``runner.playing``; ``tests/runner/test_engine.py`` compares the traces of
-        reused and new envs)."""
+        rebuilds every part of the game's state (round, phase, conversations, events,
+        transcript, scores, everything a step or an observation reads), whatever the
+        previous game left, finished or not. What the game object keeps from one game
+        to the next (rendered texts, parsed answers) is keyed by everything it is made
+        from, so a kept value is the value a new object would make. The runner relies on
+        this to play many games on one env (``runner.playing``), and
+        :func:`negotiation_env.testing.check_game` plays a reused env against a new one."""
 
     @abc.abstractmethod
     def acting(self) -> tuple[str, ...]:
@@ -138,13 +150,44 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def observe(self, agent: str) -> Any:
-        """The agent's observation, contained in ``observation_space(agent)``."""
+        """The agent's observation now, contained in ``observation_space(agent)``, for
+        every agent at every state (acting or not, the game over included).
+
+        A dict with the keys policies, wrappers and the recorder read (the space of
+        :func:`~.spaces.chat_observation_space`):
+
+        * ``prompt`` (str): the env text the agent answers now; ``""`` when it has none;
+        * ``conversation`` (tuple of ``{"role", "content"}`` dicts): the whole chat the
+          env holds for the agent, system prompt first and ``prompt`` last while there is
+          one (the env, not the policy, owns what the agent remembers);
+        * ``features`` (float32 array): the game's numeric view, laid out as its
+          ``features.LAYOUT`` (the numeric wrapper and the RL exports read it);
+        * ``active`` (0 or 1): whether the game awaits this agent's action;
+        * ``answer_format`` (str): the JSON spec of the answer owed now (the game's
+          ``answer_schema``, for constrained decoding); ``""`` when the agent does not act;
+        * any keys of the game's own (``reasoning`` and ``max_tokens`` in rulemaking)."""
 
     @abc.abstractmethod
     def info(self, agent: str) -> dict[str, Any]:
         """The agent's info dict after the latest step: a new dict on every call
         (:meth:`full_info` adds ``active_agents`` and ``active_agent`` to it in place).
-        What it holds may be shared between calls; infos are read-only."""
+        What it holds may be shared between calls; infos are read-only.
+
+        The keys the recorder (:mod:`negotiation_env.traces.recorder`), the runner and
+        the analysis read, in every game:
+
+        * ``round`` (int, from 1) and ``phase`` (str, ``"done"`` once the game is over):
+          where the game stands (a game of one round says ``round`` 1);
+        * ``events`` (list of dicts with ``type`` and ``agent``): what the agent's latest
+          step recorded (validation errors, fallbacks, truncations, ...); empty until it
+          acts;
+        * ``last_turn`` (dict or None): the agent's latest answer as the game read it,
+          with its ``raw`` text;
+        * ``last_round`` (dict or None): the latest resolved round's outcome, with
+          ``round``: a new ``round`` value means a round resolved and the recorder adds
+          it to the trace's rounds.
+
+        A game adds its own keys (scenario, condition, cumulative score, ...)."""
 
     def full_info(self, agent: str) -> dict[str, Any]:
         """The info the envs give ``agent``: :meth:`info` with ``active_agents`` (list)

@@ -24,7 +24,16 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-__all__ = ["Policy", "BasePolicy", "call_seed"]
+__all__ = ["Policy", "BasePolicy", "call_seed", "ProbeFailed", "PROBE_CONVERSATION", "compact_conversation"]
+
+#: what a model-backed policy's ``probe()`` sends: one short user turn (the answer is not
+#: read, only that one comes)
+PROBE_CONVERSATION = ({"role": "user", "content": "Reply with OK."},)
+
+
+class ProbeFailed(RuntimeError):
+    """The model did not answer the one short call made before play (``probe()``); the
+    message names the model and where it was asked (never a key)."""
 
 
 @runtime_checkable
@@ -60,3 +69,17 @@ def call_seed(seed: int | None, index: int) -> int | None:
     x = (x * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     x ^= x >> 29
     return int(x & 0x7FFFFFFF)
+
+
+def compact_conversation(conversation: Sequence[dict[str, str]], keep: int | None) -> list[dict[str, str]]:
+    """The system message(s) at the start of ``conversation`` and its last ``keep``
+    other messages (all of them when ``keep`` is None): HFPolicy's ``context_messages``,
+    and what ``negotiation-env train sft --context`` trains on. The last message (the
+    prompt being answered) is always kept."""
+    conv = [dict(m) for m in conversation]
+    if keep is None:
+        return conv
+    head = 0
+    while head < len(conv) and conv[head]["role"] == "system":
+        head += 1
+    return conv[:head] + conv[head:][-keep:]

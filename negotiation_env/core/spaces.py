@@ -119,6 +119,8 @@ def quoted_line(text: str) -> str:
     string (:func:`quote_speech`), on one line and with nothing a terminal acts on
     (:func:`terminal_line`). Unlike the prompts' form it keeps every printable
     character (emoji included) for the person reading."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'  # nothing to escape: what the general form below gives
     import json
 
     return '"' + terminal_line(json.dumps(text, ensure_ascii=False)[1:-1]) + '"'

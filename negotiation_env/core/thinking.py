@@ -1,6 +1,6 @@
 """Separating ``<think>`` reasoning from an answer, in linear time: the one splitter of
 every game (matrix, rulemaking and resource parsers) and every model back end
-(:func:`baselines.llm.prompting.split_reasoning`, used by the HF and API policies).
+(:func:`split_reasoning`, used by the API client and the HF and API policies).
 
 The rule (seed 002, F.6, extended so that no shape of tags lets reasoning through):
 tags ``<think>`` and ``</think>`` match ignoring case; the text is read left to right
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_think", "strip_think", "OPEN", "CLOSE", "RULES", "STRICT", "F6"]
+__all__ = ["split_think", "strip_think", "split_reasoning", "OPEN", "CLOSE", "RULES", "STRICT", "F6"]
 
 OPEN, CLOSE = "<think>", "</think>"
 #: the two rules of the module docstring: every game's, and seed 002's F.6 as written
@@ -144,3 +144,14 @@ def split_think(text: str, rule: str = STRICT) -> tuple[str, list[str]]:
 def strip_think(text: str, rule: str = STRICT) -> str:
     """``text`` without its reasoning (:func:`split_think`)."""
     return split_think(text, rule)[0]
+
+
+def split_reasoning(text: str) -> tuple[str, str | None]:
+    """``(answer, reasoning)``: ``<think>`` spans out of ``text``; reasoning None if none
+    (or only empty spans).
+
+    Several spans are joined with blank lines. The answer is stripped of surrounding
+    whitespace; nothing else in it changes."""
+    text, parts = split_think(text)
+    reasoning = "\n\n".join(p.strip() for p in parts if p.strip())
+    return text.strip(), reasoning or None

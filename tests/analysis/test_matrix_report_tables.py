@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 
 from negotiation_env.analysis import matrix_metrics as mm
-from negotiation_env.analysis import report as report_mod
+from negotiation_env.analysis import matrix as matrix_mod
 from negotiation_env.analysis.report import MATRIX_RESAMPLES, build_report, matrix_tables, resamples_of
 from negotiation_env.cli import main
 
@@ -221,7 +221,7 @@ def test_the_report_resamples_10000_times_by_default(monkeypatch, tmp_path, coho
         seen.append(n_resamples)
         return [], [], []
 
-    monkeypatch.setattr(report_mod, "matrix_tables", spy)
+    monkeypatch.setattr(matrix_mod, "matrix_tables", spy)  # the matrix section's table builder
     build_report(cohort, tmp_path / "a", plots=False)
     build_report(cohort, tmp_path / "b", plots=False, n_resamples=37)
     assert seen == [10_000, 37]

@@ -4,11 +4,9 @@ the homogeneous-population outcomes bargaining theory predicts (seed 001 §7).""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
 
 import negotiation_env
 from baselines.scripted.concession import aspiration
@@ -17,8 +15,6 @@ from baselines.scripted.rulemaking import (
 from negotiation_env.games.rulemaking.features import CONDITIONS, LAYOUT
 from negotiation_env.games.rulemaking.parser import parse_structured, parse_text
 from negotiation_env.games.rulemaking.scenario import load_scenario
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "rulemaking_baselines.py"
 
 
 def obs(turn=0, max_turns=15, salience=0.5, softening=0, concessions=0, active_parties=5, turns_left=None,
@@ -145,8 +141,9 @@ def test_agreement_follows_strategy(environment):
 
 @pytest.fixture(scope="module")
 def bench():
-    with loaded_script(SCRIPT, "rulemaking_baselines") as mod:
-        yield mod
+    from benchmarks import rulemaking_baselines
+
+    return rulemaking_baselines
 
 
 def test_benchmark_smallest_run_writes_json_and_markdown(bench, tmp_path):

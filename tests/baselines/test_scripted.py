@@ -468,7 +468,7 @@ def test_the_view_reads_the_same_with_its_per_text_caches_cold_or_warm(config):
     """OwnView.from_observation keeps what it read of each text (view._user_events and
     friends); a view read with every cache emptied first equals the one read warm, at
     every step of games whose texts repeat (same seed twice) and rename resources."""
-    from baselines.scripted import view as V
+    from negotiation_env.games.resource import view as V
 
     caches = (V._user_events, V._own_speech, V._read_system, V._layout)
     env = negotiation_env.env(game="resource", **config)

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from baselines.scripted import grammar as G
 from baselines.scripted import negotiators
-from tests.scripts import loaded_script
+from benchmarks import paraphrase, paraphrase_templates
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 # one scenario, no factors: 6 pairings x 2 games (both seatings)
 TINY = """
@@ -38,14 +36,11 @@ config = { num_rounds = 2, cheap_talk_turns = 5, theme = "random" }
 
 @pytest.fixture(scope="module")
 def bench():
-    with loaded_script(BENCH / "paraphrase.py", "paraphrase") as mod:  # puts benchmarks/ on sys.path
-        yield mod
+    return paraphrase
 
 
 @pytest.fixture(scope="module")
 def templates(bench):
-    import paraphrase_templates
-
     return paraphrase_templates
 
 

@@ -146,3 +146,22 @@ def test_terminal_line_and_quoted_line():
     assert quoted_line('say "hi" \\ 👍 \u2028 \ud800') == '"say \\"hi\\" \\\\ 👍 \\u2028 \\ud800"'
     assert terminal_line("plain ascii") == "plain ascii"
     assert terminal_line("a\nb\x1b[1m\u0085c é 👍") == "a\\nb\\u001b[1m\\u0085c é 👍"
+
+
+def test_quoted_line_plain_ascii_is_the_json_escaped_form():
+    """The shortcut for printable ASCII without quotes or backslashes gives exactly the
+    general form (JSON escapes, then terminal escapes), for every ASCII character alone,
+    in pairs and inside words."""
+    import json
+
+    from negotiation_env.core.spaces import quoted_line, terminal_line
+
+    def general(t):
+        return '"' + terminal_line(json.dumps(t, ensure_ascii=False)[1:-1]) + '"'
+
+    chars = [chr(c) for c in range(128)]
+    texts = ["", "I will choose A.", *chars, *(a + b for a in chars for b in chars), *(f"x{c}y" for c in chars)]
+    for t in texts:
+        assert quoted_line(t) == general(t), repr(t)
+    assert quoted_line('say "hi"') == '"say \\"hi\\""'
+    assert quoted_line("a\\b") == '"a\\\\b"'

@@ -3,16 +3,11 @@ uninterrupted run's records exactly (timestamps aside), no torn or duplicate lin
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tests.scripts import loaded_script
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "chaos.py"
+from benchmarks import chaos
 
 
 def test_three_kill_resume_cycles_lose_and_duplicate_nothing(tmp_path):
-    with loaded_script(SCRIPT) as mod:  # the cohort names python:chaos:SlowOracle
-        res = mod.chaos(cycles=3, seed=1, work=tmp_path, games_per_cell=4, slow=0.01, wait=(1.2, 2.0))
+    res = chaos.chaos(cycles=3, seed=1, work=tmp_path, games_per_cell=4, slow=0.01, wait=(1.2, 2.0))
     assert res["planned"] == 24 and res["games"] == 24 and res["final_rc"] == 0
     assert res["duplicates"] == 0 and res["lost"] == 0 and res["unexpected"] == 0
     assert res["differing_records"] == 0

@@ -1,26 +1,27 @@
-"""benchmarks/train_rl.py cannot rot: every entry point runs a handful of steps (the
-script's --quick settings) and reports a learning curve, references and a played game."""
+"""negotiation_env.train.rl cannot rot: every experiment runs a handful of steps (its
+quick settings) and reports a learning curve, references and a played game; ``negotiation-env
+train rl`` prints and writes them."""
 
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
-from tests.scripts import loaded_script
+from negotiation_env.cli import main as cli_main
+from negotiation_env.core.config import ConfigError
 
 pytest.importorskip("tianshou")
 pytest.importorskip("matplotlib")
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def train_rl():
-    with loaded_script(ROOT / "benchmarks" / "train_rl.py") as mod:
-        yield mod
+    from negotiation_env.train import rl
+
+    return rl
 
 
 def _finite(x) -> bool:
@@ -79,18 +80,32 @@ def test_a_seed_repeats_exactly(train_rl):
     assert once() == once()
 
 
-def test_main_prints_and_writes_json_and_png(train_rl, tmp_path, capsys):
+def test_command_prints_and_writes_json_and_png(tmp_path, capsys):
     out = tmp_path / "rl.json"
-    assert train_rl.main(["resource-vs-greedy", "--quick", "--eval-episodes", "1", "--out", str(out),
-                          "--set", "resource.num_rounds=2"]) == 0
+    assert cli_main(["train", "rl", "--experiments", "resource-vs-greedy", "--quick", "--eval-episodes", "1",
+                     "--out", str(out), "--set", "resource.num_rounds=2"]) == 0
     printed = capsys.readouterr().out
     assert "## resource-vs-greedy" in printed and "references (same test seeds):" in printed
     data = json.loads(out.read_text())
-    assert data["overrides"] == {"resource": {"num_rounds": 2}}
+    assert data["config"]["overrides"] == {"resource": {"num_rounds": 2}}
     (res,) = data["results"]
     assert res["settings"]["config"] == {"num_rounds": 2}
     assert out.with_suffix(".png").stat().st_size > 1000
-    with pytest.raises(SystemExit):
-        train_rl.main(["resource-vs-nobody", "--quick"])
-    with pytest.raises(SystemExit):
-        train_rl.main(["--quick", "--set", "num_rounds=2"])
+    assert cli_main(["train", "rl", "--experiments", "resource-vs-greedy", "--quick", "--out", str(out)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli_main(["train", "rl", "--experiments", "resource-vs-nobody", "--quick"])
+    assert e.value.code == 2 and "invalid choice: 'resource-vs-nobody'" in capsys.readouterr().err
+    assert cli_main(["train", "rl", "--quick", "--set", "num_rounds=2"]) == 2
+    assert "--set takes GAME.FIELD=VALUE" in capsys.readouterr().err
+    assert cli_main(["train", "rl", "--quick", "--set", "chess.depth=2"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_config_is_checked_when_built(train_rl):
+    assert train_rl.RLRunConfig().experiments == train_rl.EXPERIMENTS
+    for bad, why in ((dict(experiments=("resource-vs-nobody",)), "experiments item 'resource-vs-nobody' must be one of"),
+                     (dict(experiments=()), "experiments names none"), (dict(eval_episodes=0), "eval_episodes must be >= 1"),
+                     (dict(stop_after=-1), "stop_after takes an epoch >= 0"), (dict(seed="0"), "seed must be an integer")):
+        with pytest.raises(ConfigError, match=why):
+            train_rl.RLRunConfig(**bad)

@@ -51,17 +51,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
-from ...core.game import NO_REWARDS, Game, joined_prompt
-from ...core.memo import Memo, action_key, tuple_with, list_snapshot
-from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
-                            terminal_line)
+from ...core.chat import ChatGame, Seat
+from ...core.game import NO_REWARDS
+from ...core.memo import Memo, action_key
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize
 from . import answer_schema, prompts
 from .features import FRAMINGS, LAYOUT, PHASES
 from .parser import (THINK_TAGS, ParseError, Parsed, parse_action, parse_message, parse_structured, strip_think,
@@ -187,33 +187,21 @@ def _names(v: Any) -> tuple[str, str]:
 
 
 @dataclass
-class _AgentState:
-    conversation: list[dict[str, str]]
-    pending: list[str] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    last_turn: dict[str, Any] | None = None
-    retries: int = 0
+class _AgentState(Seat):
     cumulative: int = 0
     #: round -> index in the conversation of the round's first user message
     round_start: dict[int, int] = field(default_factory=dict)
     #: (round, phase) -> length of the conversation the latest answer of that decision
     #: replied to (its prompt last); the final attempt overwrites earlier ones
     answered: dict[tuple[int, str], int] = field(default_factory=dict)
-    #: (pending list, its length, the user message it joins to): kept while ``pending``
-    #: is the same list with the same length (it is only appended to or replaced), so
-    #: observe() and the commit that follows join the prompt once
-    pending_message: tuple | None = None
-
-    #: the pending env text as one user message (``pending`` is not empty); the shared
-    #: function itself, so a call costs no extra frame on the step path
-    prompt_message = joined_prompt
 
 
-class MatrixGame(Game):
+class MatrixGame(ChatGame):
     metadata = {"name": "matrix_v1", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: MatrixConfig):
+        super().__init__()
         self.config = config
         self.stage: StageGame = stage_game(config.stage_game)
         self.communication = config.communication
@@ -232,9 +220,6 @@ class MatrixGame(Game):
         self.round = 1
         self.history: list[RoundResult] = []
         self.outcomes: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
-        self.transcript: list[str] = []
-        self._states: dict[str, _AgentState] = {}
         self._submitted: dict[str, Any] = {}
         self.messages: dict[str, str] = {}
         self.decisions: dict[str, str] = {}
@@ -244,12 +229,9 @@ class MatrixGame(Game):
         # what observe() keeps between calls (see "observation / info" below)
         self._static_features = self._make_static_features()
         self._feature_base: dict[str, tuple[int, np.ndarray]] = {}
-        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._a_counts = [0, 0]  # A actions of agent_0 and agent_1 so far (own_a_count, partner_a_count)
         self._specs: dict[str, str] = {}  # answer spec JSON by phase
-        self._described = Memo()  # _describe(action) by content
         self._parsed = Memo()  # structured answers by phase and content
-        self._texts = Memo()  # env text by what it is rendered from (_say_kept)
 
     # ----------------------------------------------------------------- spaces
 
@@ -272,14 +254,13 @@ class MatrixGame(Game):
         self.round = 1
         self.history = []
         self.outcomes = []
-        self.events = []
+        self._start_record()
         self.ended_by_error = False
         self._end_after_round = False
         self._feature_base = {}
-        self._conv_cache = {}
         self._a_counts = [0, 0]
         self._states = {a: _AgentState(conversation=[{"role": "system", "content": self._system[a]}]) for a in AGENTS}
-        self.transcript = [f"=== matrix: {self.stage.name} · {cfg.framing} · treatment {cfg.treatment} ==="]
+        self.transcript.append(f"=== matrix: {self.stage.name} · {cfg.framing} · treatment {cfg.treatment} ===")
         if cfg.acknowledgement:
             self.phase = "acknowledge"
             self._submitted = {}
@@ -332,38 +313,13 @@ class MatrixGame(Game):
 
     # ----------------------------------------------------------------- text plumbing
 
-    def _say(self, agent: str, text: str) -> None:
-        """Queue env text for the agent; it becomes one user message at its next answer."""
-        self._states[agent].pending.append(sanitize(text))
-
-    def _say_kept(self, agent: str, key: tuple, render) -> None:
-        """:meth:`_say` of ``render()``, rendered and sanitized once per ``key`` (what the
-        text is made from; the config is the game's own) and kept for the game's life."""
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts.put(key, sanitize(render()))
-        self._states[agent].pending.append(text)
-
-    def _commit(self, agent: str, answer: str, content: str | None = None) -> None:
-        """Commit the pending prompt and the agent's ``answer`` (``content``: the answer
-        as the history keeps it, when already made)."""
-        st = self._states[agent]
-        if st.pending:
-            st.conversation.append(st.prompt_message())
-            st.pending = []
-        st.answered[(self.round, self.phase)] = len(st.conversation)
+    def _commit(self, agent: str, answer: str) -> None:
+        """Commit the pending prompt and the agent's ``answer``, noting where the answer
+        stands in its history (:meth:`decision_context`)."""
         # the agent's own history keeps its answer without reasoning spans, bounded like a message
-        if content is None:
-            content = sanitize(answer[: self.config.max_message_chars])
-        st.conversation.append({"role": "assistant", "content": content})
-
-    def conversation(self, agent: str) -> list[dict[str, str]]:
-        """The agent's whole context as the env holds it, its pending prompt last."""
+        super()._commit(agent, sanitize(answer[: self.config.max_message_chars]))
         st = self._states[agent]
-        conv = list(st.conversation)
-        if st.pending:
-            conv.append({"role": "user", "content": "\n\n".join(st.pending)})
-        return conv
+        st.answered[(self.round, self.phase)] = len(st.conversation) - 1
 
     # ----------------------------------------------------------------- step
 
@@ -371,7 +327,7 @@ class MatrixGame(Game):
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
-        st.events = []
+        self._begin_step(agent)
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         key = None if isinstance(action, str) else action_key(action)
         raw = action if isinstance(action, str) else self._describe(action, key)
@@ -384,7 +340,7 @@ class MatrixGame(Game):
             self._submitted[agent] = answer
             if not self.acting():
                 self._start_round()
-            return self._zero_rewards()
+            return NO_REWARDS
         try:
             parsed = self._parse(action, key)
         except ParseError as e:
@@ -441,7 +397,7 @@ class MatrixGame(Game):
         if cfg.on_error == "retry" and st.retries <= cfg.max_retries:
             instruction = prompts.MESSAGE_PROMPT if self.phase == "message" else prompts.ACTION_PROMPT
             self._say(agent, prompts.INVALID.format(error=error, instruction=instruction))
-            return self._zero_rewards()
+            return NO_REWARDS
         st.retries = 0
         if self.phase == "message":
             value, kind = prompts.NO_MESSAGE, "message_fallback"
@@ -461,12 +417,12 @@ class MatrixGame(Game):
             self.transcript.append(f"{agent} (buffered message): {quoted_line(value)}" + (" [fallback]" if fallback else ""))
             if not self.acting():
                 self._reveal()
-            return self._zero_rewards()
+            return NO_REWARDS
         self.decisions[agent] = value
         st.last_turn = self._turn(None, value, raw, fallback, action)
         self.transcript.append(f"{agent} chooses (hidden): {value}" + (" [fallback]" if fallback else ""))
         if self.acting():
-            return self._zero_rewards()
+            return NO_REWARDS
         return self._resolve()
 
     def _turn(self, message: str | None, act: str | None, raw: str, fallback: bool, action: Any) -> dict[str, Any]:
@@ -528,13 +484,8 @@ class MatrixGame(Game):
             self._start_round()
         return rewards
 
-    def _event(self, agent: str, kind: str, **fields: Any) -> None:
-        ev = {"type": kind, "agent": agent, "round": self.round, "phase": self.phase, **fields}
-        self._states[agent].events.append(ev)
-        self.events.append(ev)
-
-    def _zero_rewards(self) -> Mapping[str, float]:
-        return NO_REWARDS
+    def _event_place(self) -> dict[str, Any]:
+        return {"round": self.round, "phase": self.phase}
 
     # ----------------------------------------------------------------- observation / info
 
@@ -542,11 +493,9 @@ class MatrixGame(Game):
     # reads changes, so observe() costs the same in a game's last round as in its first,
     # but for one copy of the conversation:
     #
-    # * the conversation: with a pending prompt the committed messages and the prompt are
-    #   copied into a tuple once (core.memo.tuple_with), the one cost that grows with the
-    #   dyad; without one, the committed tuple is kept per agent
-    #   and rebuilt when the list grows (a commit; the list is only ever appended to, so
-    #   (list, length) names its content);
+    # * the conversation (core.chat.ChatGame._chat_view): with a pending prompt the
+    #   committed messages and the prompt are copied into a tuple once, the one cost that
+    #   grows with the dyad; without one, the committed tuple is kept per agent;
     # * the feature vector: the config's entries once per game object, the round's
     #   (round, last actions and payoff, both totals, both A counts) once per resolved
     #   round, keyed by the number of resolved rounds; phase, active, retries and the
@@ -556,41 +505,19 @@ class MatrixGame(Game):
     #
     # reset() clears what belongs to a dyad.
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        st = self._states[agent]
-        acting = agent in self.acting()
-        if st.pending:
-            message = st.prompt_message()
-            prompt = message["content"]
-            conv = tuple_with(st.conversation, message)
-        elif self.phase == "acknowledge" and acting:
-            prompt = self._system[agent]  # the acknowledgement answers the system prompt alone
-            conv = self._committed(agent, st)
-        else:
-            prompt = ""
-            conv = self._committed(agent, st)
-        return {
-            "prompt": prompt,
-            "conversation": conv,
-            "features": self.features(agent, acting),
-            "active": int(acting),
-            # the spec of the answer owed now (answer_schema); "" when the agent does not act
-            "answer_format": self._answer_spec() if acting else "",
-        }
+    def _idle_prompt(self, agent: str, acting: bool) -> str:
+        # the acknowledgement answers the system prompt alone
+        return self._system[agent] if acting and self.phase == "acknowledge" else ""
 
-    def _committed(self, agent: str, st: _AgentState) -> tuple:
-        """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
-        return list_snapshot(self._conv_cache, agent, st.conversation)
+    def _answer_format(self, agent: str, acting: bool) -> str:
+        # the spec of the answer owed now (answer_schema); "" when the agent does not act
+        return self._answer_spec() if acting else ""
 
     def _answer_spec(self) -> str:
         spec = self._specs.get(self.phase)
         if spec is None:
             spec = self._specs[self.phase] = json.dumps(answer_schema.spec(self.phase))
         return spec
-
-    def _describe(self, action: Any, key: tuple | None = None) -> str:
-        """:func:`_describe`, kept per action content (``key``: its :func:`action_key`)."""
-        return _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
 
     def features(self, agent: str, acting: bool | None = None) -> np.ndarray:
         st, n = self._states[agent], len(self.history)
@@ -609,6 +536,8 @@ class MatrixGame(Game):
         if phase == "action" and self.communication:
             v[_PARTNER_MESSAGE_AT] = 1
         return v
+
+    _features = features
 
     def _make_static_features(self) -> np.ndarray:
         """The entries the config fixes: communication, own payoffs, framing."""
@@ -647,16 +576,11 @@ class MatrixGame(Game):
             "stage_game": self.stage.id,
             "framing": self.config.framing,
             "treatment": self.config.treatment,
-            "events": list(st.events),
+            "events": list(self.agent_events[agent]),
             "last_turn": st.last_turn,
             "last_round": self.outcomes[-1] if self.outcomes else None,
             "cumulative": st.cumulative,
         }
-
-    def render_text(self) -> str:
-        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
-        # where it enters; error messages and names may still hold what an agent sent)
-        return "\n".join(map(terminal_line, self.transcript))
 
     # ----------------------------------------------------------------- record (for replays)
 
@@ -681,10 +605,3 @@ def _thinking(action: Any, think_tags: str) -> str | None:
     thinking = think_spans(action, think_tags) if isinstance(action, str) else None
     return thinking if thinking is None else cut(thinking, ANSWER_CHARS)[0]
 
-
-def _describe(action: Any) -> str:
-    """A printable form of a structured action, for the conversation, events and traces."""
-    try:
-        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(action)

@@ -47,12 +47,16 @@ prompt, the text as the focal agent's own assistant turn (its speaker role), the
 action instruction alone. Endogenous text is shown as the game showed messages
 (``message_text`` of the config). The dummy, mutual-benefit and self-prioritizing texts
 are the paper's and can be replaced through :class:`ReplayTexts`.
+
+:func:`replay_decisions` replays every decision of a set of traces under a list of
+conditions and scores each with any policy that has ``action_probs_batch`` (the HF and
+API policies of ``baselines.llm``), in batches: the rows the matrix experiments read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -63,7 +67,7 @@ from . import prompts
 from .game import AGENTS, MatrixConfig, MatrixGame
 
 __all__ = ["EXPERIMENT_1", "EXPERIMENT_2", "NATURAL", "REPLAY_CONDITIONS", "ReplayTexts", "decision_keys",
-           "replay_observation", "ReplayError"]
+           "replay_observation", "replay_decisions", "ReplayError"]
 
 NATURAL = "pre_action"
 EXPERIMENT_1 = ("partner_message", "own_as_partner", "partner_as_own_public", "own_public", "dummy",
@@ -278,3 +282,64 @@ def replay_observation(source: Any, agent: str, round: int, condition: str,  # n
             "game_id": None if trace is None else trace.get("game_id"),
         },
     }
+
+
+def _as_dict(trace: Any) -> dict[str, Any]:
+    return trace if isinstance(trace, Mapping) else trace.to_dict()
+
+
+def _strata(trace: Mapping[str, Any], agent: str) -> dict[str, Any]:
+    cfg = trace.get("config") or {}
+    pol = (trace.get("policies") or {}).get(agent) or {}
+    return {"stage_game": cfg.get("stage_game"), "framing": cfg.get("framing"), "treatment": cfg.get("treatment"),
+            "policy": pol.get("label") or pol.get("spec") or pol.get("name")}
+
+
+def replay_decisions(traces: Iterable[Any], policy: Any, conditions: Sequence[str] = (NATURAL,) + EXPERIMENT_1
+                     + EXPERIMENT_2, *, choices: Sequence[str] = ("A", "B"), batch_size: int = 64,
+                     texts: ReplayTexts = ReplayTexts(), agents: Sequence[str] | None = None,
+                     temperature: Any = None) -> Iterator[dict[str, Any]]:
+    """One row per (decision, condition) of every complete matrix trace: ``game_id``,
+    ``agent``, ``round``, ``condition``, ``p_a`` (the renormalised P of the first
+    choice), ``censored``, ``interval``, ``margin`` (A-B log-probability margin, None if
+    censored), ``own_action`` / ``partner_action`` realized in that round, and the
+    strata ``stage_game``, ``framing``, ``treatment``, ``policy`` (the focal seat's
+    label). Message conditions are skipped for dyads played without communication;
+    traces of other games or not complete are skipped. Decisions are scored
+    ``batch_size`` at a time through ``policy.action_probs_batch``; ``temperature``
+    (HF policies: ``"policy"`` or a number, see ``baselines.llm.hf.HFPolicy.action_probs``) is passed to
+    it when given, else the policy's default (T = 1, as the paper's Ollama replay)."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}")
+    pending: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+    def flush() -> Iterator[dict[str, Any]]:
+        kw = {} if temperature is None else {"temperature": temperature}
+        probs = policy.action_probs_batch([o for o, _ in pending], tuple(choices), **kw)
+        for (_, row), p in zip(pending, probs):
+            row.update(p_a=p.p, censored=p.censored, interval=list(p.interval) if p.interval else None,
+                       margin=p.margin)
+            yield row
+        pending.clear()
+
+    for tr in traces:
+        t = _as_dict(tr)
+        if t.get("game") != "matrix" or t.get("status") != "complete":
+            continue
+        talk = (t.get("config") or {}).get("treatment", "communication") == "communication"
+        for agent, rnd in decision_keys(t):
+            if agents is not None and agent not in agents:
+                continue
+            for cond in conditions:
+                if cond in _ENDOGENOUS and not talk:
+                    continue
+                obs = replay_observation(t, agent, rnd, cond, texts)
+                info = obs["replay"]
+                row = {"game_id": t.get("game_id"), "agent": agent, "round": rnd, "condition": cond,
+                       "own_action": info["own_action"], "partner_action": info["partner_action"],
+                       **_strata(t, agent)}
+                pending.append((obs, row))
+                if len(pending) >= batch_size:
+                    yield from flush()
+    if pending:
+        yield from flush()

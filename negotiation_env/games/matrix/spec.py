@@ -13,8 +13,11 @@ def condition_values() -> dict[str, list[str]]:
     return {"stage_game": list(STAGE_GAMES), "framing": list(FRAMINGS), "treatment": list(TREATMENTS)}
 
 
+#: the game's name in the registry, in traces (``trace["game"]``) and on the command line
+NAME = "matrix"
+
 SPEC = GameSpec(
-    name="matrix",
+    name=NAME,
     config_cls=MatrixConfig,
     game_cls=MatrixGame,
     answer_format="negotiation_env.games.matrix.answer_schema",
@@ -24,6 +27,7 @@ SPEC = GameSpec(
     condition_values="negotiation_env.games.matrix.spec:condition_values",
     scripted="baselines.scripted.matrix",
     play="negotiation_env.play:MATRIX",
+    analysis="negotiation_env.analysis.matrix:ANALYSIS",
     condition_fields=("stage_game", "framing", "treatment"),
     default_seats=("tit_for_tat", "bernoulli"),
 )

@@ -31,7 +31,7 @@ negated acceptance cue) turns the proposal down; a counter-offer, a question or 
 is neither.
 
 Measured on ``tests/analysis/data/acceptance_utterances.jsonl`` by
-``python benchmarks/acceptance_detector.py``.
+``python -m benchmarks.acceptance_detector``.
 """
 
 from __future__ import annotations

@@ -56,11 +56,11 @@ from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_bool, check_choice, check_int, check_no_effect
-from ...core.game import NO_REWARDS, Game, joined_prompt
+from ...core.chat import ChatGame, Seat
+from ...core.game import NO_REWARDS
 from ...core.jsontext import ParseError
-from ...core.memo import Memo, action_key, tuple_with, list_snapshot
-from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
-                            terminal_line)
+from ...core.memo import Memo, action_key
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize
 from ...core.thinking import split_think
 from . import answer_schema, prompts
 from .features import FeatureLayout
@@ -415,30 +415,18 @@ def _rotation_pool(base: Scenario, pool: Any) -> tuple[Scenario, ...]:
 
 
 @dataclass
-class _AgentState:
-    conversation: list[dict[str, str]]
-    pending: list[str]
-    events: list[dict[str, Any]]
-    last_turn: dict[str, Any] | None = None
+class _AgentState(Seat):
     turns_used: int = 0
-    retries: int = 0
     cumulative: float = 0.0
     last_purchase: dict[str, int] | None = None
-    #: (pending list, its length, the user message it joins to): kept while ``pending``
-    #: is the same list with the same length (it is only appended to, extended or
-    #: replaced), so observe() and the commit that follows join the prompt once
-    pending_message: tuple | None = None
-
-    #: the pending env text as one user message (``pending`` is not empty); the shared
-    #: function itself, so a call costs no extra frame on the step path
-    prompt_message = joined_prompt
 
 
-class ResourceGame(Game):
+class ResourceGame(ChatGame):
     metadata = {"name": "resource_v1", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: ResourceConfig):
+        super().__init__()
         self.config = config
         self.base_scenario: Scenario = config.scenario
         self.pool: tuple[Scenario, ...] = config.rotation_pool or (self.base_scenario,)
@@ -450,16 +438,12 @@ class ResourceGame(Game):
         self._obs_spaces = {a: self._make_obs_space() for a in AGENTS}
         self._act_spaces = {a: self._make_action_space(a) for a in AGENTS}
         self._solutions: dict[int, Solution] = {}
-        self._states: dict[str, _AgentState] = {}
-        self.events: list[dict[str, Any]] = []
         self.history: list[RoundOutcome] = []
         self._outcomes: list[dict[str, Any]] = []
         self._info_shared: tuple | None = None  # (see info())
-        self._specs_now: tuple = (None, {})  # (see _answer_spec)
+        self._specs_now: tuple = (None, {})  # (see _answer_format)
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
-        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._scenario_feats: dict[tuple[int, str], tuple[Scenario, np.ndarray]] = {}
-        self._texts = Memo()  # env text by what it is rendered from (_text)
         self._parsed = Memo()  # structured actions by content (_parse)
         self._names_tokens: dict[tuple, int] = {}  # names content -> its key (reset)
         self._feature_bases = Memo()  # _feature_base_vector by what it reads
@@ -585,25 +569,24 @@ class ResourceGame(Game):
         tokens = self._names_tokens
         self._names_keys = [tokens.setdefault(k, len(tokens)) for k in (tuple(n.display.items()) for n in self.round_names)]
         self._feature_base: dict[str, tuple[tuple, np.ndarray]] = {}
-        self._conv_cache: dict[str, tuple[list, int, tuple]] = {}
         self._outcomes: list[dict[str, Any]] = []
         self._info_shared: tuple | None = None  # (see info())
-        self._specs_now: tuple = (None, {})  # (round, phase) -> {agent: answer spec} (_answer_spec)
+        self._specs_now: tuple = (None, {})  # (round, phase) -> {agent: answer spec} (_answer_format)
         self.order = (cfg.first_speaker, next(a for a in AGENTS if a != cfg.first_speaker))
         self.round = 0
         self._opts = {a: self.prompt_options(a) for a in AGENTS}
-        self._states = {a: _AgentState(conversation=[], pending=[], events=[]) for a in AGENTS}
+        self._states = {a: _AgentState(conversation=[], pending=[]) for a in AGENTS}
         for a in AGENTS:
             self._reset_context(a)
-        self.events = []
+        self._start_record()
         self.history = []
         self.history_fallbacks: list[dict[str, str]] = []
         self.history_truncated: list[bool] = []
         self.reflections: dict[str, str] = {}
-        self.transcript: list[str] = [
+        self.transcript.append(
             f"Scenario {self.base_scenario.name} · theme {self.theme or 'none'} · "
             f"M={_fmt(self.solution.joint_max)} M/C={self.solution.ratio:.2f}"
-        ]
+        )
         self._done = False
         self._start_round()
 
@@ -621,15 +604,6 @@ class ResourceGame(Game):
     # life (a bounded core.memo.Memo). A key
     # names a scenario by id(): the scenarios a game plays belong to its config, so they
     # live as long as the game object and its store.
-
-    def _text(self, key: tuple, render) -> Any:
-        """``sanitize(render())``, kept under ``key`` (a tuple of texts: each sanitized)."""
-        text = self._texts.get(key)
-        if text is None:
-            raw = render()
-            text = self._texts.put(key, tuple(sanitize(t) for t in raw) if isinstance(raw, (list, tuple))
-                                   else sanitize(raw))
-        return text
 
     def _names_key(self, round_index: int | None = None) -> int:
         keys = self._names_keys
@@ -654,9 +628,6 @@ class ResourceGame(Game):
             text += self._text(("said+", opponent_message),
                                lambda: "\n" + prompts.render_opponent_said(opponent_message, self._verbatim))
         self._states[agent].pending.append(text)
-
-    def _say_kept(self, agent: str, key: tuple, render) -> None:
-        self._states[agent].pending.append(self._text(key, render))
 
     def _round_preamble(self, agent: str) -> list[str]:
         """Text that opens a round for an agent before its first prompt: the renamed
@@ -732,20 +703,6 @@ class ResourceGame(Game):
     def other(self, agent: str) -> str:
         return AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
 
-    # ----------------------------------------------------------------- text plumbing
-
-    def _say(self, agent: str, text: str) -> None:
-        """Queue env text for the agent; it becomes one user message at its next action."""
-        self._states[agent].pending.append(sanitize(text))
-
-    def _commit(self, agent: str, response_text: str) -> None:
-        """Commit the pending prompt and the agent's response."""
-        st = self._states[agent]
-        if st.pending:
-            st.conversation.append(st.prompt_message())
-            st.pending = []
-        st.conversation.append({"role": "assistant", "content": sanitize(response_text)})
-
     # ----------------------------------------------------------------- step
 
     def _parse(self, agent: str, action: Any) -> tuple[Turn, str]:
@@ -783,14 +740,14 @@ class ResourceGame(Game):
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
         st = self._states[agent]
-        st.events = []
+        self._begin_step(agent)
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         try:
             turn, text = self._parse(agent, action)
         except ParseError as e:
             # kept bounded: in the conversation it is re-sent with every retry (core.answers)
-            raw = self._kept(agent, action if isinstance(action, str) else _describe(action), REFUSED_ANSWER_CHARS)
-            self._commit(agent, raw)
+            raw = self._kept(agent, action if isinstance(action, str) else self._describe(action), REFUSED_ANSWER_CHARS)
+            self._commit(agent, sanitize(raw))
             return self._invalid(agent, raw, str(e))
         turn, cuts = self._bound(turn)
         if cuts:  # what the agent sees of its own answer is the bounded turn, not the runaway text
@@ -799,7 +756,7 @@ class ResourceGame(Game):
                 self._event(agent, "output_truncated", field=f, length=n,
                             limit=self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars)
         text = self._kept(agent, text, ANSWER_CHARS)
-        self._commit(agent, text)
+        self._commit(agent, sanitize(text))
         for w in turn.warnings:
             self._event(agent, "output_format_warning", message=w, text=text)
         st.retries = 0
@@ -826,10 +783,8 @@ class ResourceGame(Game):
             thinking = thinking[: self.config.max_thinking_chars]
         return (dataclasses.replace(turn, speech=speech, thinking=thinking) if cut else turn), cut
 
-    def _event(self, agent: str, kind: str, **fields: Any) -> None:
-        ev = {"type": kind, "agent": agent, "round": min(self.round + 1, self.config.num_rounds), "phase": self.phase, **fields}
-        self._states[agent].events.append(ev)
-        self.events.append(ev)
+    def _event_place(self) -> dict[str, Any]:
+        return {"round": min(self.round + 1, self.config.num_rounds), "phase": self.phase}
 
     def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
         st = self._states[agent]
@@ -839,7 +794,7 @@ class ResourceGame(Game):
         if st.retries <= self.config.max_retries:
             self._say_kept(agent, ("invalid", error, self.phase),
                            lambda: prompts.render_invalid(error, self.phase, self.config.thinking))
-            return self._zero_rewards()
+            return NO_REWARDS
         st.retries = 0
         if self.phase == "reflection":
             self._event(agent, "reflection_skipped", message=f"no valid reflection after {self.config.max_retries} retries")
@@ -880,7 +835,7 @@ class ResourceGame(Game):
                 self.transcript.append(f"{agent} reflects: {quoted_line(turn.speech)}")
             if len(self.reflections) == len(AGENTS):
                 self._finish()
-            return self._zero_rewards()
+            return NO_REWARDS
         if self.phase == "talk":
             st.turns_used += 1
             if turn.speech:
@@ -896,7 +851,7 @@ class ResourceGame(Game):
                     self._say_preamble(other)
                 self._say_opponent_said(other, turn.speech)
                 self._say_decision_prompt(other)
-                return self._zero_rewards()
+                return NO_REWARDS
             ost = self._states[other]
             limit = self.config.turn_limit
             if limit is None or ost.turns_used < limit:
@@ -906,7 +861,7 @@ class ResourceGame(Game):
                 else:
                     self._say_kept(other, ("reply", other, turn.speech),
                                    lambda: prompts.render_reply_prompt(turn.speech, self._opts[other], self._verbatim))
-                return self._zero_rewards()
+                return NO_REWARDS
             # both agents have used their turns: forced decision for both
             if self.config.talk_cap_is_truncation:  # unlimited talk cut short by the safety cap
                 self.talk_truncated = True
@@ -917,12 +872,12 @@ class ResourceGame(Game):
             self._say_opponent_said(other, turn.speech)
             for a in self.order:
                 self._say_decision_prompt(a)
-            return self._zero_rewards()
+            return NO_REWARDS
         # decision phase
         assert turn.decision is not None
         self._record_decision(agent, turn.decision)
         if len(self.decided) < len(AGENTS):
-            return self._zero_rewards()
+            return NO_REWARDS
         return self._resolve()
 
     def _say_opponent_said(self, agent: str, speech: str) -> None:
@@ -1010,9 +965,6 @@ class ResourceGame(Game):
             "=== Game over: " + ", ".join(f"{a} {_fmt(self._states[a].cumulative)}" for a in AGENTS) + " ==="
         )
 
-    def _zero_rewards(self) -> Mapping[str, float]:
-        return NO_REWARDS
-
     def _turn_text(self, turn: Turn) -> str:
         """A structured action written as a model would have written it (for the
         conversation): the D.1.4 JSON, or with thinking off (D.6) plain speech or the
@@ -1032,11 +984,11 @@ class ResourceGame(Game):
     # reads changes, so observe() costs the same in the last round of a long
     # game as in the first, but for one copy of the conversation:
     #
-    # * the conversation: with a pending prompt (an acting agent always has one) the
-    #   committed messages and the prompt are copied into a tuple once
-    #   (core.memo.tuple_with), the one cost that grows with the game; without one, the committed tuple is kept per agent and rebuilt when the
-    #   list is replaced (a context reset) or grows (a commit): the list is only ever
-    #   appended to, so (list, length) names its content;
+    # * the conversation (core.chat.ChatGame._chat_view): with a pending prompt (an
+    #   acting agent always has one) the committed messages and the prompt are copied
+    #   into a tuple once, the one cost that grows with the game; without one, the
+    #   committed tuple is kept per agent and rebuilt when the list is replaced (a
+    #   context reset) or grows (a commit);
     # * the feature vector's slow part (scenario, round, last result, cumulative reward),
     #   per agent, keyed by (round, resolved rounds, game over): exactly what it reads
     #   besides the four entries set on every call (phase, active, turns used, retries);
@@ -1045,29 +997,7 @@ class ResourceGame(Game):
     #
     # Every cache is cleared by reset().
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        st = self._states[agent]
-        acting = agent in self.acting()
-        if st.pending:
-            message = st.prompt_message()
-            prompt = message["content"]
-            conv = tuple_with(st.conversation, message)
-        else:
-            prompt = ""
-            conv = self._committed(agent, st)
-        return {
-            "prompt": prompt,
-            "conversation": conv,
-            "features": self._features(agent, acting),
-            "active": int(acting),
-            "answer_format": self._answer_spec(agent, acting),
-        }
-
-    def _committed(self, agent: str, st: _AgentState) -> tuple:
-        """The agent's committed conversation as a tuple (kept while the list is unchanged)."""
-        return list_snapshot(self._conv_cache, agent, st.conversation)
-
-    def _answer_spec(self, agent: str, acting: bool | None = None) -> str:
+    def _answer_format(self, agent: str, acting: bool | None = None) -> str:
         """The spec of the answer ``agent`` owes now (:mod:`.answer_schema`), as JSON
         text; ``""`` when it does not act. Cached per scenario, theme, phase and agent."""
         if not (agent in self.acting() if acting is None else acting):
@@ -1230,18 +1160,13 @@ class ResourceGame(Game):
             "round": shared[1],
             "phase": self.phase,
             "scenario": shared[2],
-            "events": list(st.events),
+            "events": list(self.agent_events[agent]),
             "last_turn": st.last_turn,
             "last_round": shared[3],
             "reflection": self.reflections.get(agent),
             "theme": shared[4],
             "resource_names": shared[5],
         }
-
-    def render_text(self) -> str:
-        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
-        # where it enters; error messages and names may still hold what an agent sent)
-        return "\n".join(map(terminal_line, self.transcript))
 
 
 def _decision_dict(d: Decision | None) -> dict[str, Any] | None:
@@ -1250,10 +1175,3 @@ def _decision_dict(d: Decision | None) -> dict[str, Any] | None:
     return {"purchase": d.purchase_dict(), "runs": d.runs_dict(), "auto_assigned": d.auto_assigned,
             "declared_runs": d.declared_dict()}
 
-
-def _describe(action: Any) -> str:
-    """A printable form of a malformed structured action, for the conversation and events."""
-    try:
-        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(action)

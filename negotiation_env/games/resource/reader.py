@@ -41,7 +41,7 @@ number words; "twenty-one" -> 21).
 The rules are written by hand: no maintained library reads negotiation dialogue acts,
 and the analysis must give the same figure on any machine without a model. Measured
 on ``tests/games/resource/data/language_corpus.jsonl`` (a third held out) by
-``python benchmarks/language_reader.py``.
+``python -m benchmarks.language_reader``.
 """
 
 from __future__ import annotations

@@ -13,8 +13,11 @@ def condition_values() -> dict[str, list[str]]:
     return {"scenario": [f"{len(list_scenarios())} shipped ('negotiation-env scenarios' lists them)", "a JSON path"]}
 
 
+#: the game's name in the registry, in traces (``trace["game"]``) and on the command line
+NAME = "resource"
+
 SPEC = GameSpec(
-    name="resource",
+    name=NAME,
     config_cls=ResourceConfig,
     game_cls=ResourceGame,
     answer_format="negotiation_env.games.resource.answer_schema",
@@ -24,6 +27,7 @@ SPEC = GameSpec(
     condition_values="negotiation_env.games.resource.spec:condition_values",
     scripted="baselines.scripted",
     play="negotiation_env.play:RESOURCE",
+    analysis="negotiation_env.analysis.resource:ANALYSIS",
     condition_fields=("scenario", "cheap_talk", "partner", "rotation", "transparency", "intervention", "reflection",
                       "thinking", "theme"),
     default_seats=("greedy", "random"),

@@ -39,11 +39,11 @@ from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
-from ...core.game import NO_REWARDS, Game
+from ...core.chat import ChatGame
+from ...core.game import NO_REWARDS
 from ...core.jsontext import ParseError
 from ...core.memo import Memo, action_key
-from ...core.spaces import (OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize,
-                            terminal_line)
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize
 from . import answer_schema, prompts
 from .classifier import (EARLY_ENDS, ClassifierConfig, agreement_reached, classify, classify_as_played,
                          concession_arc, horizon_exhausted, normalized_entropy, recode_worst_case, sensitivity,
@@ -232,10 +232,11 @@ def _as_scenario(sc: Any) -> RulemakingScenario:
         raise ConfigError(f"config field 'environment': {e}") from None
 
 
-class RulemakingGame(Game):
+class RulemakingGame(ChatGame):
     metadata = {"name": "rulemaking_v1", "is_parallelizable": True}
 
     def __init__(self, config: RulemakingConfig):
+        super().__init__()
         self.config = config
         self.scenario: RulemakingScenario = config.environment
         self.possible_agents = self.scenario.party_ids
@@ -257,19 +258,16 @@ class RulemakingGame(Game):
         })
         self.run: RunState = RunState(self.possible_agents, config.max_turns)
         self.params: dict[str, Any] = {}
-        self.events: list[dict[str, Any]] = []
-        self.transcript: list[str] = []
         self.outcome: dict[str, Any] | None = None
         self._private: dict[str, Any] = {}
         self._retry_msgs: list[dict[str, str]] = []
         self._retries = 0
-        self._agent_events: dict[str, list[dict[str, Any]]] = {}
         self._last_turn: Turn | None = None
-        self._last_raw: str | None = None
+        #: info["last_turn"] of the latest turn: (the party's, with its raw answer; the others')
+        self._last_turn_info: tuple[dict[str, Any], dict[str, Any]] | None = None
         self._last_private: dict[str, Any] = {}
         self._forget()
         self._parsed = Memo()  # structured moves by content (step)
-        self._described = Memo()  # _describe(action) by content
 
     def _forget(self) -> None:
         """Drop what observe() and acting() keep for the current run (see "observation / info")."""
@@ -299,23 +297,22 @@ class RulemakingGame(Game):
     def reset(self, rng: np.random.Generator) -> None:
         self.run = RunState(self.possible_agents, self.config.max_turns)
         self.params = self.scenario.draw_parameters(rng, attention=self.config.attention)
-        self.events = []
+        self._start_record()
         self.outcome = None
         self._private = {p: None for p in self.possible_agents}
         self._retry_msgs = []
         self._retries = 0
-        self._agent_events = {p: [] for p in self.possible_agents}
         self._last_turn = None
-        self._last_raw = None
+        self._last_turn_info = None
         self._last_private = {}
         self._forget()
         pr = self.params
-        self.transcript = [
+        self.transcript.append(
             f"=== {self.scenario.id} {self.scenario.name}: {self.scenario.title} "
             f"(condition {self.config.condition}; budget {self.config.max_tokens} tokens; "
             f"attention {prompts.attention_text(pr)}; "
             f"opposition {'coordinated' if pr['opposition_coordinated'] else 'separate'}) ==="
-        ]
+        )
 
     @property
     def done(self) -> bool:
@@ -393,13 +390,13 @@ class RulemakingGame(Game):
     def step(self, agent: str, action: Any) -> dict[str, float]:
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
-        self._agent_events[agent] = []
+        self._begin_step(agent)
         action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
         key = None if isinstance(action, str) else action_key(action)
         if isinstance(action, str):
             raw = action
         else:
-            raw = _describe(action) if key is None else self._described.get_or(key, lambda: _describe(action))
+            raw = self._describe(action, key)
         try:
             mv = self._parse(action, key)
         except ParseError as e:
@@ -445,7 +442,7 @@ class RulemakingGame(Game):
                 {"role": "assistant", "content": sanitize(raw)},
                 {"role": "user", "content": prompts.INVALID.format(error=error)},
             ]
-            return self._zero_rewards()
+            return NO_REWARDS
         self._event(agent, "move_fallback", message=f"no valid move after {self.config.max_retries} retries; recorded Oppose")
         return self._record(agent, Move("Oppose", None, prompts.FALLBACK_RATIONALE), "fallback", raw)
 
@@ -456,7 +453,10 @@ class RulemakingGame(Game):
         self._retry_msgs = []
         self._retries = 0
         self._last_turn = turn
-        self._last_raw = raw
+        # made once a turn and shared by every party's info (infos are read-only)
+        others = {"turn": turn.index + 1, "party": turn.party, "move": turn.move, "issue": turn.issue,
+                  "rationale": turn.rationale, "provenance": turn.provenance, "raw": None}
+        self._last_turn_info = ({**others, "raw": raw}, others)
         self._last_private = {agent: mv.private}
         issue = f" on {turn.issue}" if turn.issue else ""
         tag = "" if provenance == "genuine" else f" [{provenance}]"
@@ -468,7 +468,7 @@ class RulemakingGame(Game):
             self.run.conclude()
         if self.run.done:
             return self._finish()
-        return self._zero_rewards()
+        return NO_REWARDS
 
     def _finish(self) -> dict[str, float]:
         turns, cfg = self.run.turns, self.config
@@ -504,31 +504,22 @@ class RulemakingGame(Game):
         self.transcript.append(f"=== Outcome: {label} (worst-case recode: {worst}) ===")
         if cfg.reward == "agreement" and label in AGREEMENT:
             return {p: (0.0 if p in self.run.exited else 1.0) for p in self.possible_agents}
-        return self._zero_rewards()
-
-    def _event(self, agent: str, kind: str, **fields: Any) -> None:
-        ev = {"type": kind, "agent": agent, "turn": self.run.turn_index + 1, **fields}
-        self._agent_events[agent].append(ev)
-        self.events.append(ev)
-
-    def _zero_rewards(self) -> Mapping[str, float]:
         return NO_REWARDS
+
+    def _event_place(self) -> dict[str, Any]:
+        return {"turn": self.run.turn_index + 1}
 
     # ----------------------------------------------------------------- observation / info
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        acting = agent in self.acting()
+    def _chat_view(self, agent: str, acting: bool) -> tuple[str, tuple]:
         conv = self.conversation(agent, acting)
-        prompt = conv[-1]["content"] if len(conv) > 1 else ""
-        return {
-            "prompt": prompt,
-            "conversation": tuple(conv),
-            "features": self._features(agent, acting),
-            "active": int(acting),
-            "reasoning": int(self.config.condition == "native"),
-            "max_tokens": self._max_tokens,
-            "answer_format": self._answer_spec if acting else "",
-        }
+        return (conv[-1]["content"] if len(conv) > 1 else ""), tuple(conv)
+
+    def _extra_observation(self, agent: str, acting: bool) -> dict[str, Any]:
+        return {"reasoning": int(self.config.condition == "native"), "max_tokens": self._max_tokens}
+
+    def _answer_format(self, agent: str, acting: bool) -> str:
+        return self._answer_spec if acting else ""
 
     @functools.cached_property
     def _answer_spec(self) -> str:
@@ -617,19 +608,15 @@ class RulemakingGame(Game):
         return 0 if pos >= left else 1 + (left - 1 - pos) // len(order)
 
     def info(self, agent: str) -> dict[str, Any]:
-        last, done = self._last_turn, self.run.done
+        last, done = self._last_turn_info, self.run.done
         return {
             "turn": self.run.turn_index + (0 if done else 1),
             "condition": self.config.condition,
             "max_tokens": self._max_tokens,
             "environment": self.scenario.id,
             "params": self.params,
-            "events": list(self._agent_events.get(agent, [])),
-            "last_turn": None if last is None else {
-                "turn": last.index + 1, "party": last.party, "move": last.move, "issue": last.issue,
-                "rationale": last.rationale, "provenance": last.provenance,
-                "raw": self._last_raw if last.party == agent else None,
-            },
+            "events": list(self.agent_events.get(agent, ())),
+            "last_turn": None if last is None else last[0] if last[0]["party"] == agent else last[1],
             "private": self._private.get(agent),
             "outcome": self.outcome,
             # the conventions every game follows, so traces treat a run as one round
@@ -637,11 +624,6 @@ class RulemakingGame(Game):
             "phase": "done" if done else "negotiation",
             "last_round": None if self.outcome is None else {"round": 1, **self.outcome},
         }
-
-    def render_text(self) -> str:
-        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
-        # where it enters; error messages and names may still hold what an agent sent)
-        return "\n".join(map(terminal_line, self.transcript))
 
     # ----------------------------------------------------------------- public record
 
@@ -652,9 +634,3 @@ class RulemakingGame(Game):
     def recoded(self) -> list[Turn]:
         return recode_worst_case(self.run.turns)
 
-
-def _describe(action: Any) -> str:
-    try:
-        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(action)

@@ -13,8 +13,11 @@ def condition_values() -> dict[str, list[str]]:
     return {"environment": list(list_scenarios()) + ["a JSON path"], "condition": list(CONDITIONS)}
 
 
+#: the game's name in the registry, in traces (``trace["game"]``) and on the command line
+NAME = "rulemaking"
+
 SPEC = GameSpec(
-    name="rulemaking",
+    name=NAME,
     config_cls=RulemakingConfig,
     game_cls=RulemakingGame,
     answer_format="negotiation_env.games.rulemaking.answer_schema",
@@ -24,6 +27,7 @@ SPEC = GameSpec(
     condition_values="negotiation_env.games.rulemaking.spec:condition_values",
     scripted="baselines.scripted.rulemaking",
     play="negotiation_env.play:RULEMAKING",
+    analysis="negotiation_env.analysis.rulemaking:ANALYSIS",
     trace_config="negotiation_env.traces.export:rulemaking_trace_config",
     condition_fields=("environment", "condition"),
     default_seats=("reciprocator", "conceder", "hardliner", "satisficer", "noisy_conceder"),

@@ -1,7 +1,8 @@
 """The resource game's discrete menu and numeric observation.
 
-Talk acts are sentences of the scripted negotiators (:mod:`baselines.scripted.grammar`),
-read by the reader of negotiation language the scripted agents use; decisions are
+Talk acts are sentences of the game's mini-grammar (:mod:`negotiation_env.games.resource.grammar`,
+what the scripted negotiators say), read from the agent's own view of the dialogue
+(:class:`~negotiation_env.games.resource.view.OwnView`) as the scripted agents read it; decisions are
 the agent's own purchase options. An agent's **options** are its affordable run vectors
 (:func:`~negotiation_env.games.resource.solver.feasible_run_vectors`: within budget,
 type limit and supply) that no other option dominates (uses no more of any resource
@@ -45,12 +46,11 @@ from typing import Any
 
 import numpy as np
 
-from baselines.scripted import grammar as G
-from baselines.scripted.negotiators import ResourceNegotiator
-from baselines.scripted.view import OwnView
+from negotiation_env.games.resource import grammar as G
 from negotiation_env.games.resource.features import FeatureLayout
 from negotiation_env.games.resource.solver import feasible_run_vectors
 from negotiation_env.games.resource.themes import THEMES
+from negotiation_env.games.resource.view import OwnView
 
 from . import Layout, Menu
 
@@ -58,8 +58,6 @@ __all__ = ["ResourceMenu", "Options", "options_of", "position_of_name"]
 
 PASS, DISCLOSE, ACCEPT, REJECT = 0, 1, 2, 3
 DECISION_SPEECH = "Here is my decision."
-# the scripted negotiators' readings of a dialogue (they read only the view, never their rng)
-_READER = ResourceNegotiator(seed=0)
 REFLECTION = ("We negotiated over {n} round(s). Coordinating on a split of the pool decided what each of us "
               "could run; disclosing projects and proposing splits that fit both of us is what pays.")
 
@@ -209,23 +207,23 @@ class ResourceMenu(Menu):
         cur = view.current
         them = cur.acts("them")
         r.partner_messages = sum(1 for w, _ in cur.messages if w == "them")
-        prop = _READER.last_partner_proposal(view)
+        prop = view.last_partner_proposal()
         if prop is not None:
             r.offer = self._vec(view.ids(dict(prop.you)))
             r.claim = self._vec(view.ids(dict(prop.me)))
-        r.accepted = _READER.partner_accepted_mine(view)
+        r.accepted = view.partner_accepted_mine()
         if cur.messages and cur.messages[-1][0] == "them":
             r.rejected = cur.reading(cur.messages[-1][1]).rejects
         r.asked = any(isinstance(a, G.Ask) for a in them)
         mine = cur.acts("me")
         r.own_disclosed = any(isinstance(a, G.Disclose) for a in mine)
-        own = _READER.my_last_proposal(view)
+        own = view.my_last_proposal()
         if own is not None:
             r.own_claim = self._vec(view.ids(dict(own.me)))
-        agreed = _READER.agreed_claim(view)
+        agreed = view.agreed_claim()
         if agreed is not None:
             r.agreed = self._vec(agreed)
-        for d in _READER.partner_disclosures(view).values():
+        for d in view.partner_disclosures().values():
             req = view.ids(dict(d.requires))
             if req and len(req) == len(d.requires) and d.reward is not None:
                 r.partner_projects.append((self._vec(req), float(d.reward)))

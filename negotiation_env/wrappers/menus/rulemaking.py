@@ -12,10 +12,10 @@ the issue (the outcome classifier reads moves only):
 | 4 | ``counter`` | Counter | the party's turn |
 | 5 | ``exit`` | Exit (leaves the negotiation for good) | the party's turn |
 
-Each move carries the scripted policies' templated rationale and, where the condition
-keeps private state (``ledger``, ``notes``, the three notebooks), their templated
-notebook (:meth:`baselines.scripted.rulemaking.RulemakingNegotiator.render`), so every
-condition plays without a validation error.
+Each move carries the templated rationale and, where the condition keeps private state
+(``ledger``, ``notes``, the three notebooks), the templated notebook the scripted
+policies send too (:func:`negotiation_env.games.rulemaking.templates.templated_action`),
+so every condition plays without a validation error.
 
 Observation, index by index: the game's feature vector
 (:mod:`negotiation_env.games.rulemaking.features`: turn, limits, active flag, role,
@@ -32,16 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from baselines.scripted.rulemaking import RulemakingNegotiator
 from negotiation_env.games.rulemaking.features import LAYOUT
 from negotiation_env.games.rulemaking.rules import MOVES
+from negotiation_env.games.rulemaking.templates import condition_of, private_state, templated_action
 
 from . import Layout, Menu
 
 __all__ = ["RulemakingMenu", "LABELS"]
 
 LABELS = ("consensus", "compromise", "authority", "deadlock")
-_RENDERER = RulemakingNegotiator(seed=0)  # render() reads the observation only
 
 
 @dataclass
@@ -118,4 +117,5 @@ class RulemakingMenu(Menu):
         return {"move": 0, "issue": 0, "rationale": ""}
 
     def structured(self, agent: str, index: int) -> dict[str, Any]:
-        return _RENDERER.render(self.reading(agent).obs, index - 1)
+        obs = self.reading(agent).obs
+        return templated_action(obs, index - 1, "structured", private_state(obs, condition_of(obs)))
