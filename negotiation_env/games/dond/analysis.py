@@ -88,7 +88,7 @@ class DondAnalysis(GameAnalysis):
         table = Table(name="dond_outcomes", title="Deal or No Deal: agreement, joint value and Nash product",
                       columns=[c for c, _ in COLUMNS], rows=table_rows(kept, games, self.condition),
                       formats=[f for _, f in COLUMNS], notes=notes)
-        return ReportSection(tables=[table], notes=list(notes))
+        return ReportSection(tables=[table], notes=notes[:-1])
 
     def headline(self, group, figures) -> dict[str, Any] | None:
         value = figures.get("agreement")

@@ -28,7 +28,7 @@ and the turn counts.
 one round), ``phase`` (``negotiate``, ``done``), ``turn``, ``turns_left``, ``events``,
 ``last_turn`` (the agent's latest accepted answer: its move, message, reasoning and raw
 text) and ``last_round`` (None until the game ends, then the outcome: the split, both
-payoffs, the frontier figures of :mod:`.rules`, and both agents' values, for analysis).
+rewards (``rewards``), the frontier figures of :mod:`.rules`, and both agents' values, for analysis).
 """
 
 from __future__ import annotations
@@ -329,7 +329,7 @@ class DondGame(Game):
             "pool": dict(zip(ITEMS, inst.pool)),
             "values": {a0: dict(zip(ITEMS, inst.values[0])), a1: dict(zip(ITEMS, inst.values[1]))},
             "split": None if not deal else {a0: dict(zip(ITEMS, take0)), a1: dict(zip(ITEMS, rest(inst.pool, take0)))},
-            "payoffs": {a0: p0, a1: p1},
+            "rewards": {a0: p0, a1: p1},
             "joint": p0 + p1,
             "max_joint": max_joint(inst),
             "pareto_optimal": deal and any(q == (p0, p1) for _, q in best),

@@ -61,7 +61,7 @@ def short_form(game: Any, agent: str, text: str) -> str:
 
 def ending(game: Any) -> tuple[str, bool]:
     o = game.outcome or {}
-    p = o.get("payoffs") or {}
+    p = o.get("rewards") or {}
     pts = ", ".join(f"{a} {v} points" for a, v in p.items())
     where = f"ended at turn {o.get('turns', 0)} of {game.config.max_turns}"
     if o.get("agreement"):

@@ -20,6 +20,7 @@ SPEC = GameSpec(
     summary=f"{_HERE}.summary:SUMMARY",
     scripted=f"{_HERE}.scripted",
     play=f"{_HERE}.play:HOOKS",
+    analysis=f"{_HERE}.analysis:ANALYSIS",
     condition_fields=("max_turns", "walk_away"),
     default_seats=("greedy_concede", "fair_split"),
 )

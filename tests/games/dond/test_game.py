@@ -38,13 +38,13 @@ def _propose(b, h, l):
 def test_accepting_pays_each_its_value_of_its_share():
     g = _play([_propose(1, 2, 0), {"action": "accept", "message": "ok"}])
     o = g.outcome
-    assert (o["end_reason"], o["payoffs"], o["joint"], o["pareto_optimal"]) == (
+    assert (o["end_reason"], o["rewards"], o["joint"], o["pareto_optimal"]) == (
         "agreement", {"agent_0": 10, "agent_1": 6}, 16, True)
     assert o["nash_product"] == 60 == o["max_nash_product"]
 
 
 def test_walking_away_and_the_turn_limit_pay_nothing():
-    assert _play([_propose(1, 2, 0), {"action": "walk_away"}]).outcome["payoffs"] == {"agent_0": 0, "agent_1": 0}
+    assert _play([_propose(1, 2, 0), {"action": "walk_away"}]).outcome["rewards"] == {"agent_0": 0, "agent_1": 0}
     g = _play([_propose(1, 2, 0), _propose(0, 0, 3), _propose(1, 1, 0)], max_turns=3)
     assert (g.outcome["end_reason"], g.outcome["agreement"], g.outcome["turns"]) == ("turn_limit", False, 3)
 
@@ -54,7 +54,7 @@ def test_refused_moves_are_retried_then_the_turn_passes():
     g = _play([{"action": "accept"}, {"action": "accept"}, _propose(0, 2, 3), {"action": "accept"}], max_retries=1)
     kinds = [e["type"] for e in g.events]
     assert kinds == ["validation_error", "validation_error", "action_fallback"]
-    assert g.outcome["payoffs"] == {"agent_0": 8, "agent_1": 6} and g.outcome["fallbacks"]["agent_0"] == 1
+    assert g.outcome["rewards"] == {"agent_0": 8, "agent_1": 6} and g.outcome["fallbacks"]["agent_0"] == 1
 
 
 def test_walk_away_off_is_refused():
@@ -100,7 +100,7 @@ def test_scripted_closed_forms():
     for agent in g.agent_iter():
         obs, _, term, trunc, _ = g.last()
         g.step(None if term or trunc else pols[agent].act(obs))
-    assert g.unwrapped.game.outcome["payoffs"] == {"agent_0": 10, "agent_1": 6}
+    assert g.unwrapped.game.outcome["rewards"] == {"agent_0": 10, "agent_1": 6}
     # the most generous split worth at least 5 to agent_1 (values 4, 0, 2): 3 balls (6) or book + 1 ball (6);
     # fewest items kept wins: the book and one ball
     assert generous_split((1, 2, 3), (4, 0, 2), 5) == (1, 0, 1)
@@ -117,7 +117,7 @@ def test_numeric_view_masks_and_plays():
     env.step(LABELS.index("propose_all_all_none"))
     assert env.observe("agent_1")["action_mask"][1] == 1
     env.step(1)
-    assert env.unwrapped.game.outcome["payoffs"] == {"agent_0": 10, "agent_1": 6}
+    assert env.unwrapped.game.outcome["rewards"] == {"agent_0": 10, "agent_1": 6}
 
 
 def test_action_vector_summary_and_analysis_of_a_finished_game():

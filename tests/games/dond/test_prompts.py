@@ -55,7 +55,7 @@ def test_golden_whole_game_conversations():
     env, final = _play()
     o = env.unwrapped.game.outcome
     assert o["split"] == {"agent_0": {"books": 1, "hats": 0, "balls": 0}, "agent_1": {"books": 0, "hats": 2, "balls": 3}}
-    assert (o["payoffs"], o["turns"], o["pareto_optimal"]) == ({"agent_0": 8, "agent_1": 6}, 4, False)
+    assert (o["rewards"], o["turns"], o["pareto_optimal"]) == ({"agent_0": 8, "agent_1": 6}, 4, False)
     for agent, conv in final.items():
         path = GOLDEN / f"dond_{agent}.txt"
         text = _transcript(conv)
