@@ -53,6 +53,7 @@ class DondAnalysis(GameAnalysis):
     label_fields = ("max_turns", "walk_away")
     chart_caption = "agreement rate"
     chart_kind = "fraction"
+    headline_tables = ("dond_outcomes",)
 
     def condition(self, trace: Mapping[str, Any]) -> str:
         """The runner's condition name of ``trace``, else :meth:`condition_label`."""
