@@ -20,6 +20,7 @@ from .core import registry
 from .games.resource.spec import SPEC as _RESOURCE
 from .games.matrix.spec import SPEC as _MATRIX
 from .games.rulemaking.spec import SPEC as _RULEMAKING
+from .games.dond.spec import SPEC as _DOND
 
 __version__ = "0.1.0"
 
@@ -28,6 +29,7 @@ __all__ = ["env", "raw_env", "parallel_env", "make", "ENV_IDS", "ENV_ID_OF", "GA
 registry.register(_RESOURCE)
 registry.register(_RULEMAKING)
 registry.register(_MATRIX)
+registry.register(_DOND)
 
 
 class _RegistryView(Mapping):

@@ -18,6 +18,7 @@ CONDITIONS: dict[str, list[dict]] = {
     "matrix": [{"num_rounds": 3}, {"num_rounds": 3, "treatment": "none"},
                {"num_rounds": 3, "stage_game": "stag_hunt", "framing": "business"}],
     "rulemaking": [{}, {"environment": "E2", "condition": "ledger"}],
+    "dond": [{}, {"walk_away": False, "max_turns": 4}, {"instance": "1,3,1 2,2,2 10,0,0", "max_retries": 0}],
 }
 
 CASES = [pytest.param(game, cfg, id=f"{game}-" + (",".join(f"{k}={v}" for k, v in cfg.items()) or "default"))
@@ -108,7 +109,7 @@ def test_state_kept_across_resets_fails_reused_env(broken):
 
 def test_broken_games_are_gone_after_the_fixture():
     assert [registry.find(f"matrix_{name}") for name in BROKEN] == [None, None, None]
-    assert registry.names() == ["resource", "rulemaking", "matrix"]
+    assert registry.names() == ["resource", "rulemaking", "matrix", "dond"]
 
 
 def test_checks_are_named_in_order():

@@ -35,7 +35,7 @@ def test_rl_page_dqn_curve_is_what_train_rl_prints():
     header, row = _table_row(ROOT / "docs" / "rl.md", "matrix-vs-tft, env steps", "DQN test return")
     from negotiation_env.train import rl
 
-    if not rl.matrix_available():
+    if not rl.game_available("matrix"):
         pytest.skip("the matrix game, its menu or its scripted policies are not in this tree")
     (res,) = rl.run(rl.RLRunConfig(experiments=("matrix-vs-tft",), seed=0, stop_after=2))
     curve = res["curve"]

@@ -301,8 +301,16 @@ def play_random(exp, seeds: Iterable[int], seed: int) -> list[float]:
 
 
 def ceiling(exp) -> tuple[float | None, str]:
-    """What a best response earns against the experiment's opponent, where it is known."""
-    if exp.game == "resource" and exp.opponent in ("oracle", "greedy"):
+    """What a best response earns against the experiment's opponent, where it is known
+    (:data:`CEILINGS`, by experiment name), else ``(None, "")``."""
+    known = CEILINGS.get(exp.name)
+    return known(exp) if known is not None else (None, "")
+
+
+def _resource_ceiling(exp) -> tuple[float | None, str]:
+    """Against the oracle or greedy in the resource game: the learner's best share of a
+    jointly optimal split, or its best response to greedy's fixed purchase, every round."""
+    if exp.opponent in ("oracle", "greedy"):
         from negotiation_env.games.resource import solve
         from negotiation_env.wrappers.menus.resource import options_of
 
@@ -321,8 +329,6 @@ def ceiling(exp) -> tuple[float | None, str]:
                    if np.all(theirs.usage[i] + mine.usage[j] <= supply)
                    and theirs.value[i] + mine.value[j] >= joint - 1e-9)
         return rounds * best, "the learner's best share of a jointly optimal split (the oracle accepts any), every round"
-    if exp.game == "matrix" and exp.opponent == "tit_for_tat":
-        return _tft_best_response(exp)
     return None, ""
 
 
@@ -684,9 +690,14 @@ def train_offline(exp: Offline, seed: int, eval_episodes: int, log: Callable[[st
 # --------------------------------------------------------------------------- report
 
 
-def matrix_available() -> bool:
-    """Whether the matrix game, its numeric menu and its scripted policies are registered."""
-    spec = registry.find("matrix")
+#: experiment name -> its known ceiling (what a best response earns against its opponent)
+CEILINGS = {"resource-vs-oracle": _resource_ceiling, "resource-vs-greedy": _resource_ceiling,
+            "matrix-vs-tft": _tft_best_response}
+
+
+def game_available(game: str) -> bool:
+    """Whether ``game``, its numeric menu and its scripted policies are registered."""
+    spec = registry.find(game)
     return spec is not None and spec.has("menu") and spec.has("scripted")
 
 
@@ -762,8 +773,8 @@ def run_experiments(names: list[str], seed: int = 0, quick: bool = False, eval_e
     results = []
     for name in names:
         exp = exps[name]
-        if exp.game == "matrix" and not matrix_available():
-            log(f"{name}: skipped, the matrix game (or its menu / scripted policies) is not available")
+        if not game_available(exp.game):
+            log(f"{name}: skipped, the {exp.game} game (or its menu / scripted policies) is not available")
             continue
         if isinstance(exp, Offline) and (exp.config.get("rotation", "fixed") != "fixed"
                                          or exp.config.get("partner", "stable") != "stable"):

@@ -32,14 +32,14 @@ def toy():
     registry.unregister("toy")
 
 
-def test_the_three_games_are_registered_in_order():
-    assert registry.names() == ["resource", "rulemaking", "matrix"]
-    assert list(negotiation_env.GAMES) == ["resource", "rulemaking", "matrix"]
+def test_the_four_games_are_registered_in_order():
+    assert registry.names() == ["resource", "rulemaking", "matrix", "dond"]
+    assert list(negotiation_env.GAMES) == ["resource", "rulemaking", "matrix", "dond"]
     assert dict(negotiation_env.ENV_IDS) == {"resource_v1": "resource", "rulemaking_v1": "rulemaking",
-                                             "matrix_v1": "matrix"}
+                                             "matrix_v1": "matrix", "dond_v0": "dond"}
 
 
-@pytest.mark.parametrize("name", ["resource", "rulemaking", "matrix"])
+@pytest.mark.parametrize("name", ["resource", "rulemaking", "matrix", "dond"])
 def test_each_spec_is_consistent(name):
     spec = registry.get(name)
     assert spec.env_id == spec.game_cls.metadata["name"] == negotiation_env.ENV_ID_OF[name]
@@ -48,7 +48,8 @@ def test_each_spec_is_consistent(name):
     assert spec.game_cls(cfg).possible_agents
     fields = {f.name for f in dataclasses.fields(spec.config_cls)}
     assert set(spec.condition_fields) <= fields
-    assert set(spec.part("condition_values")()) <= set(spec.condition_fields)
+    if spec.has("condition_values"):  # optional: bool and choice fields list their own values
+        assert set(spec.part("condition_values")()) <= set(spec.condition_fields)
     assert callable(spec.part("answer_format").build)
     assert callable(spec.part("menu")) and callable(spec.part("action_encoder"))
     summary = spec.part("summary")
@@ -80,7 +81,7 @@ def test_a_missing_optional_part_is_a_clear_error(toy):
     with pytest.raises(NotImplementedError, match=r"^the toy game has no scripted policies$"):
         toy.part("scripted")
     with pytest.raises(TypeError, match=r"^the toy game \(toy_v1\) has no numeric menu; menus exist for: "
-                                        r"resource_v1, rulemaking_v1, matrix_v1$"):
+                                        r"resource_v1, rulemaking_v1, matrix_v1, dond_v0$"):
         menu_for(negotiation_env.make_game("toy"))
 
 
@@ -93,12 +94,13 @@ def test_a_game_registered_twice_under_another_spec_is_refused(toy):
 
 
 def test_an_unknown_game_names_the_games_and_the_closest():
-    msg = "unknown game 'matrx' (did you mean 'matrix'?); available games: resource, rulemaking, matrix"
+    msg = "unknown game 'matrx' (did you mean 'matrix'?); available games: resource, rulemaking, matrix, dond"
     with pytest.raises(ConfigError) as e:
         registry.get("matrx")
     assert str(e.value) == msg
     with pytest.raises(ConfigError) as e:
         negotiation_env.env(game="matrx")
     assert str(e.value) == msg
-    with pytest.raises(ConfigError, match=r"^unknown game 'chess'; available games: resource, rulemaking, matrix$"):
+    with pytest.raises(ConfigError,
+                       match=r"^unknown game 'chess'; available games: resource, rulemaking, matrix, dond$"):
         registry.get("chess")

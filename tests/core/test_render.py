@@ -8,12 +8,14 @@ import importlib
 import pytest
 
 import negotiation_env
+from negotiation_env.core import registry
 
-NAMES = {"resource": ("greedy", "random"), "matrix": ("tit_for_tat", "always_a"), "rulemaking": ("conceder",) * 5}
+NAMES = {"resource": ("greedy", "random"), "matrix": ("tit_for_tat", "always_a"), "rulemaking": ("conceder",) * 5,
+         "dond": ("greedy_concede", "greedy_concede")}
 
 
 def _policies(env, game):
-    mod = importlib.import_module("baselines.scripted" if game == "resource" else f"baselines.scripted.{game}")
+    mod = importlib.import_module(registry.get(game).scripted)
     return {a: mod.make(NAMES[game][i], seed=i) for i, a in enumerate(env.possible_agents)}
 
 
@@ -97,7 +99,7 @@ def _hostile_game(game, mode):
     and as a malformed answer; the game is not over."""
     import json
 
-    env = negotiation_env.env(game=game, render_mode=mode, **({"num_rounds": 1} if game != "rulemaking" else {}))
+    env = negotiation_env.env(game=game, render_mode=mode, **({"num_rounds": 1} if game in ("resource", "matrix") else {}))
     env.reset(seed=0)
     if game == "resource":
         env.step(json.dumps({"thinking": EVIL, "speech": EVIL, "action": None}))
@@ -110,6 +112,10 @@ def _hostile_game(game, mode):
         env.step(EVIL)
         env.step(EVIL)  # not an action: refused, re-prompted
         expect = [f"agent_0 (buffered message): {EVIL_SHOWN}", f"agent_1 (buffered message): {EVIL_SHOWN}"]
+    elif game == "dond":
+        env.step(json.dumps({"message": EVIL, "action": "propose", "take": {"books": 0, "hats": 0, "balls": 0}}))
+        env.step(EVIL)  # not a move: refused, re-prompted
+        expect = [f"turn 1: agent_0 says {EVIL_SHOWN} and proposes to keep 0 books, 0 hats and 0 balls"]
     else:
         env.step(EVIL)
         env.step(json.dumps({"move": "Counter", "issue": None, "rationale": EVIL}))

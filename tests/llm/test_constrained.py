@@ -22,6 +22,7 @@ GAMES = {
     "resource_json": ("resource", {"num_rounds": 1, "cheap_talk_turns": 1, "thinking": True, "max_retries": 1}),
     "matrix": ("matrix", {"num_rounds": 2, "max_retries": 1}),
     "rulemaking": ("rulemaking", {"max_turns": 5, "max_retries": 1, "condition": "ledger"}),
+    "dond": ("dond", {"max_turns": 4, "max_retries": 1}),
 }
 
 

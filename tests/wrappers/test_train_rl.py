@@ -30,7 +30,7 @@ def _finite(x) -> bool:
 
 @pytest.mark.parametrize("name", ["matrix-vs-tft", "resource-vs-oracle", "resource-vs-greedy", "offline-bc"])
 def test_entry_point_reports_a_curve(train_rl, name):
-    if name == "matrix-vs-tft" and not train_rl.matrix_available():
+    if name == "matrix-vs-tft" and not train_rl.game_available("matrix"):
         pytest.skip("the matrix game, its menu or its scripted policies are not in this tree")
     exp = train_rl.settings(quick=True)[name]
     (res,) = train_rl.run_experiments([name], seed=0, quick=True, eval_episodes=1, log=lambda _m: None)
@@ -63,7 +63,7 @@ def test_ceilings_are_the_best_responses(train_rl):
     # legacy_mc080_1, where docs/rl.md's figures were measured: 10 and 17 a round
     old = train_rl.settings(quick=False, overrides={"resource": {"scenario": "legacy_mc080_1"}})
     assert (train_rl.ceiling(old["resource-vs-greedy"])[0], train_rl.ceiling(old["resource-vs-oracle"])[0]) == (40.0, 68.0)
-    if train_rl.matrix_available():
+    if train_rl.game_available("matrix"):
         # Prisoner's Dilemma, 10 rounds against tit-for-tat: cooperate, defect in the last round
         assert train_rl.ceiling(exps["matrix-vs-tft"])[0] == 3 * 9 + 5
     rotating = train_rl.settings(quick=False, overrides={"resource": {"rotation": "rotating"}})
