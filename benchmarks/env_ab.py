@@ -18,11 +18,12 @@ policy excluded, the same loop and trivial policies as ``env_throughput.py``). A
 below 1 means the working tree is faster. The ratios' range is printed too: a change
 whose range straddles 1 by a few percent is noise.
 
-Rows: ``resource``, ``matrix``, ``rulemaking`` (AEC, default configs) and ``numeric``
+Rows: ``resource``, ``matrix``, ``rulemaking``, ``dond`` (AEC, default configs; a base without
+the game has n/a in its columns) and ``numeric``
 (the numeric view over the matrix AEC env).
 
 Each repetition also plays PettingZoo's classic references the same way (``tictactoe_v3``
-for resource and rulemaking, ``rps_v2`` for matrix and numeric: AEC, as shipped with their
+for resource, rulemaking and dond, ``rps_v2`` for matrix and numeric: AEC, as shipped with their
 wrappers, seeded random legal actions, as in ``env_throughput.py``), and the columns
 ``base/ref`` and ``new/ref`` give the median over repetitions of each tree's per-
 repetition ratio to its row's reference.
@@ -45,9 +46,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks import env_throughput as B
 
-ROWS = ("resource", "matrix", "rulemaking", "numeric")
+ROWS = ("resource", "matrix", "rulemaking", "dond", "numeric")
 #: the PettingZoo classic env each row is compared with
-REFERENCE = {"resource": "tictactoe_v3", "rulemaking": "tictactoe_v3", "matrix": "rps_v2", "numeric": "rps_v2"}
+REFERENCE = {"resource": "tictactoe_v3", "rulemaking": "tictactoe_v3", "dond": "tictactoe_v3", "matrix": "rps_v2",
+             "numeric": "rps_v2"}
 BASE_NAME = "negotiation_env_base"
 
 
@@ -82,8 +84,13 @@ def make_row(pkg: Any, row: str) -> tuple[Any, Callable[[int], dict[str, Callabl
         return env, B.masked_first_actors(env)
     env = pkg.env(game=row)
     actors = {"resource": B.resource_trivial_actors, "matrix": B.matrix_trivial_actors,
-              "rulemaking": B.rulemaking_trivial_actors}[row](env)
+              "rulemaking": B.rulemaking_trivial_actors, "dond": B.dond_trivial_actors}[row](env)
     return env, actors
+
+
+def _has_game(pkg: Any, row: str) -> bool:
+    """Whether the package ``pkg`` plays the row's game (an older base may not have it)."""
+    return row == "numeric" or row in pkg.GAMES
 
 
 def us_per_step(c: dict[str, float]) -> float:
@@ -114,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         import negotiation_env as new_pkg
 
         base_pkg = importlib.import_module(BASE_NAME)
-        played = [(row, tag, *make_row(pkg, row)) for row in rows for tag, pkg in (("base", base_pkg), ("new", new_pkg))]
+        played = [(row, tag, *make_row(pkg, row)) for row in rows for tag, pkg in (("base", base_pkg), ("new", new_pkg))
+                  if tag == "new" or _has_game(pkg, row)]
         refs = {"rps_v2": B.rps_v2.env(), "tictactoe_v3": B.tictactoe_v3.env()}
         ref_actors = {"rps_v2": B.rps_actors, "tictactoe_v3": B.tictactoe_actors}
         for ref in sorted({REFERENCE[row] for row in rows}):
@@ -139,9 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'row':<12} {'base µs':>8} {'new µs':>8} {'new/base':>9} {'min':>6} {'max':>6}   "
           f"{'reference':<13} {'ref µs':>7} {'base/ref':>9} {'new/ref':>8}")
     for row in rows:
-        b, n = figures[(row, "base")], figures[(row, "new")]
-        ref = REFERENCE[row]
+        n, ref = figures[(row, "new")], REFERENCE[row]
         r = figures[(ref, "ref")]
+        if (row, "base") not in figures:  # the base has no such game
+            print(f"{row:<12} {'n/a':>8} {statistics.median(n):8.2f} {'n/a':>9} {'':>6} {'':>6}   {ref:<13} "
+                  f"{statistics.median(r):7.2f} {'n/a':>9} {statistics.median(y / z for y, z in zip(n, r)):8.3f}")
+            continue
+        b = figures[(row, "base")]
         ratios = [y / x for x, y in zip(b, n)]
         base_ref = statistics.median(x / z for x, z in zip(b, r))
         new_ref = statistics.median(y / z for y, z in zip(n, r))

@@ -244,6 +244,14 @@ def rulemaking_trivial_actors(env) -> Callable[[int], dict[str, Callable[[Any], 
     return lambda g: acts
 
 
+def dond_trivial_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
+    """Deal or No Deal: every turn a proposal that keeps nothing (valid in every state,
+    never accepted, so the game goes to its turn limit)."""
+    action = {"message": "You take everything.", "action": "propose", "take": {"books": 0, "hats": 0, "balls": 0}}
+    acts = {a: (lambda obs: action) for a in env.possible_agents}
+    return lambda g: acts
+
+
 def masked_first_actors(env) -> Callable[[int], dict[str, Callable[[Any], Any]]]:
     """Numeric view: the first index the action mask allows."""
     acts = {a: (lambda obs: int(obs["action_mask"].argmax())) for a in env.possible_agents}

@@ -37,7 +37,7 @@ def _check_render_mode(mode: str | None) -> None:
 
 def _infos(game: Game, agents: list[str]) -> dict:
     """Every agent's info at the game's current state, as a plain dict of new dicts."""
-    return {a: game.full_info(a) for a in agents}
+    return game.full_infos(agents)
 
 
 class _GameEnvBase:
@@ -148,9 +148,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):
     def infos(self) -> dict:
         m = self._infos_map
         if m is None:
-            made = self._made
-            make = self._make_info
-            m = self._infos_map = {a: made[1] if made is not None and made[0] == a else make(a) for a in self.agents}
+            m = self._infos_map = self.game.full_infos(self.agents, self._made)
         return m
 
     @infos.setter

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import abc
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -198,6 +198,24 @@ class Game(abc.ABC):
         info["active_agents"] = acting
         info["active_agent"] = acting[0] if len(acting) == 1 else None
         return info
+
+    def full_infos(self, agents: Sequence[str], known: tuple[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+        """:meth:`full_info` of every agent in ``agents``, in that order, reading the acting
+        agents once for all of them. ``known``: an ``(agent, info)`` already made at this
+        state, kept as that agent's entry (the same object)."""
+        acting = self.acting()
+        single = acting[0] if len(acting) == 1 else None
+        info_of = self.info
+        out = {}
+        for a in agents:
+            if known is not None and known[0] == a:
+                out[a] = known[1]
+                continue
+            info = info_of(a)
+            info["active_agents"] = list(acting)
+            info["active_agent"] = single
+            out[a] = info
+        return out
 
     @property
     @abc.abstractmethod
