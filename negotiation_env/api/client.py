@@ -1,5 +1,5 @@
 """The client of any OpenAI-compatible chat-completions server (the ``api`` extra):
-OpenAI, vLLM, SGLang, Ollama, OpenRouter, through the official ``openai`` client.
+OpenAI, vLLM, SGLang, Ollama, OpenRouter.
 
     client = APIClient("qwen3-8b", "http://localhost:8000/v1", api_key_env="MY_KEY")
     completion, response = client.complete([{"role": "user", "content": "Hello"}])
@@ -7,8 +7,20 @@ OpenAI, vLLM, SGLang, Ollama, OpenRouter, through the official ``openai`` client
 :class:`APIClient` is the one client of the code base: the API policies
 (:class:`baselines.llm.api.APIPolicy`) and the LLM judge
 (:mod:`negotiation_env.analysis.judge`) both send through it, so it lives in the
-environment package, which the policies build on. It adds to the ``openai`` client,
-whose own retries are switched off so that each fault is seen and recorded:
+environment package, which the policies build on.
+
+Each call's request body is built once, as a plain dict in the order and with the values
+the official ``openai`` client sends for ``chat.completions.create`` (``extra_body``
+merged over the top level as it merges it), encoded once (:func:`encode_body`: compact
+UTF-8 JSON, as ``openai`` encodes it) and posted through the package's own HTTP client
+(:func:`~.transport.make_http_client`), with the headers ``openai`` sends that a server
+reads (``Authorization: Bearer``, ``Content-Type`` and ``Accept: application/json``,
+``OpenAI-Organization`` / ``OpenAI-Project`` from ``OPENAI_ORG_ID`` /
+``OPENAI_PROJECT_ID``) and its own ``User-Agent``. The ``openai`` client's request
+transformation walks every message of the conversation on every call, a CPU cost that
+grows with the conversation and, with one process driving many games, caps how many
+calls a second a run can make; none of its work is needed to post a JSON body. The
+client adds:
 
 * retries with exponential backoff and jitter (``backoff * 2**k``, drawn in
   ``[d/2, d]`` from a per-call ``random.Random``), honouring ``Retry-After`` /
@@ -69,6 +81,7 @@ import email.utils
 import json
 import logging
 import math
+import os
 import random
 import re
 import secrets
@@ -89,15 +102,16 @@ from negotiation_env.traces.schema import redact
 from .keys import api_key_from_env
 
 try:
-    import openai
+    import openai  # noqa: F401 - the extra that brings the HTTP stack (and picks its flavour)
 except ImportError as _e:  # pragma: no cover - depends on the install
     raise ImportError(f"negotiation_env.api.client needs the openai client ({_e}); "
                       "install the extra: pip install 'negotiation_env[api]'") from None
 
-from .transport import AnswerRefused, budget, make_http_client, register_secret  # noqa: E402 - needs openai's httpx
+from .transport import AnswerRefused, budget, httpx, make_http_client, register_secret  # noqa: E402 - openai's httpx
 
 __all__ = ["APIClient", "api_key_from_env", "TOKEN_PARAMS", "REASONING_VIA", "EFFORTS", "DEFAULT_TEMPERATURE",
-           "MAX_RESPONSE_BYTES", "MAX_ANSWER_DEPTH", "MAX_FAULT_CHARS", "uses_completion_tokens"]
+           "MAX_RESPONSE_BYTES", "MAX_ANSWER_DEPTH", "MAX_FAULT_CHARS", "uses_completion_tokens", "BODY_FIELDS",
+           "DEFAULT_BASE_URL", "encode_body", "chat_completions_url"]
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +131,65 @@ MAX_ANSWER_DEPTH = 32
 MAX_FAULT_CHARS = 500
 #: token counts above this are not counts (a hostile or broken server)
 _MAX_TOKENS_COUNT = 10**12
+#: the base URL when none is given and ``OPENAI_BASE_URL`` is unset (as ``openai`` has it)
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: the top-level fields of a chat-completions request, in the order ``openai`` writes
+#: them (its ``chat.completions.create`` builds the body in this order, then merges
+#: ``extra_body`` over it); a request field outside this list is refused, as ``create``
+#: refuses an unknown keyword
+BODY_FIELDS = ("model", "stream", "service_tier", "messages", "audio", "frequency_penalty", "function_call",
+               "functions", "logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata",
+               "modalities", "moderation", "n", "parallel_tool_calls", "prediction", "presence_penalty",
+               "prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning_effort",
+               "response_format", "safety_identifier", "seed", "stop", "store", "stream_options", "temperature",
+               "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity", "web_search_options")
+_BODY_FIELD_SET = frozenset(BODY_FIELDS) | {"extra_body"}
+
+
+def encode_body(kw: Mapping[str, Any]) -> bytes:
+    """The request body of :meth:`APIClient.request`'s fields, as bytes: the fields in
+    :data:`BODY_FIELDS` order, ``extra_body`` merged over them (a key of both keeps its
+    place and takes ``extra_body``'s value), encoded as compact UTF-8 JSON without NaN or
+    infinities: the bytes ``openai`` posts for ``chat.completions.create(**kw)``.
+    Raises ``ValueError`` for a field ``create`` does not take or a value JSON cannot
+    hold, ``UnicodeEncodeError`` for text that is not Unicode (a lone surrogate)."""
+    unknown = kw.keys() - _BODY_FIELD_SET
+    if unknown:
+        raise ValueError(f"not a chat-completions request field: {', '.join(sorted(map(str, unknown)))} "
+                         "(send it in extra_body)")
+    body = {k: kw[k] for k in BODY_FIELDS if k in kw}
+    extra = kw.get("extra_body")
+    if extra:
+        body.update(extra)
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def chat_completions_url(base_url: str) -> Any:
+    """The URL requests are posted to: ``base_url``'s path with ``/chat/completions``
+    appended (one slash between them), its query kept."""
+    u = httpx.URL(base_url)
+    path = u.raw_path.split(b"?", 1)[0].rstrip(b"/") + b"/chat/completions"
+    return u.copy_with(raw_path=path + (b"?" + u.query if u.query else b""))
+
+
+class _StatusError(Exception):
+    """An answer whose status is not 2xx: ``status_code``, the answer's ``headers``; the
+    message is ``openai``'s: ``Error code: N``, then `` - `` and the error's message when
+    the body is JSON that holds one (``{"error": {"message": ...}}`` or ``{"message": ...}``)."""
+
+    def __init__(self, status: int, content: bytes, headers: Any) -> None:
+        message = f"Error code: {status}"
+        try:
+            body = json.loads(content.decode("utf-8", "replace").strip())
+        except Exception:  # noqa: BLE001 - any body: the status alone
+            body = None
+        error = body.get("error", body) if isinstance(body, dict) else None
+        said = error.get("message") if isinstance(error, dict) else None
+        if isinstance(said, str) and said:
+            message += f" - {said}"
+        super().__init__(message)
+        self.status_code = status
+        self.headers = headers
 
 
 class _BadAnswer(Exception):
@@ -316,11 +389,18 @@ class APIClient:
                        else "max_completion_tokens" if uses_completion_tokens(model) else "max_tokens")
         self._drop_temperature = False
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
-        kw: dict[str, Any] = {"api_key": self._key, "max_retries": 0, "timeout": self.timeout,
-                              "http_client": make_http_client(self.timeout)}
-        if base_url:
-            kw["base_url"] = base_url
-        self._client = openai.OpenAI(**kw)
+        from negotiation_env import __version__
+
+        self._base = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        self._url = chat_completions_url(self._base)
+        # built once, read by every call (never changed: calls from many threads share it)
+        headers = {"Authorization": f"Bearer {self._key}", "Content-Type": "application/json",
+                   "Accept": "application/json", "User-Agent": f"negotiation-env/{__version__}"}
+        for header, var in (("OpenAI-Organization", "OPENAI_ORG_ID"), ("OpenAI-Project", "OPENAI_PROJECT_ID")):
+            if os.environ.get(var):
+                headers[header] = os.environ[var]
+        self._headers = headers
+        self._http = make_http_client(self.timeout)
 
     # ------------------------------------------------------------------ description
 
@@ -363,14 +443,25 @@ class APIClient:
             return [self._scrub_tree(v) for v in obj]
         return obj
 
+    def _post(self, kw: dict[str, Any], timeout: Any = None) -> bytes:
+        """POST the body of ``kw`` (:func:`encode_body`) and read the answer: its bytes.
+        ``timeout``: httpx's per-read limits (default the client's). Raises
+        :class:`_StatusError` for a status other than 2xx (a redirect included), httpx's
+        timeout and transport errors and :class:`~.transport.AnswerRefused`."""
+        extra = {} if timeout is None else {"timeout": timeout}
+        request = self._http.build_request("POST", self._url, content=encode_body(kw), headers=self._headers,
+                                           **extra)
+        response = self._http.send(request)
+        if not 200 <= response.status_code < 300:
+            raise _StatusError(response.status_code, response.content, response.headers)
+        return response.content
+
     def _send(self, kw: dict[str, Any], *, timeout: Any = None, deadline: float | None = None) -> dict[str, Any]:
         """One request within the call's budget (deadline ``deadline`` seconds, default
         ``timeout``; ``max_response_bytes``): the decoded answer, scrubbed of the key.
-        Raises the ``openai`` errors, :class:`~.transport.AnswerRefused` and :class:`_BadAnswer`."""
-        extra = {} if timeout is None else {"timeout": timeout}
+        Raises what :meth:`_post` raises and :class:`_BadAnswer`."""
         with budget(self.timeout if deadline is None else max(0.001, deadline), self.max_response_bytes):
-            raw = self._client.chat.completions.with_raw_response.create(**kw, **extra)
-            body = raw.content
+            body = self._post(kw, timeout)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -390,7 +481,8 @@ class APIClient:
     def request(self, messages: list[dict[str, str]], *, seed: int | None = None, think: bool | None = None,
                 max_tokens: int | None = None, logprobs: int | None = None,
                 temperature: Any = "client", structured: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The keyword arguments of ``chat.completions.create`` for one call
+        """The fields of one call's request, as ``openai``'s ``chat.completions.create``
+        takes them (``extra_body`` apart; :func:`encode_body` writes the body)
         (``structured``: the constraint's fields, :func:`baselines.llm.structured.request_fields`)."""
         kw: dict[str, Any] = {"model": self.model, "messages": messages}
         mt = self.max_tokens if max_tokens is None else max_tokens
@@ -465,15 +557,15 @@ class APIClient:
                         usage.reasoning_tokens = (usage.reasoning_tokens or 0) + counts[2]
                 choice = _first_choice(doc)
                 response = _namespace(doc)
-            except openai.APITimeoutError as e:
+            except httpx.TimeoutException as e:
                 fault = {"kind": "timeout", "message": f"no whole answer within the {self.timeout:g} s deadline "
                                                        f"({type(e).__name__})"}
-            except openai.APIStatusError as e:
-                status = int(e.status_code)
+            except _StatusError as e:
+                status = e.status_code
                 fault = {"kind": "rate_limit" if status == 429 else "server_error" if status >= 500 else "http_error",
                          "status": status, "message": str(e)}
                 if status == 429:
-                    retry_after = _retry_after(getattr(e.response, "headers", None))
+                    retry_after = _retry_after(e.headers)
                     if retry_after is not None:
                         fault["retry_after"] = retry_after
                 retryable = status in _RETRY_STATUS or status >= 500
@@ -482,10 +574,8 @@ class APIClient:
                 if 300 <= status < 400:
                     fault.update(kind="redirect", message=self._redirect_message(e))
                     retryable = False
-            except openai.APIConnectionError as e:
-                cause = e.__cause__ or e.__context__
-                fault = {"kind": "connection",
-                         "message": f"{e} ({type(cause).__name__}: {cause})" if cause else str(e)}
+            except httpx.TransportError as e:  # refused, reset or cut off mid-way
+                fault = {"kind": "connection", "message": f"Connection error. ({type(e).__name__}: {e})"}
             except AnswerRefused as e:  # too long, or a content coding that cannot be bounded
                 fault = {"kind": e.kind, "message": str(e)}
             except _BadAnswer as e:
@@ -574,13 +664,13 @@ class APIClient:
             comp.faults.append({"kind": "length", "attempt": comp.attempts,
                                 "message": "the answer was cut at the token limit"})
 
-    def _redirect_message(self, e: Any) -> str:
+    def _redirect_message(self, e: _StatusError) -> str:
         """What a refused redirect says: the status and the host it pointed to."""
         import urllib.parse
 
-        status = int(e.status_code)
+        status = e.status_code
         try:
-            location = str(e.response.headers.get("location") or "")
+            location = str(e.headers.get("location") or "")
             host = urllib.parse.urlsplit(location).hostname or "?"
         except Exception:  # noqa: BLE001 - a Location that is no URL
             host = "?"
@@ -601,7 +691,7 @@ class APIClient:
     @property
     def endpoint(self) -> str:
         """The base URL requests go to (the client's default when none was given)."""
-        return str(self._client.base_url).rstrip("/")
+        return self._base.rstrip("/")
 
     def probe(self, *, connect_timeout: float = 5.0, attempts: int = 2) -> dict[str, Any]:
         """One minimal request (:data:`~negotiation_env.core.policy.PROBE_CONVERSATION`, a token limit of 1,
@@ -621,7 +711,7 @@ class APIClient:
         ``{"url", "model", "status", "attempts", "seconds"}``; raises
         :class:`~negotiation_env.core.policy.ProbeFailed` naming the URL, never the key."""
         url = self.endpoint
-        timeout = openai.Timeout(self.timeout, connect=min(float(connect_timeout), self.timeout))
+        timeout = httpx.Timeout(self.timeout, connect=min(float(connect_timeout), self.timeout))
         t0 = time.perf_counter()
         attempt, adapted = 0, 0
         while True:
@@ -631,18 +721,16 @@ class APIClient:
                 with self._slots:
                     doc = self._send(kw, timeout=timeout)
                 _first_choice(doc)
-            except openai.APITimeoutError as e:
-                cause = e.__cause__ or e.__context__
-                what = type(cause).__name__ if cause is not None else type(e).__name__
+            except httpx.TimeoutException as e:
+                what = type(e).__name__
                 limit = timeout.connect if "Connect" in what else self.timeout
                 self._probe_failed(url, f"no answer within {limit:g} s ({what})")
-            except openai.APIConnectionError as e:
-                cause = e.__cause__ or e.__context__
-                self._probe_failed(url, f"cannot connect ({type(cause).__name__}: {cause})" if cause else str(e))
-            except openai.APIStatusError as e:
-                status = int(e.status_code)
+            except httpx.TransportError as e:
+                self._probe_failed(url, f"cannot connect ({type(e).__name__}: {e})")
+            except _StatusError as e:
+                status = e.status_code
                 if status == 429:
-                    asked = _retry_after(getattr(e.response, "headers", None))
+                    asked = _retry_after(e.headers)
                     wait = ("without saying how long to wait" if asked is None
                             else f"asking to wait {asked:.3g} s" + (f" (a wait is capped at {self.max_retry_after:g} s)"
                                                                   if asked > self.max_retry_after else ""))
@@ -678,4 +766,4 @@ class APIClient:
         raise ProbeFailed(_brief(redact(self.scrub(f"model {self.model!r} at {url}: {why}")), 2 * MAX_FAULT_CHARS)) from None
 
     def close(self) -> None:
-        self._client.close()
+        self._http.close()
