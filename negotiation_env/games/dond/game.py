@@ -123,7 +123,7 @@ def _move_key(action: Any) -> tuple | None:
             inner = action_key(take)
             if inner is None:
                 return None
-            outer = action_key({k: None if k == "take" else v for k, v in action.items()})
+            outer = action_key({**action, "take": None})  # take's place in the key order kept
             return None if outer is None else ("take mapping", outer, inner)
     return action_key(action)
 
