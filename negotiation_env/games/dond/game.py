@@ -1,4 +1,4 @@
-"""Deal or No Deal (Lewis et al., 2017) as a :class:`~negotiation_env.core.game.Game`.
+"""Deal or No Deal (Lewis et al., 2017) as a :class:`~negotiation_env.core.chat.ChatGame`.
 
 Two agents (``agent_0``, ``agent_1``) divide a pool of books, hats and balls
 (:mod:`.rules`); each knows only its own values. They take turns, ``agent_0`` first. On
@@ -34,29 +34,39 @@ rewards (``rewards``), the frontier figures of :mod:`.rules`, and both agents' v
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
 
 from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
+from ...core.chat import ChatGame, Seat
 from ...core.config import ConfigError, check_bool, check_int
-from ...core.game import NO_REWARDS, Game
-from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize, \
-    terminal_line
+from ...core.game import NO_REWARDS
+from ...core.memo import Memo, action_key
+from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize
 from ...core.thinking import STRICT, strip_think
 from . import answer_schema, prompts
 from .features import LAYOUT, PHASES
 from .parser import MOVES, IllegalMove, Move, ParseError, Parsed, legality, parse_structured, parse_text
-from .rules import ITEMS, POOL_MAX, Instance, InstanceError, frontier, generate, max_joint, max_nash_product, \
-    payoffs, rest, value_of
+from .rules import ITEMS, POOL_MAX, Instance, InstanceError, generate, is_pareto_optimal, max_joint, \
+    max_nash_product, payoffs, rest, value_of
 
 __all__ = ["DondConfig", "DondGame", "AGENTS", "END_REASONS"]
 
 AGENTS = ("agent_0", "agent_1")
 #: why a game ended
 END_REASONS = ("agreement", "walk_away", "turn_limit")
+
+# the feature vector's slots (features.LAYOUT), resolved once
+_PHASE_AT = {p: LAYOUT.slice("phase").start + k for k, p in enumerate(PHASES)}
+_ACTIVE_AT, _TURN_AT, _TURNS_LEFT_AT, _RETRIES_AT, _FIRST_AT, _WALK_AWAY_AT, _OFFER_AT, _OFFER_VALUE_AT, \
+    _OWN_OFFER_AT, _PROPOSALS_AT = (LAYOUT.slice(name).start for name in (
+        "active", "turn", "turns_left", "retries", "first", "walk_away", "offer", "offer_value", "own_offer",
+        "proposals"))
+_POOL, _VALUES, _OFFER_ITEMS, _OWN_OFFER_ITEMS = (LAYOUT.slice(name) for name in (
+    "pool", "values", "offer_items", "own_offer_items"))
 
 
 @dataclass(frozen=True)
@@ -96,20 +106,34 @@ class DondConfig:
 
 
 @dataclass
-class _AgentState:
-    conversation: list[dict[str, str]]
-    pending: list[str] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    last_turn: dict[str, Any] | None = None
-    retries: int = 0
+class _AgentState(Seat):
+    #: turns of this agent that passed without a move (every retry refused)
     fallbacks: int = 0
 
 
-class DondGame(Game):
+def _move_key(action: Any) -> tuple | None:
+    """The content key of a structured move: :func:`~negotiation_env.core.memo.action_key`,
+    which names flat actions only, with a ``take`` given as a mapping of counts (as the
+    scripted players send it) keyed too: ``("take mapping", key of the move with None for
+    its take, key of the take)``, a form no flat key has (a flat key's first element is a
+    tuple). None: no key (the game then does the work every time)."""
+    if type(action) is dict:
+        take = action.get("take")
+        if type(take) is dict:
+            inner = action_key(take)
+            if inner is None:
+                return None
+            outer = action_key({**action, "take": None})  # take's place in the key order kept
+            return None if outer is None else ("take mapping", outer, inner)
+    return action_key(action)
+
+
+class DondGame(ChatGame):
     metadata = {"name": "dond_v0", "is_parallelizable": True}
     possible_agents = AGENTS
 
     def __init__(self, config: DondConfig):
+        super().__init__()
         self.config = config
         self._fixed = None if config.instance is None else Instance.from_text(config.instance)
         self._obs_space = chat_observation_space(LAYOUT.space(), answer_format=obs_text(OBS_TEXT_MAX))
@@ -119,6 +143,15 @@ class DondGame(Game):
             "take": spaces.MultiDiscrete([POOL_MAX + 1] * len(ITEMS)),
         })
         self.instance: Instance | None = None
+        # kept for the game object's life, keyed by everything they are made from besides
+        # the config (the config is the object's own):
+        #: the answer spec's JSON by (pool, whether the partner's proposal is on the table)
+        self._specs: dict[tuple[tuple[int, int, int], bool], str] = {}
+        #: by a structured action's content as sent (:func:`_move_key`), what is made from
+        #: it and nothing else: the action with surrogates replaced and its event fields
+        #: (:meth:`_encodable_parts`), and its move as parsed (the description is ChatGame's)
+        self._encoded = Memo()
+        self._parsed = Memo()
         self._clear()
 
     def _clear(self) -> None:
@@ -127,12 +160,18 @@ class DondGame(Game):
         self.current = AGENTS[0]
         #: the proposal on the table: (proposer, what the proposer keeps), or None
         self.table: tuple[str, tuple[int, int, int]] | None = None
+        #: what the partner of the proposer would get from the table (set with ``table``)
+        self._table_rest: tuple[int, int, int] | None = None
         self.proposals = 0
         self.outcome: dict[str, Any] | None = None
         self.dialogue: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
-        self.transcript: list[str] = []
+        self._start_record()
         self._states: dict[str, _AgentState] = {}
+        # what the game's instance fixes, made at reset: info's "pool" and each agent's
+        # "values" (infos are read-only), and each agent's feature entries
+        self._pool_items: dict[str, int] = {}
+        self._value_items: dict[str, dict[str, int]] = {}
+        self._feature_base: dict[str, np.ndarray] = {}
 
     # ----------------------------------------------------------------- spaces
 
@@ -158,13 +197,18 @@ class DondGame(Game):
         inst = self.instance = self._fixed if self._fixed is not None else generate(rng)
         cfg = self.config
         self._states = {
-            a: _AgentState(conversation=[{"role": "system", "content": sanitize(prompts.render_system(
-                inst.pool, inst.values[i], first=i == 0, max_turns=cfg.max_turns, walk_away=cfg.walk_away))}])
+            a: _AgentState(conversation=[{"role": "system", "content": self._text(
+                ("system", inst.pool, inst.values[i], i == 0),
+                lambda i=i: prompts.render_system(inst.pool, inst.values[i], first=i == 0, max_turns=cfg.max_turns,
+                                                  walk_away=cfg.walk_away))}])
             for i, a in enumerate(AGENTS)
         }
-        self.transcript = [f"=== dond: pool {prompts.bundle_text(inst.pool)} · values agent_0 "
-                           f"{inst.values[0]}, agent_1 {inst.values[1]} · {cfg.max_turns} turns ==="]
-        self._say(self.current, self._turn_prompt(self.current, None))
+        self.transcript.append(f"=== dond: pool {prompts.bundle_text(inst.pool)} · values agent_0 "
+                               f"{inst.values[0]}, agent_1 {inst.values[1]} · {cfg.max_turns} turns ===")
+        self._pool_items = dict(zip(ITEMS, inst.pool))
+        self._value_items = {a: dict(zip(ITEMS, inst.values[i])) for i, a in enumerate(AGENTS)}
+        self._feature_base = {a: self._static_features(i) for i, a in enumerate(AGENTS)}
+        self._say_turn(self.current, None)
 
     @property
     def done(self) -> bool:
@@ -185,7 +229,7 @@ class DondGame(Game):
         """What ``agent`` would get from the partner's proposal on the table (None: none)."""
         if self.table is None or self.table[0] == agent:
             return None
-        return rest(self.instance.pool, self.table[1])
+        return self._table_rest
 
     def own_offer(self, agent: str) -> tuple[int, int, int] | None:
         """What ``agent`` keeps under its own proposal on the table (None: none)."""
@@ -193,43 +237,30 @@ class DondGame(Game):
 
     # ----------------------------------------------------------------- text plumbing
 
-    def _say(self, agent: str, text: str) -> None:
-        """Queue env text for the agent; it becomes one user message at its next answer."""
-        self._states[agent].pending.append(sanitize(text))
+    def _say_turn(self, agent: str, partner: tuple[str, str, Any] | None) -> None:
+        """Queue ``agent``'s turn prompt (``partner``: the partner's message, move and take
+        just before, None at the first turn)."""
+        pool = self.instance.pool
+        offer, own, left = self.offer_for(agent), self.own_offer(agent), self.turns_left
+        value = None if offer is None else value_of(self.instance.values[self.index(agent)], offer)
+        self._say_kept(agent, ("turn", pool, partner, offer, value, own, left),
+                       lambda: prompts.render_turn(pool=pool, partner=partner, offer=offer, offer_value=value,
+                                                   own_offer=own, turns_left=left))
 
-    def _turn_prompt(self, agent: str, partner: tuple[str, str, Any] | None) -> str:
-        offer = self.offer_for(agent)
-        return prompts.render_turn(
-            pool=self.instance.pool, partner=partner, offer=offer,
-            offer_value=None if offer is None else value_of(self.instance.values[self.index(agent)], offer),
-            own_offer=self.own_offer(agent), turns_left=self.turns_left)
-
-    def _commit(self, agent: str, content: str) -> None:
-        """Commit the pending prompt and the agent's answer (``content``) to its conversation."""
-        st = self._states[agent]
-        if st.pending:
-            st.conversation.append({"role": "user", "content": "\n\n".join(st.pending)})
-            st.pending = []
-        st.conversation.append({"role": "assistant", "content": sanitize(content)})
-
-    def conversation(self, agent: str) -> list[dict[str, str]]:
-        """The agent's whole context as the env holds it, its pending prompt last."""
-        st = self._states[agent]
-        conv = list(st.conversation)
-        if st.pending:
-            conv.append({"role": "user", "content": "\n\n".join(st.pending)})
-        return conv
-
-    def _event(self, agent: str, kind: str, **fields: Any) -> None:
-        ev = {"type": kind, "agent": agent, "round": 1, "turn": self.turn + 1, "phase": self.phase, **fields}
-        self._states[agent].events.append(ev)
-        self.events.append(ev)
+    def _event_place(self) -> dict[str, Any]:
+        return {"round": 1, "turn": self.turn + 1, "phase": self.phase}
 
     # ----------------------------------------------------------------- step
 
-    def _read(self, agent: str, action: Any) -> Parsed:
-        """The answer's move, legal now; :class:`ParseError` otherwise."""
-        parsed = parse_text(action) if isinstance(action, str) else parse_structured(action)
+    def _read(self, agent: str, action: Any, key: tuple | None = None) -> Parsed:
+        """The answer's move, legal now; :class:`ParseError` otherwise. ``key``: the
+        structured action's :func:`_move_key` (None: not kept)."""
+        if isinstance(action, str):
+            parsed = parse_text(action)
+        elif key is None:
+            parsed = parse_structured(action)
+        else:
+            parsed = self._parsed.get_or(key, lambda: parse_structured(action))
         problem = legality(parsed.move, self.instance.pool, offer=self.offer_for(agent) is not None,
                            walk_away=self.config.walk_away)
         if problem:
@@ -248,12 +279,19 @@ class DondGame(Game):
     def step(self, agent: str, action: Any) -> Mapping[str, float]:
         if agent not in self.acting():
             raise ValueError(f"{agent} cannot act now; acting: {list(self.acting())}")
-        st = self._states[agent]
-        st.events = []
-        action = self._encodable(agent, action)  # no surrogate reaches a prompt, event or trace
-        raw = action if isinstance(action, str) else _describe(action)
+        self._begin_step(agent)
+        text = isinstance(action, str)
+        key = None if text else _move_key(action)
+        # no surrogate reaches a prompt, event or trace
+        if key is None:
+            action = self._encodable(agent, action)
+        else:
+            action, fields = self._encoded.get_or(key, lambda: self._encodable_parts(action))
+            if fields is not None:
+                self._event(agent, "answer_unencodable", **fields)
+        raw = action if text else self._describe(action, key)
         try:
-            parsed = self._read(agent, action)
+            parsed = self._read(agent, action, key)
         except ParseError as e:
             return self._invalid(agent, action, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
         raw = self._kept(agent, raw, ANSWER_CHARS)
@@ -264,9 +302,11 @@ class DondGame(Game):
             move = Move(move.action, move.take, move.message[: self.config.max_message_chars])
         for w in parsed.warnings:
             self._event(agent, "output_format_warning", message=w, text=raw)
-        st.retries = 0
-        answer = strip_think(action, STRICT).strip() if isinstance(action, str) else _describe(move.as_dict())
-        self._commit(agent, cut(answer, ANSWER_CHARS)[0])
+        self._states[agent].retries = 0
+        # the agent's history keeps its answer without reasoning spans; a structured one as
+        # the move read from it (a Move is its own content key)
+        answer = strip_think(action, STRICT).strip() if text else self._describe(move.as_dict(), ("move", move))
+        self._commit(agent, sanitize(cut(answer, ANSWER_CHARS)[0]))
         thinking = None if parsed.thinking is None else cut(parsed.thinking, ANSWER_CHARS)[0]
         return self._apply(agent, move, raw, False, thinking)
 
@@ -275,7 +315,7 @@ class DondGame(Game):
         st.retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
-        self._commit(agent, strip_think(action, STRICT).strip() if isinstance(action, str) else raw)
+        self._commit(agent, sanitize(strip_think(action, STRICT).strip() if isinstance(action, str) else raw))
         if st.retries <= self.config.max_retries:
             self._say(agent, prompts.INVALID.format(error=error))
             return NO_REWARDS
@@ -300,24 +340,24 @@ class DondGame(Game):
             self._say(self.other(agent), prompts.render_partner(move.message, move.action, None, self.instance.pool))
         if move.action == "accept":
             proposer, keep = self.table  # type: ignore[misc]
-            take0 = keep if proposer == AGENTS[0] else rest(self.instance.pool, keep)
+            take0 = keep if proposer == AGENTS[0] else self._table_rest
             return self._end("agreement", take0)
         if move.action == "walk_away":
             return self._end("walk_away", None)
         if move.action == "propose":
             self.table = (agent, move.take)  # type: ignore[assignment]
+            self._table_rest = rest(self.instance.pool, move.take)  # type: ignore[arg-type]
             self.proposals += 1
         if self.turn >= self.config.max_turns:
             return self._end("turn_limit", None)
         self.current = nxt = self.other(agent)
-        self._say(nxt, self._turn_prompt(nxt, (move.message, move.action, move.take)))
+        self._say_turn(nxt, (move.message, move.action, move.take))
         return NO_REWARDS
 
     def _end(self, reason: str, take0: tuple[int, int, int] | None) -> dict[str, float]:
         inst = self.instance
         deal = take0 is not None
         p0, p1 = payoffs(inst, take0) if deal else (0, 0)
-        best = frontier(inst)
         a0, a1 = AGENTS
         self.outcome = {
             "round": 1,
@@ -332,7 +372,7 @@ class DondGame(Game):
             "rewards": {a0: p0, a1: p1},
             "joint": p0 + p1,
             "max_joint": max_joint(inst),
-            "pareto_optimal": deal and any(q == (p0, p1) for _, q in best),
+            "pareto_optimal": deal and is_pareto_optimal(inst, take0),
             "nash_product": p0 * p1,
             "max_nash_product": max_nash_product(inst),
             "fallbacks": {a: self._states[a].fallbacks for a in AGENTS},
@@ -346,74 +386,63 @@ class DondGame(Game):
 
     # ----------------------------------------------------------------- observation / info
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        st = self._states[agent]
-        acting = agent in self.acting()
-        conv = list(st.conversation)
-        prompt = ""
-        if st.pending:
-            prompt = "\n\n".join(st.pending)
-            conv.append({"role": "user", "content": prompt})
-        return {
-            "prompt": prompt,
-            "conversation": tuple(conv),
-            "features": self.features(agent),
-            "active": int(acting),
-            "answer_format": self._answer_spec(agent) if acting else "",
-        }
+    # observe() is ChatGame's: the pending prompt and the conversation, the features
+    # below, ``active`` and the answer spec. What a game's instance fixes (pool, values,
+    # first mover, walk_away) is laid into each agent's feature base at reset; the spec's
+    # JSON is kept per (pool, offer on the table) for the object's life.
 
-    def _answer_spec(self, agent: str) -> str:
-        return json.dumps(answer_schema.spec(self.instance.pool, offer=self.offer_for(agent) is not None,
-                                             walk_away=self.config.walk_away,
-                                             max_message_chars=self.config.max_message_chars))
+    def _answer_format(self, agent: str, acting: bool) -> str:
+        if not acting:
+            return ""
+        key = (self.instance.pool, self.offer_for(agent) is not None)
+        spec = self._specs.get(key)
+        if spec is None:
+            spec = self._specs[key] = json.dumps(answer_schema.spec(
+                key[0], offer=key[1], walk_away=self.config.walk_away,
+                max_message_chars=self.config.max_message_chars))
+        return spec
 
-    def features(self, agent: str) -> np.ndarray:
-        L, inst, i = LAYOUT, self.instance, self.index(agent)
-        v = L.empty()
-        v[L.slice("phase")][PHASES.index(self.phase)] = 1
-        v[L.slice("active")] = float(agent in self.acting())
-        v[L.slice("turn")] = self.turn
-        v[L.slice("turns_left")] = self.turns_left
-        v[L.slice("retries")] = self._states[agent].retries
-        v[L.slice("first")] = float(i == 0)
-        v[L.slice("walk_away")] = float(self.config.walk_away)
-        v[L.slice("pool")] = inst.pool
-        v[L.slice("values")] = inst.values[i]
+    def _static_features(self, i: int) -> np.ndarray:
+        """The feature entries the instance and config fix for agent ``i`` (the rest 0)."""
+        v = LAYOUT.empty()
+        v[_FIRST_AT] = float(i == 0)
+        v[_WALK_AWAY_AT] = float(self.config.walk_away)
+        v[_POOL] = self.instance.pool
+        v[_VALUES] = self.instance.values[i]
+        return v
+
+    def features(self, agent: str, acting: bool | None = None) -> np.ndarray:
+        """The agent's feature vector (:mod:`.features`); ``acting``: whether it acts now
+        (None: asked of the game)."""
+        v = self._feature_base[agent].copy()
+        v[_PHASE_AT[self.phase]] = 1
+        v[_ACTIVE_AT] = float(agent in self.acting() if acting is None else acting)
+        v[_TURN_AT] = self.turn
+        v[_TURNS_LEFT_AT] = self.turns_left
+        v[_RETRIES_AT] = self._states[agent].retries
         offer, own = self.offer_for(agent), self.own_offer(agent)
         if offer is not None:
-            v[L.slice("offer")] = 1
-            v[L.slice("offer_items")] = offer
-            v[L.slice("offer_value")] = value_of(inst.values[i], offer)
+            v[_OFFER_AT] = 1
+            v[_OFFER_ITEMS] = offer
+            v[_OFFER_VALUE_AT] = value_of(self.instance.values[self.index(agent)], offer)
         if own is not None:
-            v[L.slice("own_offer")] = 1
-            v[L.slice("own_offer_items")] = own
-        v[L.slice("proposals")] = self.proposals
+            v[_OWN_OFFER_AT] = 1
+            v[_OWN_OFFER_ITEMS] = own
+        v[_PROPOSALS_AT] = self.proposals
         return v
+
+    _features = features
 
     def info(self, agent: str) -> dict[str, Any]:
         st = self._states[agent]
-        inst = self.instance
         return {
             "round": 1,
             "phase": self.phase,
             "turn": min(self.turn + 1, self.config.max_turns) if self.outcome is None else self.turn,
             "turns_left": self.turns_left,
-            "pool": dict(zip(ITEMS, inst.pool)),
-            "values": dict(zip(ITEMS, inst.values[self.index(agent)])),
-            "events": list(st.events),
+            "pool": self._pool_items,
+            "values": self._value_items[agent],
+            "events": list(self.agent_events[agent]),
             "last_turn": st.last_turn,
             "last_round": self.outcome,
         }
-
-    def render_text(self) -> str:
-        # one transcript entry, one line, nothing a terminal acts on (agent text is quoted
-        # where it enters; error messages may still hold what an agent sent)
-        return "\n".join(map(terminal_line, self.transcript))
-
-
-def _describe(action: Any) -> str:
-    """A printable form of a structured action, for the conversation, events and traces."""
-    try:
-        return json.dumps(action, default=lambda o: o.tolist() if hasattr(o, "tolist") else repr(o), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(action)

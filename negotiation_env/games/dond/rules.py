@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
@@ -146,11 +147,11 @@ def splits(pool: Sequence[int]) -> Iterator[Bundle]:
 
 def rest(pool: Sequence[int], take: Sequence[int]) -> Bundle:
     """What the other agent gets when one takes ``take``."""
-    return tuple(c - t for c, t in zip(pool, take))  # type: ignore[return-value]
+    return tuple(map(operator.sub, pool, take))  # type: ignore[return-value]
 
 
 def value_of(values: Sequence[int], bundle: Sequence[int]) -> int:
-    return sum(v * n for v, n in zip(values, bundle))
+    return sum(map(operator.mul, values, bundle))
 
 
 def payoffs(instance: Instance, take0: Sequence[int]) -> tuple[int, int]:
@@ -158,26 +159,53 @@ def payoffs(instance: Instance, take0: Sequence[int]) -> tuple[int, int]:
     return value_of(instance.values[0], take0), value_of(instance.values[1], rest(instance.pool, take0))
 
 
-def _outcomes(instance: Instance) -> list[tuple[Bundle, tuple[int, int]]]:
-    return [(t, payoffs(instance, t)) for t in splits(instance.pool)]
+@dataclass(frozen=True)
+class _Bounds:
+    """What every split of an instance can reach: the Pareto frontier (agent_0's take,
+    both payoffs), its set of payoff pairs, the largest joint value and Nash product."""
+
+    frontier: tuple[tuple[Bundle, tuple[int, int]], ...]
+    frontier_payoffs: frozenset[tuple[int, int]]
+    max_joint: int
+    max_nash_product: int
+
+
+@functools.lru_cache(maxsize=None)
+def _bounds(instance: Instance) -> _Bounds:
+    # keyed by the instance (frozen, equal and hashed by its pool and values, which are
+    # all the result depends on); unbounded, as the instances are the finite set of
+    # all_instances(): Instance refuses any other on creation
+    out = [(t, payoffs(instance, t)) for t in splits(instance.pool)]
+    # a payoff pair is Pareto-optimal when no other pair is at least as good for both:
+    # taken by agent_0's payoff from the highest down, it is the highest agent_1 payoff
+    # among the pairs with its agent_0 payoff, and above every agent_1 payoff of a higher
+    # agent_0 payoff
+    optimal = set()
+    above = -1  # the highest agent_1 payoff of the pairs seen, all with a higher agent_0 payoff
+    by_first: dict[int, int] = {}
+    for a, b in {p for _, p in out}:
+        by_first[a] = max(b, by_first.get(a, b))
+    for a in sorted(by_first, reverse=True):
+        if by_first[a] > above:
+            optimal.add((a, by_first[a]))
+            above = by_first[a]
+    front = tuple((t, p) for t, p in out if p in optimal)
+    return _Bounds(front, frozenset(optimal), max(a + b for _, (a, b) in out), max(a * b for _, (a, b) in out))
 
 
 def frontier(instance: Instance) -> list[tuple[Bundle, tuple[int, int]]]:
     """The Pareto-optimal splits (agent_0's take, both payoffs): no other split pays one
     agent more and the other no less. Splits with the same payoffs are all listed."""
-    out = _outcomes(instance)
-    return [(t, p) for t, p in out
-            if not any(q[0] >= p[0] and q[1] >= p[1] and q != p for _, q in out)]
+    return list(_bounds(instance).frontier)
 
 
 def is_pareto_optimal(instance: Instance, take0: Sequence[int]) -> bool:
-    p = payoffs(instance, take0)
-    return any(q == p for _, q in frontier(instance))
+    return payoffs(instance, take0) in _bounds(instance).frontier_payoffs
 
 
 def max_joint(instance: Instance) -> int:
     """The largest joint value (sum of both payoffs) of any split."""
-    return max(a + b for _, (a, b) in _outcomes(instance))
+    return _bounds(instance).max_joint
 
 
 def nash_product(p0: float, p1: float) -> float:
@@ -187,4 +215,4 @@ def nash_product(p0: float, p1: float) -> float:
 
 def max_nash_product(instance: Instance) -> int:
     """The largest Nash product of any split."""
-    return max(a * b for _, (a, b) in _outcomes(instance))
+    return _bounds(instance).max_nash_product

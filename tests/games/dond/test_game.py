@@ -162,3 +162,34 @@ def test_every_command_on_a_tiny_run(tmp_path, capsys):
     assert rows and all(r["action_vector"] is None or len(r["action_vector"]) == 6 for r in rows)
     pytest.importorskip("minari")
     assert main(["export", str(run), "--kind", "minari", "--out", str(tmp_path / "minari")]) == 0
+
+
+def test_what_a_game_keeps_per_structured_move_follows_its_content():
+    # one env, the same moves again and again: what the game keeps between steps (the
+    # move's description, its surrogate repair, its parse) is keyed by the move's content,
+    # its key order and value types included
+    env = negotiation_env.env("dond", instance=INSTANCE, max_retries=5)
+    env.reset(seed=0)
+    g = env.unwrapped.game
+    as_sent = [
+        {"message": "a", "action": "propose", "take": {"books": 1, "hats": 2, "balls": 0}},
+        {"message": "a", "action": "propose", "take": {"balls": 0, "books": 1, "hats": 2}},
+        {"message": "a", "action": "propose", "take": {"books": True, "hats": 2, "balls": 0}},
+        {"message": "a", "action": "propose", "take": {"books": 1.0, "hats": 2, "balls": 0}},
+        {"message": "\ud800", "action": "propose", "take": {"books": 1, "hats": 2, "balls": 0}},
+        {"message": "\ud800", "action": "propose", "take": {"books": 1, "hats": 2, "balls": 0}},
+    ]
+    seen = []
+    for move in as_sent:
+        agent = env.agent_selection
+        env.step(move)
+        info = g.info(agent)
+        seen.append(([e["type"] for e in info["events"]], info["last_turn"]["raw"] if info["last_turn"] else None))
+    assert seen[0] == ([], '{"message": "a", "action": "propose", "take": {"books": 1, "hats": 2, "balls": 0}}')
+    assert seen[1] == ([], '{"message": "a", "action": "propose", "take": {"balls": 0, "books": 1, "hats": 2}}')
+    assert seen[2][0] == ["validation_error"]  # True is no count, though 1 was
+    assert seen[3][0] == []
+    assert seen[3][1] == '{"message": "a", "action": "propose", "take": {"books": 1.0, "hats": 2, "balls": 0}}'
+    for kinds, raw in seen[4:]:  # repaired every time it is sent
+        assert kinds == ["answer_unencodable"]
+        assert raw == '{"message": "\ufffd", "action": "propose", "take": {"books": 1, "hats": 2, "balls": 0}}'

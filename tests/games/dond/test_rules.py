@@ -34,6 +34,21 @@ def test_second_hand_worked_instance():
     assert max_joint(inst) == 18 and max_nash_product(inst) == 80
 
 
+def test_frontier_joint_and_nash_of_every_instance_match_brute_force():
+    # every split against every other, as the definitions read, on every allowed instance
+    for inst in all_instances():
+        out = [(t, payoffs(inst, t)) for t in splits(inst.pool)]
+        brute = [(t, p) for t, p in out if not any(q[0] >= p[0] and q[1] >= p[1] and q != p for _, q in out)]
+        assert frontier(inst) == brute, inst.to_text()
+        assert max_joint(inst) == max(a + b for _, (a, b) in out)
+        assert max_nash_product(inst) == max(a * b for _, (a, b) in out)
+        assert [is_pareto_optimal(inst, t) for t, _ in out] == [any(q == p for _, q in brute) for _, p in out]
+    # a returned frontier is the caller's own list
+    inst = all_instances()[0]
+    frontier(inst).clear()
+    assert frontier(inst)
+
+
 def test_splits_enumerate_every_bundle():
     assert len(list(splits((1, 2, 3)))) == 2 * 3 * 4
     assert list(splits((1, 1, 1)))[:3] == [(0, 0, 0), (0, 0, 1), (0, 1, 0)]
