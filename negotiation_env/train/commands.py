@@ -24,6 +24,7 @@ from rich.markup import escape
 from .. import exitcodes
 from ..console import print_error
 from ..core.config import ConfigError
+from ..storage import write_text
 from .fields import add_config_arguments, config_from_arguments
 
 __all__ = ["add_subcommands", "missing_extra"]
@@ -110,13 +111,20 @@ def add_subcommands(sub: Any) -> None:
 
 
 def _write_json(path: Path, data: Any) -> None:
+    """``data`` as JSON at ``path``, written whole or not at all (:func:`~negotiation_env.storage.write_text`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    write_text(path, json.dumps(data, indent=2, default=str) + "\n")
 
 
-def _out_problem(out: str | None, force: bool) -> str | None:
+def _refused(out: str | None, force: bool, required: Any, extra: str) -> int | None:
+    """The exit status (after printing why) when the run cannot start: ``--out`` exists
+    without ``--force`` (usage), or the ``extra`` the run needs is not installed (model);
+    None: it can start."""
     if out is not None and Path(out).exists() and not force:
-        return exitcodes.exists_message(out)
+        return print_error(exitcodes.exists_message(out), exitcodes.USAGE)
+    missing = missing_extra(required, extra)
+    if missing:
+        return print_error(missing, exitcodes.MODEL)
     return None
 
 
@@ -130,12 +138,9 @@ def _sft(args: argparse.Namespace, console: Console) -> int:
             config = sft.quick(config)
     except ConfigError as e:
         return print_error(str(e), exitcodes.USAGE)
-    problem = _out_problem(args.out, args.force)
-    if problem:
-        return print_error(problem, exitcodes.USAGE)
-    missing = missing_extra(sft.REQUIRED, "sft")
-    if missing:
-        return print_error(missing, exitcodes.MODEL)
+    refused = _refused(args.out, args.force, sft.REQUIRED, "sft")
+    if refused is not None:
+        return refused
     if args.work:
         work = Path(args.work)
         if work.exists() and (not work.is_dir() or any(work.iterdir())):
@@ -189,12 +194,9 @@ def _rl(args: argparse.Namespace, console: Console) -> int:
         config = config_from_arguments(rl.RLRunConfig, args, overrides=overrides)
     except ConfigError as e:
         return print_error(str(e), exitcodes.USAGE)
-    problem = _out_problem(args.out, args.force)
-    if problem:
-        return print_error(problem, exitcodes.USAGE)
-    missing = missing_extra(rl.REQUIRED, "rl")
-    if missing:
-        return print_error(missing, exitcodes.MODEL)
+    refused = _refused(args.out, args.force, rl.REQUIRED, "rl")
+    if refused is not None:
+        return refused
     notes: list[str] = []
     with RichProgress(console) as progress:
         results = rl.run(config, log=lambda m: (notes.append(m), progress.note(escape(m))), progress=progress)
