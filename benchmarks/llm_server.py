@@ -24,7 +24,7 @@ server's first request in to its last answer out: the run without its setup), ga
 and model calls/s over the play seconds,
 requests in flight at the server (mean and max), the run's CPU per model call (the
 runner's process and its workers: client, env, scripted opponent and traces together),
-and the share of the limit ``C / L`` (``C``: the server's slots, at most one per game
+(worker processes' CPU sampled with ``psutil`` while they live) and the share of the limit ``C / L`` (``C``: the server's slots, at most one per game
 of the run, so a run of fewer games than slots is measured against what it could use).
 A table on stdout; JSON with the settings, the server's CPU seconds and
 ``machine_info()`` to ``benchmarks/results/llm_server.json`` (``--quick``:
@@ -44,6 +44,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -213,14 +214,34 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     import baselines.llm.api  # noqa: F401 - imported before the clock starts, as a long run has it
     from negotiation_env.runner import run
 
+    workers: dict[int, float] = {}
+    stop = threading.Event()
+
+    def sample() -> None:
+        # worker processes are the fork server's children, never waited for by this
+        # process (RUSAGE_CHILDREN misses them): their CPU is read while they live
+        import psutil
+
+        me = psutil.Process()
+        while not stop.wait(0.05):
+            for p in me.children(recursive=True):
+                try:
+                    t = p.cpu_times()
+                    workers[p.pid] = t.user + t.system
+                except psutil.Error:
+                    pass
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    if spec.get("workers", 1) > 1:
+        sampler.start()
     with tempfile.TemporaryDirectory() as tmp:
         t0, c0 = time.perf_counter(), time.process_time()
         summary = run(cohort(spec["url"], spec["games"]), Path(tmp) / "run", workers=spec.get("workers", 1),
                       batch_games=spec.get("batch_games", 1), concurrency=spec.get("concurrency"), probe=False)
         wall = time.perf_counter() - t0
         cpu = time.process_time() - c0
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"wall_s": wall, "cpu_s": cpu + kids.ru_utime + kids.ru_stime, "played": summary.played,
+    stop.set()
+    return {"wall_s": wall, "cpu_s": cpu + sum(workers.values()), "played": summary.played,
             "errors": summary.errors, "degraded": summary.degraded}
 
 

@@ -15,9 +15,11 @@ Back ends: ``local`` (default) plays in this process with ``workers=1`` or in a 
 game's trace depends only on its spec, so every back end writes the same records; with
 several workers the lines are in completion order (``run.plan_index`` gives plan order).
 At most ``4 x workers`` games are in flight and nothing is kept per game beyond a small
-summary, so memory stays flat however many games a run has. ``batch_games=N`` (local, one
-worker) plays N games in lock-step so that model calls are batched across them
-(:mod:`.lockstep`); the traces are the same.
+summary, so memory stays flat however many games a run has. ``concurrency=N`` plays up to
+N games at once in threads of each process (this one, each worker, each Ray actor:
+:mod:`.concurrent`), so that a model server always has N requests to answer.
+``batch_games=N`` (local, one worker) plays N games in lock-step so that model calls are
+batched across them (:mod:`.lockstep`). The traces are the same either way.
 
 The library never prints: progress goes to an optional :class:`RunObserver`.
 """
