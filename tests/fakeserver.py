@@ -47,7 +47,8 @@ only.
 ``reject(request_json)`` may return ``(status, message)`` to refuse one request (a server
 that does not take a parameter), or None.
 Every request body, its headers and the fault it got are kept (``requests``,
-``headers``, ``served``); ``max_in_flight`` is the most requests handled at once.
+``headers``, ``served``); ``max_in_flight`` is the most requests handled at once. The
+listen backlog is deep (1024), so many clients connecting at once are all accepted.
 """
 
 from __future__ import annotations
@@ -264,6 +265,10 @@ class FakeServer:
                     pass
 
         class Server(ThreadingHTTPServer):
+            # the listen backlog: the default 5 resets connections when many clients
+            # connect at once (a concurrent run, a benchmark)
+            request_queue_size = 1024
+
             def handle_error(self, request, client_address):  # a client that hung up is no error here
                 import sys
 

@@ -1,7 +1,7 @@
 """The ``run`` and ``export`` subcommands of ``negotiation-env`` (the CLI layer: the only
 part of the runner that draws on the terminal, with rich).
 
-    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--threads N] [--batch-games N] [--plan]
+    negotiation-env run [CONFIG] --out DIR [--resume] [--backend local|ray] [--workers N] [--concurrency N] [--threads N] [--batch-games N] [--plan]
     negotiation-env export DIR --kind transitions|sft|sft_prompt_completion|preferences --out FILE [--game G] [filters]
     negotiation-env export DIR --kind minari --out ROOT [--game G] [--prefix P] [--agent A]
 """
@@ -395,7 +395,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             summary = run(config, args.out, resume=args.resume, backend=args.backend, workers=args.workers,
                           observer=bars, batch_games=args.batch_games, retry_errors=args.retry_errors,
                           max_degraded=args.max_degraded, probe=args.probe is not False,
-                          max_truncated=args.max_truncated, on_rate_limit=args.on_rate_limit)
+                          max_truncated=args.max_truncated, on_rate_limit=args.on_rate_limit,
+                          concurrency=args.concurrency)
         finally:
             if main_thread:
                 signal.signal(signal.SIGTERM, previous)
@@ -573,6 +574,10 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     r.add_argument("--backend", choices=BACKENDS, default="local", help="local processes (default) or ray")
     r.add_argument("--workers", type=int, default=1, help="parallel games (processes or Ray CPUs); default 1")
+    r.add_argument("--concurrency", type=int, default=None, metavar="N",
+                   help="games played at once per process (threads), so up to N model calls are in flight; a "
+                        "game goes on as soon as its own answer arrives; default 16 when a seat is an openai: "
+                        "policy, else 1 (see the Runner page on sizing it for a server)")
     r.add_argument("--threads", type=int, default=None, metavar="N",
                    help="torch CPU threads per process for hf: policies (also OMP_NUM_THREADS and "
                         "MKL_NUM_THREADS of the worker processes); default: torch's own, one per CPU")

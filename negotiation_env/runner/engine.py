@@ -15,9 +15,11 @@ Back ends: ``local`` (default) plays in this process with ``workers=1`` or in a 
 game's trace depends only on its spec, so every back end writes the same records; with
 several workers the lines are in completion order (``run.plan_index`` gives plan order).
 At most ``4 x workers`` games are in flight and nothing is kept per game beyond a small
-summary, so memory stays flat however many games a run has. ``batch_games=N`` (local, one
-worker) plays N games in lock-step so that model calls are batched across them
-(:mod:`.lockstep`); the traces are the same.
+summary, so memory stays flat however many games a run has. ``concurrency=N`` plays up to
+N games at once in threads of each process (this one, each worker, each Ray actor:
+:mod:`.concurrent`), so that a model server always has N requests to answer.
+``batch_games=N`` (local, one worker) plays N games in lock-step so that model calls are
+batched across them (:mod:`.lockstep`). The traces are the same either way.
 
 The library never prints: progress goes to an optional :class:`RunObserver`.
 """
@@ -54,7 +56,7 @@ try:  # POSIX only; elsewhere the run lock is skipped (the trace writer's own lo
 except ImportError:  # pragma: no cover - not on Linux
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["run", "play_game", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
+__all__ = ["run", "play_game", "default_concurrency", "release_models", "summarize_trace", "RunObserver", "RunSummary", "CellStats", "RunnerError",
            "BACKENDS", "TRACES_FILE", "RUN_FILE", "LOCK_FILE", "DEFAULT_MAX_DEGRADED", "DEFAULT_MAX_TRUNCATED",
            "RATE_LIMIT_CHOICES"]
 
@@ -70,14 +72,16 @@ DEFAULT_MAX_TRUNCATED = 0.05
 #: what the preflight does when a model's server answers its probe with HTTP 429
 RATE_LIMIT_CHOICES = ("wait", "stop")
 
-def play_game(spec: GameSpec) -> dict[str, Any]:
+def play_game(spec: GameSpec, shared: bool = False) -> dict[str, Any]:
     """Play one planned game with the standard AEC loop under the trace recorder; return
     its trace as a dict. Never raises: a failure is the trace's ``error``.
-    (:mod:`.lockstep` plays many at once and writes the same traces.)"""
+    ``shared``: other threads of this process play games at the same time with the same
+    model-backed policies (:mod:`.concurrent`; :func:`.playing.open_game`). The trace is
+    the same either way. (:mod:`.lockstep` plays many at once and writes the same traces.)"""
     agents: list[str] = []
     rec: TraceRecorder | None = None
     try:
-        rec, policies = open_game(spec, agents, reuse=True)
+        rec, policies = open_game(spec, agents, reuse=True, shared=shared)
         steps = 0
         for agent in rec.agent_iter():
             obs, _reward, term, trunc, _info = rec.last()
@@ -146,8 +150,8 @@ def summarize_trace(d: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _play_encoded(spec: GameSpec) -> tuple[bytes, dict[str, Any]]:
-    d = play_game(spec)  # GameTrace.to_dict(): plain JSON already, encoded as it is
+def _play_encoded(spec: GameSpec, shared: bool = False) -> tuple[bytes, dict[str, Any]]:
+    d = play_game(spec, shared)  # GameTrace.to_dict(): plain JSON already, encoded as it is
     return encode_jsonable(d), summarize_trace(d)
 
 
@@ -334,6 +338,12 @@ def _lockstep(todo: list[GameSpec], batch_games: int) -> Results:
         yield [(encode_trace(d), summarize_trace(d))]
 
 
+def _concurrent(name: str, *args: Any) -> Results:
+    from . import concurrent
+
+    return getattr(concurrent, name)(*args)
+
+
 def _watch_parent(parent: int) -> None:
     """Pool-worker initializer: exit when the run's process is gone (e.g. SIGKILL),
     instead of lingering as an orphan."""
@@ -355,7 +365,7 @@ def _watch_parent(parent: int) -> None:
 #: needs to play a game (each worker then starts with them loaded instead of importing
 #: them itself); plus the command line's module when the parent has it (the console
 #: script, the workers' ``__main__``, imports it)
-_PRELOAD = ("negotiation_env.runner.engine",)
+_PRELOAD = ("negotiation_env.runner.engine", "negotiation_env.runner.concurrent")
 
 
 def _mp_context():
@@ -578,7 +588,8 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
         backend: str = "local", workers: int = 1, observer: RunObserver | None = None,
         batch_games: int = 1, retry_errors: bool = False,
         max_degraded: float = DEFAULT_MAX_DEGRADED, preflight: bool = True, probe: bool = True,
-        max_truncated: float = DEFAULT_MAX_TRUNCATED, on_rate_limit: str = "wait") -> RunSummary:
+        max_truncated: float = DEFAULT_MAX_TRUNCATED, on_rate_limit: str = "wait",
+        concurrency: int | None = None) -> RunSummary:
     """Play every planned game of ``config`` not yet in ``out_dir`` and append its trace.
 
     The folder is set up under an exclusive lock (``out_dir/run.lock``): a second runner
@@ -614,6 +625,14 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     (exactly so for deterministic policies); each is written when its game ends. It
     needs the local back end with one worker (one process holds the model).
 
+    ``concurrency=N``: each process (this one, each of ``workers`` processes, each Ray
+    worker) plays up to N games at once in threads (:mod:`.concurrent`), so that up to N
+    model calls are in flight: a game goes on as soon as its own answer arrives and a
+    finished game is replaced at once. The traces are the same as one game at a time.
+    None (default): :data:`~.concurrent.DEFAULT_CONCURRENCY` when the plan has an
+    ``openai:`` seat and ``batch_games`` is 1, else 1. It cannot be combined with
+    ``batch_games > 1`` (the lock-step player of local models).
+
     ``config``: a :class:`RunConfig`, a dict, a path to a TOML/YAML file, or None for the
     shipped default. Raises :class:`RunConfigError` for a bad config and
     :class:`RunnerError` for a folder that holds another run or a missing back end.
@@ -632,6 +651,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     if batch_games > 1 and (backend != "local" or workers != 1):
         raise RunnerError(f"--batch-games {batch_games} batches model calls inside one process: it needs "
                           f"--backend local and --workers 1 (got --backend {backend} --workers {workers})")
+    concurrency = _check_concurrency(plan, concurrency, batch_games)
     if isinstance(max_degraded, bool) or not isinstance(max_degraded, (int, float)) or not 0 <= max_degraded <= 1:
         raise RunnerError(f"--max-degraded must be a fraction in [0, 1]; got {max_degraded!r}")
     if isinstance(max_truncated, bool) or not isinstance(max_truncated, (int, float)) or not 0 <= max_truncated <= 1:
@@ -649,12 +669,35 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
     with _RunLock(out):
         _prepare_dir(plan, out, resume)
         return _play_into(plan, out, backend, workers, observer, batch_games, retry_errors, float(max_degraded),
-                          started, float(max_truncated))
+                          started, float(max_truncated), concurrency)
+
+
+def default_concurrency(plan: Plan, batch_games: int = 1) -> int:
+    """The games in flight per process when ``--concurrency`` is not given:
+    :data:`~.concurrent.DEFAULT_CONCURRENCY` when some seat of the plan is an
+    ``openai:`` policy (its calls wait on a server) and ``batch_games`` is 1, else 1."""
+    from .concurrent import DEFAULT_CONCURRENCY
+
+    if batch_games > 1:
+        return 1
+    api = any(p.kind == "openai" for block in plan.config.games for p in block.policies)
+    return DEFAULT_CONCURRENCY if api else 1
+
+
+def _check_concurrency(plan: Plan, concurrency: Any, batch_games: int) -> int:
+    if concurrency is None:
+        return default_concurrency(plan, batch_games)
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise RunnerError(f"--concurrency must be an integer >= 1; got {concurrency!r}")
+    if concurrency > 1 and batch_games > 1:
+        raise RunnerError(f"--concurrency {concurrency} and --batch-games {batch_games} are two ways of playing "
+                          "games at once; choose one (--batch-games for hf: models, --concurrency for servers)")
+    return concurrency
 
 
 def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunObserver, batch_games: int,
                retry_errors: bool, max_degraded: float, started: float,
-               max_truncated: float = DEFAULT_MAX_TRUNCATED) -> RunSummary:
+               max_truncated: float = DEFAULT_MAX_TRUNCATED, concurrency: int = 1) -> RunSummary:
     summary = RunSummary(run_id=plan.run_id, out_dir=out, planned=len(plan), max_degraded=max_degraded,
                          max_truncated=max_truncated)
     for (cell, seating), k in plan.seatings().items():
@@ -681,9 +724,12 @@ def _play_into(plan: Plan, out: Path, backend: str, workers: int, observer: RunO
         if batch_games > 1:
             results = _lockstep(todo, batch_games)
         elif backend == "ray":
-            results = _ray(todo, workers)
+            results = _ray(todo, workers) if concurrency == 1 else _concurrent("play_ray", todo, workers, concurrency)
         elif workers > 1 and len(todo) > 1:
-            results = _process_pool(todo, workers)
+            results = (_process_pool(todo, workers) if concurrency == 1
+                       else _concurrent("play_pool", todo, workers, concurrency))
+        elif concurrency > 1 and len(todo) > 1:
+            results = _concurrent("play_concurrent", todo, concurrency)
         else:
             results = _serial(todo)
         try:

@@ -3,11 +3,13 @@
 ``play_lockstep(specs, batch_games=N)`` keeps up to ``N`` games open. Each round of the
 loop advances every open game to its next decision (applying the standard AEC loop's
 ``step(None)`` for finished agents and the step cap exactly as
-:func:`~.engine.play_game` does), then answers all pending decisions with **one
+:func:`~.engine.play_game` does) of a model-backed policy, playing the turns of scripted
+and ``python:`` policies on the way, then answers all pending decisions with **one
 ``act_batch`` call per policy object** (a model-backed policy is shared by every game of
 the process, so its turns in all open games form one batch), then applies each answer
-to its game. A finished game's trace is yielded at once and a new game takes its slot,
-so the batch stays full until the plan runs out.
+to its game. A game that ends gives its slot to the next planned game in the same
+round, so every batch is full until the plan runs out and never waits on a scripted
+turn.
 
 The traces are the ones ``play_game`` writes, game by game: the same recorder, the same
 loop, and per game the same policy seeds. A policy whose ``act_batch`` takes ``seeds``
@@ -35,6 +37,7 @@ from ..core.policy import call_seed
 from ..traces.recorder import TraceRecorder
 from .playing import error_trace, open_game, step_cap_reason
 from .plan import GameSpec
+from .policies import HEAVY_KINDS
 
 __all__ = ["play_lockstep"]
 
@@ -59,6 +62,7 @@ class _Game:
     seats: dict[str, _Seat]
     turns: Iterator[str]
     streams: dict[int, list] = field(default_factory=dict)  # id(policy) -> [seed, calls]
+    batched: frozenset = frozenset()  # agents whose policy is model-backed (shared, batched across games)
     steps: int = 0
 
 
@@ -90,7 +94,9 @@ def _open(spec: GameSpec) -> _Game | dict[str, Any]:
     # taken from the real policies by open_game
     rec.policies = dict(seats)
     streams = {id(p): [getattr(p, "seed", None), 0] for p in policies.values()}
-    return _Game(spec=spec, rec=rec, policies=policies, seats=seats, turns=iter(rec.agent_iter()), streams=streams)
+    batched = frozenset(a for seat, a in enumerate(policies) if spec.policies[seat].kind in HEAVY_KINDS)
+    return _Game(spec=spec, rec=rec, policies=policies, seats=seats, turns=iter(rec.agent_iter()), streams=streams,
+                 batched=batched)
 
 
 def _finish(g: _Game, error: BaseException | None = None) -> dict[str, Any]:
@@ -101,7 +107,10 @@ def _finish(g: _Game, error: BaseException | None = None) -> dict[str, Any]:
 
 
 def _advance(g: _Game) -> _Ask | None:
-    """Run the AEC loop of ``g`` up to its next decision; None when the game is over."""
+    """Run the AEC loop of ``g`` up to its next decision of a model-backed policy (the
+    turns of scripted and ``python:`` policies, built per game, are played on the spot, so
+    the batch never waits a round for them); None when the game is over. A policy's
+    exception is raised."""
     for agent in g.turns:
         obs, _reward, term, trunc, _info = g.rec.last()
         if term or trunc:
@@ -110,7 +119,14 @@ def _advance(g: _Game) -> _Ask | None:
         if g.steps >= g.spec.max_steps:
             g.rec.truncate(step_cap_reason(g.spec))
             return None
-        return _Ask(g, agent, obs)
+        ask = _Ask(g, agent, obs)
+        if agent in g.batched:
+            return ask
+        action, err = _answer(g.policies[agent], [ask])[0]
+        if err is not None:
+            raise err
+        g.rec.step(action)
+        g.steps += 1
     return None
 
 
@@ -177,21 +193,26 @@ def play_lockstep(specs: Iterable[GameSpec], batch_games: int) -> Iterator[dict[
     live: list[_Game] = []
     exhausted = False
     while True:
-        while not exhausted and len(live) < batch_games:
-            spec = next(todo, None)
-            if spec is None:
-                exhausted = True
-                break
-            g = _open(spec)
-            if isinstance(g, dict):
-                yield g
-            else:
-                live.append(g)
-        if not live:
-            return
+        # advance every open game to its next model call; a game that ends gives its slot
+        # to the next planned game at once, advanced in the same round
         asks: list[_Ask] = []
         still: list[_Game] = []
-        for g in live:
+        waiting = list(reversed(live))
+        while True:
+            if waiting:
+                g = waiting.pop()
+            elif not exhausted and len(still) < batch_games:
+                spec = next(todo, None)
+                if spec is None:
+                    exhausted = True
+                    continue
+                opened = _open(spec)
+                if isinstance(opened, dict):
+                    yield opened
+                    continue
+                g = opened
+            else:
+                break
             try:
                 ask = _advance(g)
             except Exception as e:  # noqa: BLE001
@@ -203,6 +224,8 @@ def play_lockstep(specs: Iterable[GameSpec], batch_games: int) -> Iterator[dict[
                 asks.append(ask)
                 still.append(g)
         live = still
+        if not live:
+            return
         groups: dict[int, tuple[Any, list[_Ask]]] = {}
         for a in asks:
             p = a.game.policies[a.agent]

@@ -121,3 +121,36 @@ def test_cli_batch_games(tmp_path):
     assert main(["run", str(cfg), "--out", str(tmp_path / "o"), "--batch-games", "3"]) == 0
     run(small_config(games_per_cell=1), tmp_path / "ref")
     assert records(tmp_path / "o") == records(tmp_path / "ref")
+
+
+def test_hf_batch_stays_full_across_scripted_turns_and_finished_games(tiny_model, monkeypatch):
+    from baselines.llm.hf import HFPolicy
+
+    sizes = []
+    real = HFPolicy._generate
+
+    def spy(self, prompts, *rest):
+        sizes.append(len(prompts))
+        return real(self, prompts, *rest)
+
+    monkeypatch.setattr(HFPolicy, "_generate", spy)
+    cfg = hf_config(tiny_model, games=3)
+    cfg["games"][0]["pairings"] = [["tiny", "scripted:oracle"], ["scripted:oracle", "tiny"]]
+    specs = make_plan(parse_config(cfg)).specs
+    serial = {d["game_id"]: strip(d) for d in map(play_game, specs)}
+    sizes.clear()
+    batched = {d["game_id"]: strip(d) for d in play_lockstep(specs, 4)}
+    assert batched == serial
+    # the model speaks first in half the games and second in the others: the oracle's
+    # turns are played on the way, so every batch is full (4) while planned games
+    # remain, then it only shrinks
+    assert sizes[0] == 4 and sizes == sorted(sizes, reverse=True), sizes
+    assert sum(sizes) == 30 and len(sizes) == 10  # 6 games of 5 model calls: 5 full rounds, then 2 games left
+
+
+def test_hf_games_in_threads_write_the_traces_of_one_game_at_a_time(tiny_model, tmp_path):
+    cfg = hf_config(tiny_model, games=2)
+    run(cfg, tmp_path / "serial")
+    summary = run(cfg, tmp_path / "threads", concurrency=3)
+    assert summary.complete and summary.errors == 0
+    assert records(tmp_path / "threads") == records(tmp_path / "serial")

@@ -237,7 +237,9 @@ def test_export_onto_a_full_disk_writes_nothing(finished, tmp_path, monkeypatch,
 # --------------------------------------------------------------------------- SIGTERM
 
 
-def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_completes(tmp_path):
+@pytest.mark.parametrize("how", [["--workers", "2"], ["--concurrency", "3"], ["--workers", "2", "--concurrency", "2"]],
+                         ids=["pool", "threads", "pool-threads"])
+def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_completes(tmp_path, how):
     psutil = pytest.importorskip("psutil")
     cfg = config_file(tmp_path, games_per_cell=1, policies=["python:tests.runner.helpers:Slow", "scripted:random"])
     planned = len(make_plan(parse_config(small_config(games_per_cell=1, policies=[
@@ -245,15 +247,15 @@ def test_sigterm_stops_a_pool_run_with_a_sentence_no_orphans_and_resume_complete
     out = tmp_path / "run"
     # PYTHONFAULTHANDLER: a run that does not stop is made to print every thread's stack
     env = {**os.environ, "NEGENV_TEST_SLOW": "0.01", "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "negotiation_env.cli", "run", str(cfg), "--out", str(out),
-                             "--workers", "2"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "negotiation_env.cli", "run", str(cfg), "--out", str(out), *how],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while not lines(out / "traces.jsonl") and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert proc.poll() is None, f"the run ended before SIGTERM: {proc.stderr.read().decode()[-2000:]}"
         children = psutil.Process(proc.pid).children(recursive=True)
-        assert children  # the fork server and the workers
+        assert bool(children) == ("--workers" in how)  # the fork server and the workers
         proc.send_signal(signal.SIGTERM)
         try:
             _, err = proc.communicate(timeout=30)
