@@ -28,7 +28,7 @@ from ..storage import EXIT_STORAGE, failure_message, describe as describe_os_err
 from ..traces.reader import ALL_RUNS_HELP
 from .config import RunConfigError, load_config
 from .engine import (BACKENDS, DEFAULT_MAX_DEGRADED, DEFAULT_MAX_TRUNCATED, RATE_LIMIT_CHOICES, TRACES_FILE, CellStats,
-                     RunnerError, RunObserver, RunSummary, run)
+                     RunnerError, RunObserver, RunSummary, default_concurrency, run)
 from .plan import make_plan
 from .summary import COLUMNS as MEASURE_COLUMNS
 from .summary import DESCRIPTIONS as MEASURE_DESCRIPTIONS
@@ -376,7 +376,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             plan = make_plan(config)
             cells = plan.cell_games()
             # the run's checks: build every policy (load its model); call it only with --probe
-            checks = preflight(plan, probe=bool(args.probe))
+            concurrency = args.concurrency if args.concurrency is not None else default_concurrency(plan, args.batch_games)
+            checks = preflight(plan, probe=bool(args.probe), concurrency=concurrency)
             if fmt == "json":
                 _print_preflight(checks, messages, every=True)
                 print_json(console, {"run_id": plan.run_id, "name": config.name, "planned": len(plan),

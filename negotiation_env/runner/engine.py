@@ -664,7 +664,7 @@ def run(config: RunConfig | dict | str | Path | None, out_dir: str | Path, *, re
         from .preflight import preflight as check_policies
 
         check_policies(plan, probe=probe, pool=_pool() if backend == "local" and workers == 1 else None,
-                       observer=observer, on_rate_limit=on_rate_limit)
+                       observer=observer, on_rate_limit=on_rate_limit, concurrency=concurrency)
     out = Path(out_dir)
     with _RunLock(out):
         _prepare_dir(plan, out, resume)

@@ -81,6 +81,9 @@ class PolicyCheck:
     build_seconds: float | None = None
     probe: dict[str, Any] | None = None  # what the policy's probe() returned
     note: str | None = None
+    #: where the run plays more games at once than the policy sends requests at once: what
+    #: caps the requests in flight, and the option that raises it
+    capped: str | None = None
     problems: list[str] = field(default_factory=list)
     #: whether a problem is the config's: it names an unknown scripted policy, option, module or factory
     unknown_name: bool = False
@@ -148,6 +151,8 @@ class PreflightReport:
                 state = "built" + (f" ({c.note})" if c.note else "")
             else:
                 state = "checked" + (f" ({c.note})" if c.note else "")
+            if c.ok and c.capped:
+                state += f"; {c.capped}"
             out.append(f"{c.where}: {state}")
         return out
 
@@ -313,8 +318,18 @@ def _release(policies: list[Any]) -> None:
         torch.cuda.empty_cache()
 
 
+def _capped(policy: Any, concurrency: int) -> str | None:
+    """What caps ``policy``'s requests in flight below ``concurrency``: its client's
+    ``max_concurrency`` (None where it has none, or it is not below)."""
+    limit = getattr(getattr(policy, "client", None), "max_concurrency", None)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit >= concurrency:
+        return None
+    return (f"at most {limit} of its requests in flight (its max_concurrency) under --concurrency {concurrency}: "
+            f"set options.max_concurrency = {concurrency} to use them all")
+
+
 def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
-              observer: Any = None, on_rate_limit: str = "wait") -> PreflightReport:
+              observer: Any = None, on_rate_limit: str = "wait", concurrency: int = 1) -> PreflightReport:
     """Check, build and (``probe=True``) probe every distinct policy of ``plan`` before
     any game; return the :class:`PreflightReport` or raise :class:`PreflightError`
     listing every problem (see the module docstring).
@@ -328,7 +343,10 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
     called when every check passed, if it has one. ``on_rate_limit``: a probe answered
     with HTTP 429 (the probe's ``"rate_limited"``) is reported on its policy's line and
     plays on (``"wait"``: each call then waits as the server asks, within its call
-    budget) or is a problem (``"stop"``)."""
+    budget) or is a problem (``"stop"``). ``concurrency``: the games each process plays at
+    once (``--concurrency``); a built policy whose client sends fewer requests at once
+    (its ``max_concurrency``) gets a line saying so (:attr:`PolicyCheck.capped`), since it
+    caps the requests in flight below what the run asked for."""
     t0 = time.perf_counter()
     checks = _distinct(plan)
     secrets = _secrets(checks)
@@ -360,6 +378,7 @@ def preflight(plan: Plan, *, probe: bool = True, pool: PolicyPool | None = None,
             c.unknown_name = c.unknown_name or c.problems[-1].startswith("unknown option ")
             continue
         c.built, c.build_seconds = True, round(time.perf_counter() - t1, 3)
+        c.capped = _capped(policy, concurrency)
         built.append((c, policy))
     if probe:
         for c, policy in built:

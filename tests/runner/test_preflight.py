@@ -223,3 +223,30 @@ def test_plan_builds_without_calling_and_probes_when_asked(tmp_path, capsys):
     assert main(["run", cfg, "--plan", "--probe"]) == 3
     err = capsys.readouterr().err
     assert url in err and "cannot connect" in err
+
+
+def test_a_client_that_sends_fewer_requests_than_the_run_plays_is_named(tmp_path, capsys, monkeypatch):
+    """An openai: policy sends at most its max_concurrency requests at once; a run playing
+    more games at once says so on the policy's preflight line, with the option to raise."""
+    pytest.importorskip("openai")
+    from tests.fakeserver import FakeServer
+
+    monkeypatch.setenv("NEGENV_PF_KEY", KEY)
+    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
+    server = FakeServer()
+    server.reply = lambda req: "A"
+    try:
+        options = {"api_key_env": "NEGENV_PF_KEY", "timeout": 5, "max_retries": 1}
+        live = {"spec": f"openai:test-model@{server.url}", "label": "live", "options": options}
+        cfg = write(tmp_path, matrix_config(live, games=2))
+        assert main(["run", cfg, "--plan", "--concurrency", "16"]) == 0
+        out = " ".join(capsys.readouterr().out.split())  # the console wraps long lines
+        assert "at most 8 of its requests in flight (its max_concurrency) under --concurrency 16" in out
+        assert "set options.max_concurrency = 16" in out
+        raised = {**live, "options": {**options, "max_concurrency": 16}}
+        assert main(["run", write(tmp_path, matrix_config(raised, games=2)), "--plan", "--concurrency", "16"]) == 0
+        assert "max_concurrency" not in capsys.readouterr().out
+        assert main(["run", cfg, "--plan", "--concurrency", "8"]) == 0  # 8 of 8: nothing caps the run
+        assert "max_concurrency" not in capsys.readouterr().out
+    finally:
+        server.close()
