@@ -37,13 +37,16 @@ def test_every_example_is_short_has_a_main_and_a_docs_section():
 def test_random_play_finishes_every_game_in_both_apis_reproducibly(capsys):
     mod = load("random_play")
     first = mod.main(["--seed", "3"])
-    assert set(first) == {(e, api) for e in ("resource_v1", "rulemaking_v1", "matrix_v1") for api in ("aec", "parallel")}
+    import negotiation_env
+
+    assert set(first) == {(e, api) for e in negotiation_env.ENV_IDS for api in ("aec", "parallel")}
+    assert {"resource_v1", "rulemaking_v1", "matrix_v1", "dond_v0"} <= set(negotiation_env.ENV_IDS)
     for (env_id, api), (steps, returns) in first.items():
         assert steps > 1 and all(math.isfinite(r) for r in returns.values())
         if env_id == "rulemaking_v1":
             assert set(returns.values()) <= {0.0, 1.0} and len(returns) == 5
     out = capsys.readouterr().out
-    assert out.count("steps  returns") == 6
+    assert out.count("steps  returns") == 2 * len(negotiation_env.ENV_IDS)
     assert mod.main(["--seed", "3"]) == first  # seeded env and spaces: the same games again
     one = mod.main(["--env", "matrix_v1", "--seed", "3"])
     assert one == {k: v for k, v in first.items() if k[0] == "matrix_v1"}
