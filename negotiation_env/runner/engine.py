@@ -413,6 +413,27 @@ def _finished(done: Iterable[Any], result: Any) -> Results:
         raise error
 
 
+#: how long an interrupted run waits for each terminated worker to end
+_WORKER_EXIT_SECONDS = 5.0
+
+
+def _close_result_writer(ex: ProcessPoolExecutor) -> None:
+    """Close this process's end for writing of the executor's result pipe, once its
+    workers are gone. A worker terminated while it wrote a result leaves part of a
+    message in the pipe, and the executor's management thread then waits for the missing
+    bytes for ever, and ``shutdown`` (and the interpreter's exit) with it; with no writer
+    left the wait ends in end-of-file, which the executor treats as a broken pool. The
+    pipe is a private attribute of :class:`ProcessPoolExecutor`: where it is absent
+    nothing is closed."""
+    writer = getattr(getattr(ex, "_result_queue", None), "_writer", None)
+    close = getattr(writer, "close", None)
+    if callable(close):
+        try:
+            close()
+        except OSError:  # already closed
+            pass
+
+
 def _process_pool(todo: list[GameSpec], workers: int) -> Results:
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(), initializer=_watch_parent,
                              initargs=(os.getpid(),))
@@ -427,8 +448,12 @@ def _process_pool(todo: list[GameSpec], workers: int) -> Results:
     except BaseException:
         # interrupted (SIGINT, SIGTERM) or failed: the games in flight are not waited for;
         # their workers end now, so none outlives the run
-        for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        procs = list((getattr(ex, "_processes", None) or {}).values())
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
+            proc.join(_WORKER_EXIT_SECONDS)
+        _close_result_writer(ex)
         raise
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
