@@ -77,7 +77,7 @@ def test_cli_export_minari(traces, tmp_path, capsys):
         warnings.simplefilter("ignore", UserWarning)
         assert main(["export", str(path), "--kind", "minari", "--out", str(tmp_path / "root"), "--prefix", "cli"]) == 0
     out = capsys.readouterr().out
-    assert "cli/resource-agent-a-v0: 3 episodes" in out
+    assert "cli/resource-agent-a-v1: 3 episodes" in out
 
 
 # --------------------------------------------------------------------------- recover_environment
