@@ -17,8 +17,8 @@ What is checked, and why two levels:
   registry name of any game, case-insensitive, as a whole word ("greedy", "oracle",
   "tit_for_tat", ...);
 * all other text (system and user messages, prompts, Minari observation prompts, system
-  prompts and messages) must not contain the names that are not ordinary English words (``boulware``, ``satisficer``,
-  ``tit_for_tat``, ...). Names that are ordinary words (:data:`ORDINARY_WORDS`: random,
+  prompts and messages) must not contain the names that are not ordinary English words
+  (``boulware``, ``satisficer``, ``tit_for_tat``, ...). Names that are ordinary words (:data:`ORDINARY_WORDS`: random,
   linear, greedy, oracle, hardliner, alternator) may appear in a prompt in their plain
   sense (a game's rules could well say "random"), so there they are not forbidden; in
   answers they are, since no scripted answer needs them.
