@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import warnings
 
 import numpy as np
@@ -48,7 +49,6 @@ def test_round_trip_per_seat(traces, tmp_path):
             assert float(np.sum(ep.rewards)) == pytest.approx(game.returns[agent])
             assert bool(ep.terminations[-1]) and not any(ep.terminations[:-1])
     # loaded again by id from the same root, as a user would
-    import os
     os.environ["MINARI_DATASETS_PATH"] = str(tmp_path)
     try:
         again = minari.load_dataset(dataset_id("rt", "resource", "agent_a"))
@@ -225,3 +225,39 @@ def test_system_prompt_in_every_observation(traces, tmp_path):
                 assert seen[0]["role"] == "system" and ep.observations["system"][t] == seen[0]["content"]
                 assert json.loads(ep.observations["messages"][t]) == seen
                 assert seen[-1]["content"] == ep.observations["prompt"][t]
+
+
+def test_a_two_key_dataset_recovers_with_context_false(tmp_path):
+    """A dataset of the earlier format (features and prompt only, id -v0) stores a TextSeat
+    spec without ``context``: ``recover_environment(context=False)`` gives its spaces."""
+    from gymnasium import spaces
+    from gymnasium.envs.registration import EnvSpec
+    from minari.data_collector import EpisodeBuffer
+
+    from negotiation_env.core.spaces import ObsText, action_text
+    from negotiation_env.traces.minari_export import TEXT_MAX
+    from negotiation_env.wrappers import TextSeatEnv
+    from negotiation_env.wrappers.text_seat import ENTRY_POINT, GYM_ID
+
+    kwargs = {"game": "matrix", "learner": "agent_1", "text_max": TEXT_MAX,
+              "variants": [{"config": {"num_rounds": 1}, "opponents": {"agent_0": {"spec": "scripted:always_a"}},
+                            "weight": 1}]}
+    os.environ["MINARI_DATASETS_PATH"] = str(tmp_path)
+    try:
+        env = TextSeatEnv(**kwargs, context=False)
+        obs, _ = env.reset(seed=0)
+        final, *_ = env.step("A")
+        obs_space = spaces.Dict({"features": spaces.Box(-np.inf, np.inf, obs["features"].shape, np.float32),
+                                 "prompt": ObsText(TEXT_MAX)})
+        buffer = EpisodeBuffer(id=0, observations={"features": np.stack([obs["features"], final["features"]]),
+                                                   "prompt": [obs["prompt"], final["prompt"]]},
+                               actions=["A"], rewards=[0.0], terminations=[True], truncations=[False], infos={})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            ds = minari.create_dataset_from_buffers("old/matrix-agent-1-v0", [buffer], env=EnvSpec(
+                id=GYM_ID, entry_point=ENTRY_POINT, kwargs=kwargs), observation_space=obs_space,
+                action_space=action_text(TEXT_MAX), data_format="arrow")
+            assert ds.recover_environment(context=False).observation_space == ds.observation_space
+            assert ds.recover_environment().observation_space != ds.observation_space  # the -v1 keys
+    finally:
+        os.environ.pop("MINARI_DATASETS_PATH")
