@@ -30,7 +30,7 @@ Spaces (those of :mod:`negotiation_env.traces.minari_export`):
 
   After the game: the final features, an empty ``prompt`` and ``messages``, and the
   system prompt of the seat's last decision. ``context=False`` leaves ``system`` and
-  ``messages`` out (the spaces of datasets exported before they were added:
+  ``messages`` out (the spaces of ``-v0`` Minari datasets:
   ``dataset.recover_environment(context=False)``);
 * action ``Text``: what a model would write (or a structured action as JSON text); the
   game parses it with its own validator, so an invalid answer is re-prompted or scored
