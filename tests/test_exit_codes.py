@@ -55,16 +55,16 @@ def test_export_minari_refuses_an_existing_dataset_and_force_replaces_it(run_dir
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         assert _main(capsys, *args)[0] == 0
-        marker = root / "ex" / "resource-agent-a-v0" / "marker"
+        marker = root / "ex" / "resource-agent-a-v1" / "marker"
         marker.write_text("the old dataset")
         rc, err = _main(capsys, *args)
         assert rc == 2
-        assert err == (f"error: {root.resolve() / 'ex' / 'resource-agent-a-v0'} already exists; pass --force to "
+        assert err == (f"error: {root.resolve() / 'ex' / 'resource-agent-a-v1'} already exists; pass --force to "
                        "replace it, or choose another --out\n")
         assert marker.exists()
         assert _main(capsys, *args, "--force")[0] == 0
-    assert not marker.exists() and (root / "ex" / "resource-agent-a-v0" / "data" / "metadata.json").is_file()
-    assert sorted(p.name for p in (root / "ex").iterdir()) == ["namespace_metadata.json", "resource-agent-a-v0"]
+    assert not marker.exists() and (root / "ex" / "resource-agent-a-v1" / "data" / "metadata.json").is_file()
+    assert sorted(p.name for p in (root / "ex").iterdir()) == ["namespace_metadata.json", "resource-agent-a-v1"]
 
 
 # --------------------------------------------------------------------------- a source that is not a run

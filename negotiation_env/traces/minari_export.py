@@ -1,17 +1,32 @@
 """Minari datasets from traces: one single-agent dataset per seat.
 
 Minari 0.5 has no multi-agent datasets, so a game's seats become separate datasets
-``{prefix}/{game}-{agent}-v0`` (Minari's ``namespace/name-vN`` id syntax). Each episode
-of seat ``a`` is that seat's own decisions in one game, retries included:
+``{prefix}/{game}-{agent}-v1`` (Minari's ``namespace/name-vN`` id syntax;
+:data:`DATASET_VERSION`). Each episode of seat ``a`` is that seat's own decisions in one game, retries
+included:
 
-* ``observations``: ``Dict({"features": Box(float32, (d,)), "prompt": Text})`` with one
-  entry per decision plus the final one (the features after the last step, an empty
-  prompt), the Minari convention of ``T + 1`` observations;
+* ``observations``: ``Dict({"features": Box(float32, (d,)), "prompt": Text, "system":
+  Text, "messages": Text})`` with one entry per decision plus the final one (the
+  features after the last step, an empty prompt and messages, the last decision's
+  system prompt), the Minari convention of ``T + 1`` observations. ``system`` is the
+  seat's system prompt (the rules and its private setting) and ``messages`` the whole
+  context it read, as JSON text of ``{"role", "content"}`` chat messages (system message
+  first, the prompt it answered last): the observations of
+  :class:`~negotiation_env.wrappers.text_seat.TextSeatEnv`. Both are rebuilt from the
+  trace's context deltas (``StepRecord.context``), so traces recorded without context
+  cannot be exported;
 * ``actions``: ``Text``, the raw action as the env received it (model text, or the
   structured action as JSON), so an offline learner sees exactly what was played;
 * ``rewards``: what the seat was paid from its decision up to its next one (the
   transitions table's definition, so rewards sum to the seat's game return);
-* ``terminations`` / ``truncations``: on the last step, by the game's status.
+* ``terminations`` / ``truncations``: on the last step, by the game's status;
+* episode metadata (``dataset.storage.get_episode_metadata([k])``): ``append_only``,
+  whether every decision's context extends the one before (one token stream holds the
+  episode), and ``append_only_steps``, that flag per decision (the first is True): what
+  ``info["append_only"]`` of the text env says. Minari 0.5.4's Arrow reader cannot read
+  per-step infos back, so they live here;
+* dataset metadata: ``context_keys`` (``["system", "messages"]``) and ``append_only``
+  (every episode is), also stated in the description.
 
 The datasets are written with Minari's ``arrow`` storage by
 ``minari.create_dataset_from_buffers``. Two Minari 0.5.4 quirks shape this module:
@@ -56,10 +71,14 @@ from .export import FilterError, transitions
 from .reader import iter_traces
 from .schema import GameTrace
 
-__all__ = ["to_minari", "dataset_id", "env_variants", "MinariExportError", "MinariFilterError", "MinariEmptyError",
+__all__ = ["to_minari", "dataset_id", "DATASET_VERSION", "env_variants", "MinariExportError", "MinariFilterError", "MinariEmptyError",
            "MinariExistsError", "TEXT_MAX"]
 
 TEXT_MAX = 1_000_000
+#: the version in the dataset ids; it goes up with the datasets' format
+DATASET_VERSION = 1
+#: the observation keys that hold the seat's context
+CONTEXT_KEYS = ("system", "messages")
 
 
 class MinariExportError(ValueError):
@@ -90,7 +109,7 @@ def _datasets_dir(root: str | Path | None) -> Path:
     return Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets")
 
 
-def dataset_id(prefix: str, game: str, agent: str, version: int = 0) -> str:
+def dataset_id(prefix: str, game: str, agent: str, version: int = DATASET_VERSION) -> str:
     return f"{prefix}/{game}-{agent.replace('_', '-')}-v{version}"
 
 
@@ -126,22 +145,50 @@ def _select(source: Any, game: str | None) -> list[GameTrace]:
     return traces
 
 
+def _contexts(traces: list[GameTrace]) -> dict[tuple[str, int], tuple[list[dict[str, str]], bool]]:
+    """(game id, step index) -> (the acting seat's whole context at that step, whether it
+    extends the context of the seat's previous step), from the context deltas."""
+    out = {}
+    for t in traces:
+        held: dict[str, list[dict[str, str]]] = {}
+        for s in t.steps:
+            if s.context is None:
+                raise MinariExportError(f"game {t.game_id!r}, step {s.index}: no context recorded (traces recorded "
+                                        "with record(..., context=False)), so the seat's system prompt and messages "
+                                        "cannot be rebuilt")
+            prev = held.get(s.agent)
+            extends = prev is not None and not s.context_reset
+            messages = (prev if extends else []) + [{"role": m["role"], "content": m["content"]} for m in s.context]
+            held[s.agent] = messages
+            out[(t.game_id, s.index)] = (messages, extends or prev is None)
+    return out
+
+
 def _episodes(traces: list[GameTrace]) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
     """game, agents, and per agent a list of episodes (dicts of per-step lists)."""
+    from ..wrappers.text_seat import context_text
+
     game = traces[0].game
     agents = list(traces[0].agents)
     prompts = {(t.game_id, s.index): s.observation for t in traces for s in t.steps}
+    contexts = _contexts(traces)
     eps: dict[str, dict[tuple[str, str], dict[str, Any]]] = {a: {} for a in agents}
     for row in transitions(traces):
         a = row["agent"]
         if a not in eps:
             raise MinariExportError(f"agent {a!r} is not a seat of the first trace ({agents}); mixed line-ups")
-        ep = eps[a].setdefault((row["episode_id"], a), {"features": [], "prompts": [], "actions": [], "rewards": [],
-                                                         "terminations": [], "truncations": [], "final": None})
+        ep = eps[a].setdefault((row["episode_id"], a), {"features": [], "prompts": [], "systems": [],
+                                                         "messages": [], "append_only": [], "actions": [],
+                                                         "rewards": [], "terminations": [], "truncations": [],
+                                                         "final": None})
         if row["observation"] is None:
             raise MinariExportError(f"episode {row['episode_id']}: step {row['step']} has no numeric features")
         ep["features"].append(row["observation"])
         ep["prompts"].append(sanitize(prompts.get((row["episode_id"], row["step"])) or ""))
+        messages, extends = contexts[(row["episode_id"], row["step"])]
+        ep["systems"].append(sanitize(messages[0]["content"]) if messages and messages[0]["role"] == "system" else "")
+        ep["messages"].append(context_text(messages))
+        ep["append_only"].append(extends)
         ep["actions"].append(row["action_text"])
         ep["rewards"].append(float(row["reward"]))
         ep["terminations"].append(bool(row["terminated"]))
@@ -257,7 +304,7 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
             raise MinariExportError(f"agent {a!r}: feature vectors of different lengths {sorted(dims)}")
         d = dims.pop()
         obs_space = spaces.Dict({"features": spaces.Box(-np.inf, np.inf, (d,), np.float32),
-                                 "prompt": ObsText(TEXT_MAX)})
+                                 "prompt": ObsText(TEXT_MAX), **{k: ObsText(TEXT_MAX) for k in CONTEXT_KEYS}})
         act_space = action_text(TEXT_MAX)
         spec, why = (None, None) if env is False else _env_spec(game, a, traces, obs_space, act_space)
         if spec is None and env is True:
@@ -276,7 +323,8 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
                 feats = np.asarray(e["features"] + [e["final"]], dtype=np.float32)
                 buffers.append(EpisodeBuffer(
                     id=k,
-                    observations={"features": feats, "prompt": e["prompts"] + [""]},
+                    observations={"features": feats, "prompt": e["prompts"] + [""],
+                                  "system": e["systems"] + e["systems"][-1:], "messages": e["messages"] + [""]},
                     actions=list(e["actions"]),
                     rewards=list(e["rewards"]),
                     terminations=list(e["terminations"]),
@@ -286,7 +334,12 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
             if why is not None and notes is not None:
                 notes.append(f"{dataset_id(prefix, game, a)}: no env spec stored, recover_environment() will "
                              f"not work: {why}")
+            append_only = all(all(e["append_only"]) for e in eps)
             text = description or f"{game}: seat {a}, {len(buffers)} episodes exported from negotiation_env traces"
+            text += ("; observations carry the seat's system prompt ('system') and whole context ('messages', JSON "
+                     "chat messages); " + ("every episode's context is append-only" if append_only else
+                                           "some contexts are rebuilt between decisions (episode metadata "
+                                           "'append_only', 'append_only_steps')"))
             if spec is not None:
                 text += (f"; recover_environment() rebuilds the seat's text env ({spec.id}) against the recorded "
                          f"opponents, {len(spec.kwargs['variants'])} game variants")
@@ -302,6 +355,9 @@ def to_minari(source: Any, *, prefix: str = "negotiation", root: str | Path | No
                     ds_id, buffers, env=spec, observation_space=obs_space, action_space=act_space,
                     algorithm_name="negotiation_env traces", author=author, data_format="arrow", description=text,
                 )
+                out[a].storage.update_episode_metadata(
+                    [{"append_only": all(e["append_only"]), "append_only_steps": list(e["append_only"])} for e in eps])
+                out[a].storage.update_metadata({"context_keys": list(CONTEXT_KEYS), "append_only": append_only})
             except BaseException:
                 # a dataset the disk refused half-way is not left looking like one
                 shutil.rmtree(folder, ignore_errors=True)

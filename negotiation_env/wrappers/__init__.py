@@ -4,8 +4,8 @@
 ``Discrete`` menu of actions), see :mod:`.numeric` and :mod:`.menus`.
 ``against(env, learner, opponents)``: a single-agent Gymnasium env over the numeric view
 in which the other seats are played by policies (scripted baselines), see :mod:`.opponents`.
-``TextSeatEnv``: one seat as a single-agent *text* Gymnasium env (features and prompt in,
-model text out) against policies given as runner specs, registered as
+``TextSeatEnv``: one seat as a single-agent *text* Gymnasium env (features, prompt,
+system prompt and whole context in, model text out) against policies given as runner specs, registered as
 ``negotiation_env/TextSeat-v0``: what Minari datasets record and ``recover_environment()``
 rebuilds, see :mod:`.text_seat`.
 """

@@ -7,17 +7,41 @@ policies given as runner specs: what the Minari datasets record, so that
 
     env = gym.make("negotiation_env/TextSeat-v0", game="resource", learner="agent_b",
                    config={"num_rounds": 2}, opponents={"agent_a": {"spec": "scripted:oracle"}})
-    obs, info = env.reset(seed=0)    # obs: {"features": float32[d], "prompt": str}
+    obs, info = env.reset(seed=0)    # obs: {"features", "prompt", "system", "messages"}
+    chat = json.loads(obs["messages"])  # what the model reads: tokenizer.apply_chat_template(chat)
     obs, reward, terminated, truncated, info = env.step('{"thinking": "", "speech": "Hi", "action": null}')
 
 Spaces (those of :mod:`negotiation_env.traces.minari_export`):
 
-* observation ``Dict({"features": Box(-inf, inf, (d,), float32), "prompt": Text})``: the
-  seat's numeric features and the prompt it is asked to answer (sanitized into the
-  observation charset); after the game the final features and an empty prompt;
+* observation ``Dict({"features": Box(-inf, inf, (d,), float32), "prompt": Text,
+  "system": Text, "messages": Text})``:
+
+  - ``features``: the seat's numeric features;
+  - ``prompt``: the latest env text it is asked to answer, alone (sanitized into the
+    observation charset);
+  - ``system``: its system prompt (the game's rules and its own private setting: the
+    content of the conversation's first message when that is a system message, else
+    ``""``);
+  - ``messages``: the whole context the seat reads, as JSON text of a list of
+    ``{"role", "content"}`` chat messages: exactly the game's ``obs["conversation"]``,
+    the system message first and the pending prompt last. ``json.loads`` of it is what a
+    chat model is given (``tokenizer.apply_chat_template``); ``prompt`` alone is not
+    the game.
+
+  After the game: the final features, an empty ``prompt`` and ``messages``, and the
+  system prompt of the seat's last decision. ``context=False`` leaves ``system`` and
+  ``messages`` out (the spaces of ``-v0`` Minari datasets:
+  ``dataset.recover_environment(context=False)``);
 * action ``Text``: what a model would write (or a structured action as JSON text); the
   game parses it with its own validator, so an invalid answer is re-prompted or scored
   as the game's config says, exactly as in a tournament.
+
+``info["append_only"]``: whether this observation's context extends the one of the seat's
+previous decision (its messages begin with every message of that one), so a trainer can
+keep one token stream per episode while it holds and must start a new segment where it
+does not. It is False where the game rebuilds the context (rulemaking renders every turn
+afresh; a resource seat with a shifting partner is reset to a fresh system prompt each
+round) and True at reset and after the game (nothing before, nothing new).
 
 The reward of a step is what the seat was paid from its action up to its next one
 (what the opponents' turns trigger counts too; anything paid before its first action
@@ -37,6 +61,7 @@ are built at the first reset, not at construction.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Mapping, Sequence
 
 import gymnasium as gym
@@ -45,12 +70,18 @@ from gymnasium import spaces
 
 from ..core.spaces import ObsText, action_text, sanitize
 
-__all__ = ["TextSeatEnv", "GYM_ID", "ENTRY_POINT", "TEXT_MAX", "register"]
+__all__ = ["TextSeatEnv", "GYM_ID", "ENTRY_POINT", "TEXT_MAX", "register", "context_text"]
 
 GYM_ID = "negotiation_env/TextSeat-v0"
 ENTRY_POINT = "negotiation_env.wrappers.text_seat:TextSeatEnv"
 #: longest prompt and action text of the spaces
 TEXT_MAX = 1_000_000
+
+
+def context_text(messages: Sequence[Mapping[str, Any]]) -> str:
+    """The ``messages`` observation: chat messages as JSON text of ``{"role", "content"}``
+    dicts (non-ASCII kept as is, sanitized into the observation charset)."""
+    return sanitize(json.dumps([{"role": m["role"], "content": m["content"]} for m in messages], ensure_ascii=False))
 
 
 def register() -> None:
@@ -93,12 +124,14 @@ class TextSeatEnv(gym.Env):
 
     def __init__(self, game: str, learner: str, config: Mapping[str, Any] | None = None,
                  opponents: Mapping[str, Any] | None = None, *, variants: Sequence[Mapping[str, Any]] | None = None,
-                 text_max: int = TEXT_MAX):
+                 text_max: int = TEXT_MAX, context: bool = True):
         import negotiation_env
 
         if game not in negotiation_env.GAMES:
             raise ValueError(f"game must be one of {', '.join(negotiation_env.GAMES)}; got {game!r}")
-        self.game_id, self.learner = game, learner
+        if not isinstance(context, bool):
+            raise ValueError(f"context must be True or False; got {context!r}")
+        self.game_id, self.learner, self.context = game, learner, context
         self.variants = _variants(config, opponents, variants)
         w = np.array([v["weight"] for v in self.variants])
         self._p = w / w.sum()
@@ -117,13 +150,19 @@ class TextSeatEnv(gym.Env):
                 raise ValueError(f"variants[{k}]: {d} features for {learner}, other variants have {dim}")
             dim = d
         self.feature_dim = dim
-        self.observation_space = spaces.Dict({"features": spaces.Box(-np.inf, np.inf, (dim,), np.float32),
-                                              "prompt": ObsText(text_max)})
+        keys = {"features": spaces.Box(-np.inf, np.inf, (dim,), np.float32), "prompt": ObsText(text_max)}
+        if context:
+            keys.update(system=ObsText(text_max), messages=ObsText(text_max))
+        self.observation_space = spaces.Dict(keys)
         self.action_space = action_text(text_max)
         self.env = None
         self.policies: dict[str, Any] = {}
         self.variant: int | None = None
         self._opening = 0.0
+        #: the messages of the seat's latest decision and its system prompt (append_only, final obs)
+        self._messages: list[dict[str, str]] | None = None
+        self._system = ""
+        self._append_only = True
         self._factories: dict[tuple[str, str], Any] = {}
 
     def _build(self, k: int):
@@ -146,8 +185,21 @@ class TextSeatEnv(gym.Env):
         env = self.env
         o = env.observe(self.learner)
         over = self._over()
-        return {"features": np.asarray(o["features"], dtype=np.float32).reshape(self.feature_dim),
-                "prompt": "" if over else sanitize(o.get("prompt") or "")}
+        obs = {"features": np.asarray(o["features"], dtype=np.float32).reshape(self.feature_dim),
+               "prompt": "" if over else sanitize(o.get("prompt") or "")}
+        if over:
+            self._append_only = True
+            if self.context:
+                obs.update(system=self._system, messages="")
+            return obs
+        messages = [{"role": str(m["role"]), "content": str(m["content"])} for m in o.get("conversation") or ()]
+        prev = self._messages
+        self._append_only = prev is None or messages[:len(prev)] == prev
+        self._messages = messages
+        self._system = sanitize(messages[0]["content"]) if messages and messages[0]["role"] == "system" else ""
+        if self.context:
+            obs.update(system=self._system, messages=context_text(messages))
+        return obs
 
     def _over(self) -> bool:
         env = self.env
@@ -170,7 +222,7 @@ class TextSeatEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         # a copy: Gymnasium envs hand out fresh data, and the game's info shares its records
-        return {"variant": self.variant, "agent": self.learner,
+        return {"variant": self.variant, "agent": self.learner, "append_only": self._append_only,
                 "game_info": copy.deepcopy(dict(self.env.infos.get(self.learner, {}) or {}))}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -182,6 +234,7 @@ class TextSeatEnv(gym.Env):
         elif not isinstance(k, int) or not 0 <= k < len(self.variants):
             raise ValueError(f"options['variant'] must be an int in [0, {len(self.variants)}); got {k!r}")
         self.variant = k
+        self._messages, self._system, self._append_only = None, "", True
         v = self.variants[k]
         self.env = self._build(k)
         drawn = self.np_random.integers(0, 2**31 - 1, size=1 + len(v["opponents"]))

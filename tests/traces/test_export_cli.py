@@ -87,7 +87,7 @@ def test_minari_game_filter_and_exit_codes(run_dir, tmp_path, capsys):
         assert rc == 0
         n = Counter(t.game for t in read_traces(run_dir).traces)
         for game, seat in (("matrix", "agent-0"), ("matrix", "agent-1"), ("resource", "agent-a"), ("resource", "agent-b")):
-            assert f"cli/{game}-{seat}-v0: {n[game]} episodes" in stdout
+            assert f"cli/{game}-{seat}-v1: {n[game]} episodes" in stdout
         assert "wrote 4 Minari datasets" in stdout
         rc, _, err = _export(capsys, run_dir, "--kind", "minari", "--game", "chess", "--out", root)
         assert rc == 1 and "game 'chess' does not occur in the traces; they hold matrix, resource, rulemaking" in err

@@ -16,9 +16,9 @@ What is checked, and why two levels:
   preference's chosen and rejected answers, a Minari action) must not contain any
   registry name of any game, case-insensitive, as a whole word ("greedy", "oracle",
   "tit_for_tat", ...);
-* all other text (system and user messages, prompts, Minari observation prompts) must not
-  contain the names that are not ordinary English words (``boulware``, ``satisficer``,
-  ``tit_for_tat``, ...). Names that are ordinary words (:data:`ORDINARY_WORDS`: random,
+* all other text (system and user messages, prompts, Minari observation prompts, system
+  prompts and messages) must not contain the names that are not ordinary English words
+  (``boulware``, ``satisficer``, ``tit_for_tat``, ...). Names that are ordinary words (:data:`ORDINARY_WORDS`: random,
   linear, greedy, oracle, hardliner, alternator) may appear in a prompt in their plain
   sense (a game's rules could well say "random"), so there they are not forbidden; in
   answers they are, since no scripted answer needs them.
@@ -151,3 +151,5 @@ def test_minari_actions_and_prompts(run_dir, game, tmp_path):
         for ep in ds.iterate_episodes():
             _clean([str(a) for a in ep.actions], ANY_NAME, f"{game} minari {agent} actions")
             _clean([str(p) for p in ep.observations["prompt"]], RARE_NAME, f"{game} minari {agent} prompts")
+            for key in ("system", "messages"):  # the seat's context: its answers are checked above
+                _clean([str(p) for p in ep.observations[key]], RARE_NAME, f"{game} minari {agent} {key}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import gymnasium as gym
@@ -78,3 +79,84 @@ def test_bad_arguments_are_refused():
         env.step("A")
     with pytest.raises(ValueError, match=r"options\['variant'\] must be an int in \[0, 1\)"):
         env.reset(options={"variant": 1})
+
+
+# --------------------------------------------------------------------------- the seat's context
+
+RULEMAKING_OTHERS = {s: "scripted:hardliner" for s in ("continental_bank", "apex_financial", "industry_council",
+                                                       "public_interest")}
+#: (game, learner, config, opponents, the learner's own policy): one case per game, and the
+#: resource game with a shifting partner (the learner's context reset every round)
+CONTEXT_CASES = {
+    "resource": ("resource", "agent_b", {"num_rounds": 2}, {"agent_a": "scripted:oracle"}, "scripted:greedy"),
+    "resource_shifting": ("resource", "agent_b", {"num_rounds": 3, "partner": "shifting"},
+                          {"agent_a": "scripted:oracle"}, "scripted:greedy"),
+    "matrix": ("matrix", "agent_1", {"num_rounds": 3, "treatment": "communication"},
+               {"agent_0": "scripted:tit_for_tat"}, "scripted:always_b"),
+    "rulemaking": ("rulemaking", "authority", {"environment": "E1"}, RULEMAKING_OTHERS, "scripted:conceder"),
+    "dond": ("dond", "agent_1", {}, {"agent_0": "scripted:greedy_concede"}, "scripted:greedy_concede"),
+}
+
+
+def _play_seat(case, seed=1):
+    """Play the case's learner with its own policy; per decision (observation, the game's own
+    observation of the learner, info), then the final (observation, info)."""
+    game, learner, config, opponents, mine = CONTEXT_CASES[case]
+    env = TextSeatEnv(game, learner, config, opponents)
+    me = env._policy({"spec": mine, "options": {}}, 5)
+    obs, info = env.reset(seed=seed)
+    decisions, done = [], False
+    while not done:
+        own = env.env.observe(learner)
+        decisions.append((obs, own, info))
+        obs, _r, term, trunc, info = env.step(me.act(own))
+        done = term or trunc
+    return env, decisions, (obs, info)
+
+
+@pytest.mark.parametrize("case", sorted(CONTEXT_CASES))
+def test_observations_carry_the_system_prompt_and_whole_context(case):
+    env, decisions, (final, _) = _play_seat(case)
+    assert len(decisions) >= 2
+    for obs, own, _info in decisions:
+        conversation = [{"role": m["role"], "content": m["content"]} for m in own["conversation"]]
+        assert conversation[0]["role"] == "system" and len(conversation[0]["content"]) > 1000
+        assert obs["system"] == conversation[0]["content"]
+        assert json.loads(obs["messages"]) == conversation
+        assert conversation[-1]["content"] == obs["prompt"]  # the pending prompt, last
+        assert env.observation_space.contains(obs)
+    assert final["prompt"] == final["messages"] == "" and final["system"] == decisions[-1][0]["system"]
+    assert env.observation_space.contains(final)
+
+
+@pytest.mark.parametrize("case", sorted(CONTEXT_CASES))
+def test_append_only_says_where_the_context_is_rebuilt(case):
+    """By the games' rules: a stable resource seat, matrix and dond seats only ever append to
+    their conversation; a shifting-partner seat is reset to a fresh system prompt at each
+    new round; every rulemaking turn is rendered afresh."""
+    _env, decisions, (_, final_info) = _play_seat(case)
+    flags = [info["append_only"] for _obs, _own, info in decisions]
+    rounds = [info["game_info"].get("round") for _obs, _own, info in decisions]
+    if case == "resource_shifting":
+        expected = [k == 0 or rounds[k] == rounds[k - 1] for k in range(len(flags))]
+        assert len(set(rounds)) == 3 and expected.count(False) == 2
+    elif case == "rulemaking":
+        expected = [True] + [False] * (len(flags) - 1)
+    else:
+        expected = [True] * len(flags)
+    assert flags == expected
+    assert final_info["append_only"] is True
+    # where it holds, the previous decision's context is the start of this one
+    for (prev, _, _), (obs, _, info) in zip(decisions, decisions[1:]):
+        before, now = json.loads(prev["messages"]), json.loads(obs["messages"])
+        assert (now[:len(before)] == before) == info["append_only"]
+
+
+def test_context_false_keeps_the_two_key_spaces():
+    env = TextSeatEnv("matrix", "agent_1", {"num_rounds": 2}, {"agent_0": "scripted:tit_for_tat"}, context=False)
+    assert sorted(env.observation_space.spaces) == ["features", "prompt"]
+    obs, info = env.reset(seed=0)
+    assert sorted(obs) == ["features", "prompt"] and info["append_only"] is True
+    assert env.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="context must be True or False"):
+        TextSeatEnv("matrix", "agent_1", {}, {"agent_0": "scripted:always_a"}, context="yes")
