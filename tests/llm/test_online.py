@@ -222,3 +222,16 @@ def test_bad_arguments_are_refused(learner):
         rollouts(learner, game="matrix", seeds=[0], seats=[LEARNER, LEARNER], repeats=0)
     with pytest.raises(ValueError, match="seat 1"):
         rollouts(learner, game="matrix", seeds=[0], seats=[LEARNER, 42])
+
+
+def test_the_docs_example_runs(tiny_model, capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "online.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    exec(compile(code.replace("max_new_tokens=64", "max_new_tokens=8").replace("seeds=[0, 1, 2], repeats=4",
+                                                                              "seeds=[0], repeats=2"),
+                 "docs/online.md", "exec"), {"path": tiny_model})
+    out = capsys.readouterr().out
+    assert out.count("return ") == 2 and "append-only" in out
