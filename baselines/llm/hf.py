@@ -39,6 +39,7 @@ chosen decoder blocks at the final prompt token, D.1) and :meth:`HFPolicy.interv
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import secrets
 import time
@@ -100,14 +101,18 @@ class _RowSampler(LogitsProcessor):
     greedy mode emits exactly the drawn token. (``generate``'s own sampling draws every
     row from the global RNG; this keeps each item's randomness its own.)"""
 
-    def __init__(self, generators: list[torch.Generator], temperature: float, top_p: float):
+    def __init__(self, generators: list[torch.Generator], temperature: float, top_p: float,
+                 logprobs: list[torch.Tensor] | None = None):
         self.generators = generators
         self.temperature = temperature
         self.top_p = top_p
+        #: when a list: each step appends the drawn tokens' log-probabilities ``[rows]``
+        self.logprobs = logprobs
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
         logits = scores.float() / self.temperature
         probs = torch.softmax(logits, dim=-1)
+        full = torch.log_softmax(logits, dim=-1) if self.logprobs is not None else None
         if self.top_p < 1.0:
             sorted_p, idx = torch.sort(probs, dim=-1, descending=True)
             cum = torch.cumsum(sorted_p, dim=-1)
@@ -115,10 +120,28 @@ class _RowSampler(LogitsProcessor):
             sorted_p = sorted_p.masked_fill(drop, 0.0)
             probs = torch.zeros_like(probs).scatter(-1, idx, sorted_p)
         out = torch.full_like(scores, float("-inf"))
+        drawn = []
         for i, g in enumerate(self.generators):
             tok = torch.multinomial(probs[i], 1, generator=g)
             out[i, tok] = 0.0
+            drawn.append(tok)
+        if full is not None:
+            self.logprobs.append(full.gather(1, torch.cat(drawn)[:, None])[:, 0])
         return out
+
+
+class _GreedyLogprobs(LogitsProcessor):
+    """Records, at each step of greedy decoding, the log-probability (temperature 1) of
+    the token ``generate`` picks (the argmax of the processed scores); the scores pass
+    through unchanged."""
+
+    def __init__(self, logprobs: list[torch.Tensor]):
+        self.logprobs = logprobs
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        logits = scores.float()
+        self.logprobs.append(torch.log_softmax(logits, dim=-1).gather(1, logits.argmax(dim=-1, keepdim=True))[:, 0])
+        return scores
 
 
 class HFPolicy(LLMPolicy):
@@ -152,6 +175,10 @@ class HFPolicy(LLMPolicy):
     A model fine-tuned on compacted prompts (``benchmarks/train_sft.py --context``) must
     be played with the same setting.
 
+    record_tokens: every :class:`~negotiation_env.core.completion.Completion` carries the
+    call's ``prompt_ids``, ``completion_ids`` and sampled ``logprobs`` (what an online
+    trainer needs; :meth:`from_model` turns it on). Default False.
+
     threads: torch's CPU threads (``torch.set_num_threads``), an integer >= 1; None
     (default): torch's default, with one logged warning when that exceeds the CPUs
     available to the process. The setting is process-global: it applies to every model
@@ -168,7 +195,74 @@ class HFPolicy(LLMPolicy):
                  attn_implementation: str | None = None, trust_remote_code: bool = False,
                  revision: str | None = None, constrained: Any = False,
                  constrained_text_chars: int | None = None, context_messages: int | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, record_tokens: bool = False) -> None:
+        self._configure(model, temperature=temperature, top_p=top_p, max_new_tokens=max_new_tokens, seed=seed,
+                        reasoning=reasoning, max_batch_size=max_batch_size, chat_template_kwargs=chat_template_kwargs,
+                        constrained=constrained, constrained_text_chars=constrained_text_chars,
+                        context_messages=context_messages, threads=threads, record_tokens=record_tokens)
+        if dtype not in DTYPES:
+            raise ValueError(f"HFPolicy option 'dtype' must be one of {', '.join(DTYPES)}; got {dtype!r}")
+        self.device = self._resolve_device(device)
+        self.dtype = self._resolve_dtype(dtype)
+        self._set_threads()
+        self.revision = revision
+        tokenizer = AutoTokenizer.from_pretrained(model, revision=revision, trust_remote_code=trust_remote_code)
+        if tokenizer.chat_template is None:
+            raise ValueError(f"the tokenizer of {model!r} has no chat template; HFPolicy needs a chat model")
+        kw: dict[str, Any] = {"dtype": getattr(torch, self.dtype), "revision": revision,
+                              "trust_remote_code": trust_remote_code}
+        if attn_implementation:
+            kw["attn_implementation"] = attn_implementation
+        loaded = AutoModelForCausalLM.from_pretrained(model, **kw).to(self.device)
+        loaded.eval()
+        self._attach(loaded, tokenizer)
+
+    @classmethod
+    def from_model(cls, model: Any, tokenizer: Any, *, name: str | None = None, record_tokens: bool = True,
+                   **generation: Any) -> "HFPolicy":
+        """An HFPolicy answering with a model already in memory (one being trained, say):
+        ``model`` a ``transformers`` causal LM, ``tokenizer`` its tokenizer with a chat
+        template. The model is used where it is, on its device and in its dtype, and is
+        never moved or copied: an update to its weights shows in the next answer. Each
+        generation runs in eval mode and restores the model's training mode after. The
+        tokenizer is copied (the policy pads on the left; the caller's keeps its settings).
+
+        ``generation``: the generation options of :class:`HFPolicy` (``temperature``,
+        ``top_p``, ``max_new_tokens``, ``seed``, ``reasoning``, ``max_batch_size``,
+        ``chat_template_kwargs``, ``constrained``, ``constrained_text_chars``,
+        ``context_messages``, ``threads``). ``name``: the model's name in traces (default:
+        the config's ``_name_or_path``, else the class name). ``record_tokens`` (default
+        True): every :class:`~negotiation_env.core.completion.Completion` carries its
+        ``prompt_ids``, ``completion_ids`` and ``logprobs``."""
+        allowed = {"temperature", "top_p", "max_new_tokens", "seed", "reasoning", "max_batch_size",
+                   "chat_template_kwargs", "constrained", "constrained_text_chars", "context_messages", "threads"}
+        unknown = sorted(set(generation) - allowed)
+        if unknown:
+            raise ValueError(f"HFPolicy.from_model: unknown option(s) {', '.join(map(repr, unknown))}; "
+                             f"allowed: {', '.join(sorted(allowed))}")
+        if not isinstance(model, torch.nn.Module) or not callable(getattr(model, "generate", None)):
+            raise ValueError(f"HFPolicy.from_model needs a transformers causal LM (a torch module with generate()); "
+                             f"got {type(model).__name__}")
+        if getattr(tokenizer, "chat_template", None) is None:
+            raise ValueError("HFPolicy.from_model: the tokenizer has no chat template; HFPolicy needs a chat model")
+        if name is None:
+            name = getattr(getattr(model, "config", None), "_name_or_path", None) or type(model).__name__
+        self = cls.__new__(cls)
+        self._configure(str(name), record_tokens=record_tokens, **generation)
+        self.device = str(model.device)
+        self.dtype = str(model.dtype).removeprefix("torch.")
+        self._set_threads()
+        self.revision = None
+        self._attach(model, copy.deepcopy(tokenizer))
+        return self
+
+    def _configure(self, model_name: str, *, temperature: float = 0.7, top_p: float = 1.0,
+                   max_new_tokens: int | None = None, seed: int | None = None, reasoning: Any = "auto",
+                   max_batch_size: int = 16, chat_template_kwargs: dict[str, Any] | None = None,
+                   constrained: Any = False, constrained_text_chars: int | None = None,
+                   context_messages: int | None = None, threads: int | None = None,
+                   record_tokens: bool = False) -> None:
+        """Check and keep the generation options (everything but where the model comes from)."""
         super().__init__(seed=seed, reasoning=reasoning)
         if threads is not None:
             try:
@@ -183,37 +277,33 @@ class HFPolicy(LLMPolicy):
         if context_messages is not None:
             _check_int("context_messages", context_messages, 1)
         self.context_messages = context_messages
-        if not isinstance(model, str) or not model:
-            raise ValueError(f"HFPolicy needs a model path or hub id; got {model!r}")
-        self.model_name = model
+        if not isinstance(model_name, str) or not model_name:
+            raise ValueError(f"HFPolicy needs a model path or hub id; got {model_name!r}")
+        self.model_name = model_name
         self.temperature = _check_number("temperature", temperature, 0.0)
         self.top_p = _check_number("top_p", top_p, 0.0, 1.0, lo_open=True)
         self.max_new_tokens = None if max_new_tokens is None else _check_int("max_new_tokens", max_new_tokens, 1)
         self.max_batch_size = _check_int("max_batch_size", max_batch_size, 1)
-        if dtype not in DTYPES:
-            raise ValueError(f"HFPolicy option 'dtype' must be one of {', '.join(DTYPES)}; got {dtype!r}")
         if chat_template_kwargs is not None and not isinstance(chat_template_kwargs, dict):
             raise ValueError(f"HFPolicy option 'chat_template_kwargs' must be a mapping; got {chat_template_kwargs!r}")
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
-        self.device = self._resolve_device(device)
-        self.dtype = self._resolve_dtype(dtype)
-        if threads is not None:
-            torch.set_num_threads(threads)
+        if not isinstance(record_tokens, bool):
+            raise ValueError(f"HFPolicy option 'record_tokens' must be true or false; got {record_tokens!r}")
+        self.record_tokens = record_tokens
+
+    def _set_threads(self) -> None:
+        if self.threads is not None:
+            torch.set_num_threads(self.threads)
         elif self.device == "cpu":
             warn_oversubscribed(torch.get_num_threads())
-        self.revision = revision
-        self.tokenizer = AutoTokenizer.from_pretrained(model, revision=revision, trust_remote_code=trust_remote_code)
-        if self.tokenizer.chat_template is None:
-            raise ValueError(f"the tokenizer of {model!r} has no chat template; HFPolicy needs a chat model")
+
+    def _attach(self, model: Any, tokenizer: Any) -> None:
+        """Take ``model`` and ``tokenizer`` (this policy's own: it sets left padding)."""
+        self.tokenizer = tokenizer
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        kw: dict[str, Any] = {"dtype": getattr(torch, self.dtype), "revision": revision,
-                              "trust_remote_code": trust_remote_code}
-        if attn_implementation:
-            kw["attn_implementation"] = attn_implementation
-        self.model = AutoModelForCausalLM.from_pretrained(model, **kw).to(self.device)
-        self.model.eval()
+        self.model = model
         self._eos = self._eos_ids()
         self._think_close = self._single_token("</think>")
         self._interventions: list[tuple[Any, Callable[[Any], bool] | None]] = []
@@ -344,10 +434,10 @@ class HFPolicy(LLMPolicy):
         for i, n in enumerate(lengths):
             cap, source = budgets[i]
             if limit is not None and n + cap > limit:
-                out[i] = Completion(text="", failed=True, usage=Usage(prompt_tokens=n), faults=[{
+                out[i] = self._no_tokens(prompts[i], Completion(text="", failed=True, usage=Usage(prompt_tokens=n), faults=[{
                     "kind": "prompt_too_long", "attempt": 1,
                     "message": f"prompt of {n} tokens + max_new_tokens={cap} exceeds the model's "
-                               f"{limit} positions"}], max_tokens=cap, budget_from=source)
+                               f"{limit} positions"}], max_tokens=cap, budget_from=source))
             else:
                 ok.append(i)
         # one generate call per budget (max_new_tokens is one setting per call); within it,
@@ -364,6 +454,27 @@ class HFPolicy(LLMPolicy):
             start += len(chunk)
         return [c for c in out if c is not None]
 
+    def _no_tokens(self, prompt: str, completion: Completion) -> Completion:
+        """``completion`` (of a call that generated nothing) with its prompt's tokens and
+        no completion tokens, when this policy records tokens."""
+        if self.record_tokens:
+            completion.prompt_ids = list(self.tokenizer(prompt, add_special_tokens=False)["input_ids"])
+            completion.completion_ids, completion.logprobs = [], []
+        return completion
+
+    @contextlib.contextmanager
+    def _eval_mode(self) -> Iterator[None]:
+        """The model in eval mode for a generation, its own mode restored after (a model
+        being trained, :meth:`from_model`, goes back to training mode)."""
+        training = self.model.training
+        if training:
+            self.model.eval()
+        try:
+            yield
+        finally:
+            if training:
+                self.model.train()
+
     @torch.no_grad()
     def _generate(self, prompts: list[str], seeds: list[int | None], observations: list[Any],
                   max_new_tokens: int) -> list[Completion]:
@@ -372,22 +483,26 @@ class HFPolicy(LLMPolicy):
         cfg = GenerationConfig(max_new_tokens=max_new_tokens, do_sample=False, num_beams=1,
                                pad_token_id=self.tokenizer.pad_token_id, eos_token_id=sorted(self._eos))
         procs = LogitsProcessorList()
+        steps: list[torch.Tensor] | None = [] if self.record_tokens else None
         if self.temperature > 0:
             gens = []
             for s in seeds:
                 g = torch.Generator(device=self.device)
                 g.manual_seed(s if s is not None else secrets.randbits(63))
                 gens.append(g)
-            procs.append(_RowSampler(gens, self.temperature, self.top_p))
+            procs.append(_RowSampler(gens, self.temperature, self.top_p, steps))
+        elif steps is not None:
+            procs.append(_GreedyLogprobs(steps))
         formats = [self._format(o) for o in observations] if self.constrained else [None] * len(prompts)
         grammar = None
         if any(f is not None for f in formats):
             grammar = self._constrainer.processor(formats)
             procs.insert(0, grammar)  # before the sampler: it draws among the allowed tokens
-        with self._hooks(observations):
+        with self._hooks(observations), self._eval_mode():
             seq = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg,
                                       logits_processor=procs)
         new = seq[:, ids.shape[1]:].tolist()
+        step_logprobs = torch.stack(steps, dim=1).tolist() if steps else [[] for _ in prompts]
         if grammar is not None:
             grammar.finish(new)
         prompt_lens = mask.sum(dim=1).tolist()
@@ -414,10 +529,15 @@ class HFPolicy(LLMPolicy):
                 constrained = {"format": formats[k].name, "via": "llguidance", "complete": bool(grammar.complete[k])}
                 if grammar.errors[k]:
                     faults.append({"kind": "constraint", "attempt": 1, "message": grammar.errors[k]})
-            out.append(Completion(text=text, reasoning=reasoning, raw=raw, finish_reason=finish, seconds=seconds,
-                                  usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(gen),
-                                              reasoning_tokens=reasoning_tokens), faults=faults,
-                                  constrained=constrained))
+            comp = Completion(text=text, reasoning=reasoning, raw=raw, finish_reason=finish, seconds=seconds,
+                              usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(gen),
+                                          reasoning_tokens=reasoning_tokens), faults=faults,
+                              constrained=constrained)
+            if self.record_tokens:
+                comp.prompt_ids = ids[k, ids.shape[1] - int(n_prompt):].tolist()
+                comp.completion_ids = list(gen)
+                comp.logprobs = [float(x) for x in step_logprobs[k][:len(gen)]]
+            out.append(comp)
         return out
 
     @torch.no_grad()

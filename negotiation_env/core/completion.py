@@ -59,6 +59,14 @@ class Completion:
         was sent, the server's default) and where it came from (``"policy"``,
         ``"observation"``, ``"default"``: :func:`baselines.llm.policy.token_budget`); None when the
         back end does not say. Stored in the trace step's ``tokens``.
+    prompt_ids, completion_ids, logprobs: the tokens of the call, when the back end
+        records them (``HFPolicy(record_tokens=True)``, :meth:`HFPolicy.from_model`),
+        else None: the prompt as the model read it (the chat-template rendering, no
+        padding), the sampled tokens up to and including the end-of-sequence token when
+        one was sampled, and each sampled token's log-probability under the
+        distribution it was drawn from (log-softmax of the processed logits divided by
+        the sampling temperature, before top-p truncation; temperature 1 for greedy
+        decoding), one per completion token. Not part of the trace.
     """
 
     text: str
@@ -73,6 +81,9 @@ class Completion:
     constrained: dict[str, Any] | None = None
     max_tokens: int | None = None
     budget_from: str | None = None
+    prompt_ids: list[int] | None = None
+    completion_ids: list[int] | None = None
+    logprobs: list[float] | None = None
 
     def trace_usage(self) -> dict[str, Any]:
         """The dict the trace recorder stores as the step's ``tokens`` (via the policy's

@@ -1,0 +1,286 @@
+"""Playing many games with a model being trained in some seats: :func:`rollouts`.
+
+The games are played in lock-step, as the runner's :mod:`~negotiation_env.runner.lockstep`
+plays them: up to ``batch_games`` games are open at once; each round advances every open
+game to its next decision of a batched policy (playing the turns of per-game scripted
+policies on the way), answers all pending decisions of one policy object with one call
+(the learner's turns in every open game form one batch), and applies the answers. A
+game that ends gives its slot to the next one in the same round.
+
+Seats. ``seats`` names, in the env's agent order, who plays each seat:
+
+* :data:`LEARNER`: the model being trained (``learner``); an :class:`~.episode.Episode`
+  is returned for each such seat of each game;
+* a policy spec string of the runner (``scripted:NAME``, ``hf:PATH``,
+  ``openai:MODEL@URL``, ``python:MOD:FACTORY``; :mod:`negotiation_env.runner.policies`):
+  scripted and python policies are built per game with the seat's seed; model-backed
+  ones once per call, shared by all games and batched like the learner;
+* any other object with ``act(observation)`` (a frozen ``HFPolicy``, say): shared by all
+  games; batched through ``act_batch(observations, seeds=...)`` when it takes seeds.
+
+The learner is any object with ``complete(observations, seeds=...)`` returning one
+:class:`~negotiation_env.core.completion.Completion` per observation with its token
+fields filled: ``baselines.llm.hf.HFPolicy.from_model(model, tokenizer, ...)`` is one.
+
+Seeds. Game ``(seed, repeat)`` resets its env with ``seed``, so every repeat of a seed
+starts from the same state (a GRPO group shares its initial state); the policy in seat
+``s`` gets ``derive_seed(seed, "rollout", repeat, s)``, and its ``i``-th call in that game
+the call seed ``call_seed(policy_seed, i)``. The same arguments give the same episodes
+whatever the batch size, up to floating-point effects of batching (padding) on sampling.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..core.policy import call_seed
+from ..runner.plan import derive_seed
+from ..traces.schema import is_error_event
+from .episode import Episode, Turn
+
+__all__ = ["LEARNER", "rollouts"]
+
+#: the seat entry that puts the learner in a seat
+LEARNER = "learner"
+
+
+@dataclass
+class _Play:
+    env: Any
+    seed: int
+    repeat: int
+    policies: dict[str, Any]  # agent -> LEARNER or a policy object
+    policy_seeds: dict[str, int]
+    calls: dict[str, int]
+    turns: dict[str, list[Turn]]  # learner agents only
+    pre: dict[str, float]  # learner agents' rewards before their first turn
+    batched: frozenset
+    agents: Iterator[str] = field(init=False)
+    steps: int = 0
+    truncated: bool = False
+    cut_at: str | None = None  # the agent visited when the step cap cut the game
+
+    def __post_init__(self) -> None:
+        self.agents = iter(self.env.agent_iter())
+
+    def credit(self, agent: str, reward: float) -> None:
+        if agent in self.turns and reward:
+            if self.turns[agent]:
+                self.turns[agent][-1].reward += float(reward)
+            else:
+                self.pre[agent] += float(reward)
+
+    def next_seed(self, agent: str) -> int:
+        s = call_seed(self.policy_seeds[agent], self.calls[agent])
+        self.calls[agent] += 1
+        return s
+
+
+@dataclass
+class _Ask:
+    play: _Play
+    agent: str
+    obs: Any
+    seed: int
+
+
+def _takes_seeds(policy: Any) -> bool:
+    fn = getattr(policy, "act_batch", None)
+    if not callable(fn):
+        return False
+    try:
+        return "seeds" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class _Seats:
+    """The seat entries resolved once: per seat, LEARNER, a shared object, or a factory
+    ``seed -> policy`` built per game."""
+
+    def __init__(self, game: str, seats: Sequence[Any]):
+        from ..runner.config import PolicyEntry
+        from ..runner.policies import HEAVY_KINDS, resolve_factory
+
+        self.entries: list[tuple[str, Any]] = []
+        for s, entry in enumerate(seats):
+            if isinstance(entry, str) and entry == LEARNER:
+                self.entries.append(("learner", None))
+            elif isinstance(entry, (str, PolicyEntry)):
+                pe = entry if isinstance(entry, PolicyEntry) else PolicyEntry(spec=entry)
+                factory = resolve_factory(pe, game)
+                if factory.kind in HEAVY_KINDS:
+                    self.entries.append(("shared", factory(None)))
+                else:
+                    self.entries.append(("factory", factory))
+            elif callable(getattr(entry, "act", None)):
+                self.entries.append(("shared", entry))
+            else:
+                raise ValueError(f"seat {s}: expected {LEARNER!r}, a policy spec (e.g. 'scripted:NAME') or an object "
+                                 f"with act(observation); got {entry!r}")
+        if not any(kind == "learner" for kind, _ in self.entries):
+            raise ValueError(f"no seat plays the learner: put {LEARNER!r} in at least one seat")
+
+    def build(self, seed: int, repeat: int, agents: Sequence[str]) -> tuple[dict, dict, frozenset]:
+        policies: dict[str, Any] = {}
+        seeds: dict[str, int] = {}
+        batched = set()
+        for s, (agent, (kind, what)) in enumerate(zip(agents, self.entries)):
+            seeds[agent] = derive_seed(seed, "rollout", repeat, s)
+            if kind == "learner":
+                policies[agent] = LEARNER
+                batched.add(agent)
+            elif kind == "shared":
+                policies[agent] = what
+                batched.add(agent)
+            else:
+                policies[agent] = what(seeds[agent])
+        return policies, seeds, frozenset(batched)
+
+
+def _check_int(name: str, value: Any, lo: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise ValueError(f"rollouts: {name} must be an integer >= {lo}; got {value!r}")
+    return value
+
+
+def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[Any],
+             config: Mapping[str, Any] | None = None, repeats: int = 1, batch_games: int = 16,
+             max_steps: int = 10_000) -> list[Episode]:
+    """Play game ``game`` (with ``config``) from each of ``seeds``, ``repeats`` times
+    each, with ``seats`` (module docstring) and the learner answering for every
+    :data:`LEARNER` seat; return one :class:`~.episode.Episode` per learner seat per
+    game, ordered by seed, repeat, then seat.
+
+    ``batch_games``: the most games open at once (the learner's batch is at most that
+    many prompts per learner seat). ``max_steps``: a game is cut after that many answers
+    (its episodes say ``truncated``). A policy's exception is raised."""
+    import negotiation_env
+
+    seeds = [_check_int("each seed", s, 0) for s in seeds]
+    _check_int("repeats", repeats, 1)
+    _check_int("batch_games", batch_games, 1)
+    _check_int("max_steps", max_steps, 1)
+    if not callable(getattr(learner, "complete", None)):
+        raise ValueError(f"the learner must have complete(observations, seeds=...) returning completions with token "
+                         f"ids (baselines.llm.hf.HFPolicy.from_model gives one); got {type(learner).__name__}")
+    cfg = dict(config or {})
+    probe = negotiation_env.env(game=game, **cfg)
+    agents = list(probe.possible_agents)
+    if len(seats) != len(agents):
+        raise ValueError(f"the {game} game has {len(agents)} seats ({', '.join(agents)}); seats names {len(seats)}")
+    resolved = _Seats(game, seats)
+    todo = iter([(s, r) for s in seeds for r in range(repeats)])
+    done: dict[tuple[int, int], list[Episode]] = {}
+    live: list[_Play] = []
+    exhausted = False
+
+    def start(seed: int, repeat: int) -> _Play:
+        env = negotiation_env.env(game=game, **cfg)
+        env.reset(seed=seed)
+        policies, pseeds, batched = resolved.build(seed, repeat, agents)
+        learners = [a for a in agents if policies[a] == LEARNER]
+        return _Play(env=env, seed=seed, repeat=repeat, policies=policies, policy_seeds=pseeds,
+                     calls=dict.fromkeys(agents, 0), turns={a: [] for a in learners}, pre=dict.fromkeys(learners, 0.0),
+                     batched=batched)
+
+    while True:
+        asks: list[_Ask] = []
+        still: list[_Play] = []
+        waiting = list(reversed(live))
+        while True:
+            if waiting:
+                p = waiting.pop()
+            elif not exhausted and len(still) < batch_games:
+                nxt = next(todo, None)
+                if nxt is None:
+                    exhausted = True
+                    continue
+                p = start(*nxt)
+            else:
+                break
+            ask = _advance(p, max_steps)
+            if ask is None:
+                done[(p.seed, p.repeat)] = _episodes(p, game, cfg)
+            else:
+                asks.append(ask)
+                still.append(p)
+        live = still
+        if not live:
+            break
+        groups: dict[Any, tuple[Any, list[_Ask]]] = {}
+        for a in asks:
+            pol = a.play.policies[a.agent]
+            key = LEARNER if isinstance(pol, str) else id(pol)
+            groups.setdefault(key, (pol, []))[1].append(a)
+        for key, (policy, group) in groups.items():
+            if key == LEARNER:
+                _learner_answers(learner, group)
+            else:
+                for a, action in zip(group, _fixed_answers(policy, group)):
+                    a.play.env.step(action)
+                    a.play.steps += 1
+    return [e for key in sorted(done, key=lambda k: (seeds.index(k[0]), k[1])) for e in done[key]]
+
+
+def _advance(p: _Play, max_steps: int) -> _Ask | None:
+    """Run ``p`` to its next decision of a batched seat (playing per-game policies on
+    the spot); None when the game is over or cut at ``max_steps``."""
+    env = p.env
+    for agent in p.agents:
+        obs, reward, term, trunc, _info = env.last()
+        p.credit(agent, reward)
+        if term or trunc:
+            env.step(None)
+            continue
+        if p.steps >= max_steps:
+            p.truncated = True
+            p.cut_at = agent
+            return None
+        if agent in p.batched:
+            return _Ask(p, agent, obs, p.next_seed(agent))
+        p.calls[agent] += 1
+        env.step(p.policies[agent].act(obs))
+        p.steps += 1
+    return None
+
+
+def _learner_answers(learner: Any, group: list[_Ask]) -> None:
+    completions = learner.complete([a.obs for a in group], seeds=[a.seed for a in group])
+    if len(completions) != len(group):
+        raise ValueError(f"the learner returned {len(completions)} completions for {len(group)} observations")
+    for a, c in zip(group, completions):
+        if c.prompt_ids is None or c.completion_ids is None or c.logprobs is None:
+            raise ValueError("the learner's completions carry no token ids: build it with "
+                             "HFPolicy.from_model(model, tokenizer, ...) or HFPolicy(..., record_tokens=True)")
+        env = a.play.env
+        env.step(c.text)
+        a.play.steps += 1
+        events = list(env.infos[a.agent].get("events") or [])
+        conv = a.obs.get("conversation") if isinstance(a.obs, Mapping) else None
+        a.play.turns[a.agent].append(Turn(
+            prompt_ids=list(c.prompt_ids), completion_ids=list(c.completion_ids), logprobs=list(c.logprobs),
+            text=c.text, valid=not any(is_error_event(e) for e in events), events=events,
+            context=[dict(m) for m in conv] if conv is not None else []))
+
+
+def _fixed_answers(policy: Any, group: list[_Ask]) -> list[Any]:
+    if _takes_seeds(policy):
+        actions = list(policy.act_batch([a.obs for a in group], seeds=[a.seed for a in group]))
+        if len(actions) != len(group):
+            raise ValueError(f"act_batch returned {len(actions)} actions for {len(group)} observations")
+        return actions
+    return [policy.act(a.obs) for a in group]
+
+
+def _episodes(p: _Play, game: str, config: dict[str, Any]) -> list[Episode]:
+    out = []
+    for agent, turns in p.turns.items():
+        if p.truncated and agent != p.cut_at:  # what accrued since the agent's last visit
+            p.credit(agent, p.env.unwrapped._cumulative_rewards.get(agent, 0.0))
+        total = p.pre[agent] + sum(t.reward for t in turns)
+        out.append(Episode(game=game, config=dict(config), seat=agent, seed=p.seed, repeat=p.repeat, turns=turns,
+                           game_return=total, truncated=p.truncated))
+    return out
