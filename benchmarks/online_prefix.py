@@ -12,7 +12,7 @@ episode into one of:
 * ``retokenised``: the messages extend and the answer is stored as sent, but the
   tokenizer encodes the answer's text to other tokens than the ones sampled.
 
-    PYTHONPATH=. python benchmarks/online_prefix.py --seeds 2 --max-steps 40 --out /tmp/prefix.json
+    python -m benchmarks.online_prefix --seeds 2 --max-steps 40 --out /tmp/prefix.json
 """
 
 from __future__ import annotations
