@@ -21,6 +21,7 @@ SEATS = {
     "matrix": ("agent_1", "tit_for_tat"),
     "resource": ("agent_b", "greedy"),
     "rulemaking": (None, "conceder"),
+    "dond": ("agent_1", "greedy_concede"),
 }
 
 
@@ -111,7 +112,7 @@ def test_an_index_outside_the_mask_warns_once_and_is_counted():
 # ----------------------------------------------------------------- Stable-Baselines3
 
 
-@pytest.mark.parametrize("game", ["matrix", "resource", "rulemaking"])
+@pytest.mark.parametrize("game", list(SEATS))
 def test_maskable_ppo_trains_with_no_illegal_action(game):
     pytest.importorskip("sb3_contrib")
     import torch
