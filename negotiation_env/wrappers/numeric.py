@@ -17,6 +17,9 @@ entries the game accepts now, and an index outside the mask reaches the game as 
 empty action, which it refuses (``validation_error`` event, retry, then the game's
 fallback). Index 0, ``pass``, is the only entry while an agent's action does not
 count, so a parallel env takes ``{a: policy(obs[a]) for a in env.agents}``.
+``illegal_actions`` counts, per agent over the view's life, the indices it was given
+outside the mask the agent observed (``reset`` keeps the counts): the check that a
+library's policy respects the mask.
 
 ``infos``: ``"full"`` (default) passes the game's info dicts through unchanged;
 ``"numeric"`` replaces them by ``{"active": 0/1, "invalid": number of validation
@@ -82,6 +85,8 @@ class _Numeric:
             for a in env.possible_agents
         }
         self._act_spaces = {a: spaces.Discrete(n) for a in env.possible_agents}
+        #: per agent, the indices outside its mask it was stepped with (see the module doc)
+        self.illegal_actions: dict[str, int] = {a: 0 for a in env.possible_agents}
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -91,6 +96,14 @@ class _Numeric:
 
     def _observe(self, agent) -> dict[str, np.ndarray]:
         return {"observation": self.menu.observation(agent), "action_mask": self.menu.mask(agent)}
+
+    def _index(self, agent, action) -> Any:
+        """The structured action of menu index ``action``, counting it in
+        :attr:`illegal_actions` when the agent's current mask leaves it out."""
+        menu, index = self.menu, int(action)
+        if not (0 <= index < menu.n and menu._mask(agent)[index]):
+            self.illegal_actions[agent] = self.illegal_actions.get(agent, 0) + 1
+        return menu.action(agent, index)
 
     def _info(self, agent, info: dict, acting: tuple | None = None) -> dict:
         """The view's info of ``agent`` from the wrapped env's; ``acting``: the game's
@@ -181,7 +194,7 @@ class NumericAECEnv(_Numeric, BaseWrapper):
         if action is None:
             raise ValueError(f"{agent} is live: step() needs an index of its menu, not None")
         menu = self.menu
-        game_action = menu.action(agent, int(action))
+        game_action = self._index(agent, action)
         menu.clear()  # step_game_action, written out
         self.env.step(game_action)
         menu.clear()
@@ -211,7 +224,7 @@ class NumericParallelEnv(_Numeric, BaseParallelWrapper):
 
     def step(self, actions: dict):
         # every acting agent's action is read from the same state (decisions are simultaneous)
-        structured = {a: self.menu.action(a, int(x)) for a, x in actions.items() if x is not None}
+        structured = {a: self._index(a, x) for a, x in actions.items() if x is not None}
         self.menu.clear()
         _, rewards, terms, truncs, infos = self.env.step(structured)
         self.menu.clear()
