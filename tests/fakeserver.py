@@ -392,3 +392,47 @@ def structured_reply(free: Callable[[dict], Any] = lambda req: "OK") -> Callable
         return next(t for t in _CANDIDATES if re.fullmatch(value, t))
 
     return reply
+
+
+# --------------------------------------------------------------------------- token ids and log-probabilities
+
+#: the shapes :func:`token_answer` answers in
+TOKEN_SHAPES = ("vllm", "vllm_old", "sglang", "openai")
+
+
+def token_answer(content: str, completion_ids: list[int], logprobs: list[float], prompt_ids: list[int], *,
+                 shape: str = "vllm") -> Callable[[dict], bytes]:
+    """A ``FakeServer.raw_body`` answering ``content`` with the token fields a server of
+    ``shape`` returns for what the request asks (nothing it does not ask for):
+
+    * ``vllm`` (0.10.2 and later): ``logprobs: true`` gives ``choices[0].logprobs.content``
+      (one entry per token, its ``token`` the token's text, or ``token_id:N`` with
+      ``return_tokens_as_token_ids``); ``return_token_ids`` gives the answer's
+      ``prompt_token_ids`` and the choice's ``token_ids``;
+    * ``vllm_old`` (before 0.10.2): as ``vllm`` without ``return_token_ids``;
+    * ``sglang``: log-probabilities as ``vllm`` (token texts), ``return_token_ids`` gives
+      both id lists on the choice;
+    * ``openai``: log-probabilities with token texts only.
+
+    Use with ``server.default = "raw"`` (and ``raw_headers`` left empty)."""
+    if shape not in TOKEN_SHAPES:
+        raise ValueError(f"shape must be one of {TOKEN_SHAPES}; got {shape!r}")
+
+    def body(request: dict) -> bytes:
+        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content},
+                                  "logprobs": None, "finish_reason": "stop"}
+        answer: dict[str, Any] = {"id": "chatcmpl-t", "object": "chat.completion", "created": 0,
+                                  "model": request.get("model", "m"), "choices": [choice],
+                                  "usage": {"prompt_tokens": len(prompt_ids), "completion_tokens": len(completion_ids),
+                                            "total_tokens": len(prompt_ids) + len(completion_ids)}}
+        spelled = shape in ("vllm", "vllm_old") and request.get("return_tokens_as_token_ids") is True
+        if request.get("logprobs") is True:
+            choice["logprobs"] = {"content": [
+                {"token": f"token_id:{t}" if spelled else f"<{t}>", "logprob": lp, "bytes": None, "top_logprobs": []}
+                for t, lp in zip(completion_ids, logprobs)]}
+        if request.get("return_token_ids") is True and shape in ("vllm", "sglang"):
+            choice["token_ids"] = list(completion_ids)
+            (answer if shape == "vllm" else choice)["prompt_token_ids"] = list(prompt_ids)
+        return json.dumps(answer).encode()
+
+    return body

@@ -110,3 +110,26 @@ def test_tabular_rl_learns_to_beat_random_play(capsys):
     # cooperating until a last-round defection 32
     assert result["learned"] >= 28 and result["learned"] > result["random"] + 3
     assert "return per game vs tit_for_tat: learned" in capsys.readouterr().out
+
+
+def test_policy_gradient_updates_the_model_from_its_rollouts(tmp_path, capsys):
+    """Two REINFORCE steps on the tiny model: constrained answers are legal moves whose
+    returns differ within a group, so the weights move; every answer was valid."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("llguidance")
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from baselines.llm.tiny import build_tiny_model
+
+    path = str(build_tiny_model(tmp_path / "tiny"))
+    out = load("train_pg").main(["--model", path, "--steps", "2", "--seeds", "1", "--group", "2",
+                                 "--max-new-tokens", "8", "--rounds", "2"])
+    before = AutoModelForCausalLM.from_pretrained(path).state_dict()
+    after = out["model"].state_dict()
+    assert set(before) == set(after)
+    moved = [k for k in before if not torch.equal(before[k], after[k])]
+    # Adam without weight decay moves a weight only through a non-zero gradient
+    assert "lm_head.weight" in moved and any(".layers.0." in k for k in moved), moved
+    assert [h["step"] for h in out["history"]] == [0, 1] and all(h["valid"] == 1.0 for h in out["history"])
+    assert capsys.readouterr().out.count("valid 1.00") == 2

@@ -40,6 +40,15 @@ client adds:
   (``reasoning_via="reasoning_effort"``, OpenAI), as ``chat_template_kwargs.enable_thinking``
   (``"chat_template_kwargs"``: vLLM, SGLang serving Qwen3-style models) or as
   OpenRouter's ``reasoning`` object (``"openrouter"``);
+* tokens (``record_tokens=True``): the request also asks for the sampled tokens'
+  log-probabilities (``logprobs``) and, in ``extra_body``, for token ids
+  (``return_token_ids``: vLLM 0.10.2 and later answer with the prompt's
+  ``prompt_token_ids`` and the choice's ``token_ids``, recent SGLang with both on the
+  choice; ``return_tokens_as_token_ids``: vLLM writes each log-probability's token as
+  ``token_id:N``); whatever comes back fills the completion's ``prompt_ids``,
+  ``completion_ids`` and ``logprobs``, and what does not stays None, never guessed
+  (:meth:`APIClient._record_tokens`). A server that refuses those two fields with a 400
+  naming one (OpenAI's own API) is answered by dropping them, recorded as a fault;
 * usage: prompt, completion and reasoning tokens (``completion_tokens_details``), summed
   over the attempts that returned one; every fault goes into the
   :class:`~negotiation_env.core.completion.Completion` and from there into the trace step's ``tokens``.
@@ -111,7 +120,7 @@ from .transport import AnswerRefused, budget, httpx, make_http_client, register_
 
 __all__ = ["APIClient", "api_key_from_env", "TOKEN_PARAMS", "REASONING_VIA", "EFFORTS", "DEFAULT_TEMPERATURE",
            "MAX_RESPONSE_BYTES", "MAX_ANSWER_DEPTH", "MAX_FAULT_CHARS", "uses_completion_tokens", "BODY_FIELDS",
-           "DEFAULT_BASE_URL", "encode_body", "chat_completions_url"]
+           "DEFAULT_BASE_URL", "encode_body", "chat_completions_url", "TOKEN_ID_FIELDS", "tokens_of"]
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +274,75 @@ def _namespace(obj: Any) -> Any:
     return obj
 
 
+#: the ``extra_body`` fields ``record_tokens`` sends: vLLM's and SGLang's token ids of the
+#: prompt and the answer, and vLLM's ``token_id:N`` spelling of each log-probability's token
+TOKEN_ID_FIELDS = ("return_token_ids", "return_tokens_as_token_ids")
+#: a token id at or past this is no token id (the largest vocabularies hold a few hundred thousand)
+_MAX_TOKEN_ID = 2**31
+_TOKEN_ID_TEXT = re.compile(r"token_id:(\d{1,10})")
+
+
+def _token_ids(where: str, v: Any) -> list[int]:
+    if not isinstance(v, list) or not all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < _MAX_TOKEN_ID
+                                          for t in v):
+        raise ValueError(f"{where} must be a list of token ids (integers >= 0); got {shown(v)}")
+    return list(v)
+
+
+def tokens_of(doc: Mapping[str, Any], choice: Mapping[str, Any]) -> tuple[
+        list[int] | None, list[int] | None, list[float] | None, list[str]]:
+    """``(prompt_ids, completion_ids, logprobs, problems)`` of a decoded answer and its
+    first choice, each None where the answer does not hold it:
+
+    * prompt_ids: the answer's ``prompt_token_ids`` (vLLM), else the choice's (SGLang);
+    * completion_ids: the choice's ``token_ids``, else the ids of
+      ``choice.logprobs.content[i].token`` when every one is spelled ``token_id:N``
+      (vLLM's ``return_tokens_as_token_ids``);
+    * logprobs: ``choice.logprobs.content[i].logprob``, one per sampled token, when
+      every one is a finite number and, with ``completion_ids``, there is one per id.
+
+    ``problems`` names each field present in a shape that is not what it should be
+    (left None)."""
+    problems: list[str] = []
+    prompt_ids = completion_ids = logprobs = None
+    for where, holder in (("prompt_token_ids", doc), ("choices[0].prompt_token_ids", choice)):
+        v = holder.get("prompt_token_ids")
+        if v is not None:
+            try:
+                prompt_ids = _token_ids(where, v)
+                break
+            except ValueError as e:
+                problems.append(str(e))
+    lp = choice.get("logprobs")
+    content = lp.get("content") if isinstance(lp, dict) else None
+    if lp is not None and not isinstance(lp, dict):
+        problems.append(f"choices[0].logprobs must be an object; got {shown(lp)}")
+    elif content is not None and not (isinstance(content, list) and all(isinstance(c, dict) for c in content)):
+        problems.append(f"choices[0].logprobs.content must be a list of objects; got {shown(content)}")
+        content = None
+    ids = choice.get("token_ids")
+    if ids is not None:
+        try:
+            completion_ids = _token_ids("choices[0].token_ids", ids)
+        except ValueError as e:
+            problems.append(str(e))
+    elif content:
+        spelled = [_TOKEN_ID_TEXT.fullmatch(c["token"]) if isinstance(c.get("token"), str) else None for c in content]
+        if all(spelled) and all(int(m.group(1)) < _MAX_TOKEN_ID for m in spelled):
+            completion_ids = [int(m.group(1)) for m in spelled]
+    if content is not None:
+        values = [c.get("logprob") for c in content]
+        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)]
+        if bad:
+            problems.append(f"choices[0].logprobs.content[].logprob must be finite numbers; got {shown(bad[0])}")
+        elif completion_ids is not None and len(values) != len(completion_ids):
+            problems.append(f"{len(values)} log-probabilities for {len(completion_ids)} completion token ids: "
+                            "they cannot be paired")
+        else:
+            logprobs = [float(v) for v in values]
+    return prompt_ids, completion_ids, logprobs, problems
+
+
 def uses_completion_tokens(model: str) -> bool:
     """OpenAI's reasoning models (gpt-5*, o1/o3/o4*) take ``max_completion_tokens`` and
     no temperature (seed 000, Appendix B)."""
@@ -326,6 +404,9 @@ class APIClient:
     max_tokens (sent as ``token_param``), reasoning_via, reasoning_effort (sent when
     reasoning is switched on), reasoning_effort_off (sent when switched off; None: send
     nothing), send_seed (send each call's seed), extra_body (merged into every request).
+    record_tokens: ask for token ids and sampled log-probabilities and fill the
+    completion's ``prompt_ids``, ``completion_ids`` and ``logprobs`` with what the server
+    returns (module docstring; off: the request is as without the option).
     sleep: the wait function (tests pass a recorder).
     """
 
@@ -337,7 +418,7 @@ class APIClient:
                  token_param: str = "auto", reasoning_via: str = "reasoning_effort",
                  reasoning_effort: str = "medium", reasoning_effort_off: str | None = None, send_seed: bool = True,
                  extra_body: Mapping[str, Any] | None = None, max_response_bytes: int = MAX_RESPONSE_BYTES,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 record_tokens: bool = False, sleep: Callable[[float], None] = time.sleep) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError(f"API option 'model' must be a non-empty string; got {model!r}")
         if base_url is not None and (not isinstance(base_url, str) or not re.match(r"^https?://", base_url)):
@@ -378,6 +459,10 @@ class APIClient:
         if extra_body is not None and not isinstance(extra_body, Mapping):
             raise ValueError(f"API option 'extra_body' must be a mapping; got {extra_body!r}")
         self.extra_body = dict(extra_body or {})
+        if not isinstance(record_tokens, bool):
+            raise ValueError(f"API option 'record_tokens' must be true or false; got {record_tokens!r}")
+        self.record_tokens = record_tokens
+        self._token_fields = record_tokens  # False once the server refused the token-id fields
         self._sleep = sleep
         if api_key is None:
             api_key, note = api_key_from_env(api_key_env)
@@ -414,7 +499,7 @@ class APIClient:
                 "temperature": self.resolved_temperature(), "top_p": self.top_p, "max_tokens": self.max_tokens,
                 "token_param": self._param, "reasoning_via": self.reasoning_via,
                 "reasoning_effort": self.reasoning_effort, "reasoning_effort_off": self.reasoning_effort_off,
-                "send_seed": self.send_seed}
+                "send_seed": self.send_seed, "record_tokens": self.record_tokens}
 
     def __repr__(self) -> str:
         return (f"APIClient(model={redact(self.model)!r}, base_url={redact(self.base_url)!r}, "
@@ -508,6 +593,10 @@ class APIClient:
         if logprobs is not None:
             kw["logprobs"] = True
             kw["top_logprobs"] = int(logprobs)
+        elif self.record_tokens:  # the sampled tokens' log-probabilities, and their ids where the server gives them
+            kw["logprobs"] = True
+            if self._token_fields:
+                extra.update({field: True for field in TOKEN_ID_FIELDS})
         if structured:  # constrained decoding: response_format or the server's own field
             kw.update(json.loads(json.dumps(structured.get("top") or {})))
             extra.update(json.loads(json.dumps(structured.get("extra_body") or {})))
@@ -592,6 +681,8 @@ class APIClient:
                     fault = {"kind": "unusable", "message": refusal}
                 else:
                     self._fill(comp, choice)
+                    if self.record_tokens and logprobs is None:
+                        self._record_tokens(comp, doc, choice)
                     break
             assert fault is not None
             spent += time.monotonic() - t_attempt
@@ -629,6 +720,10 @@ class APIClient:
             fault["adapted"] = f"{self._param} -> {other}"
             self._param = other
             return True
+        if self._token_fields and any(field in m for field in TOKEN_ID_FIELDS):
+            fault["adapted"] = f"{' and '.join(TOKEN_ID_FIELDS)} dropped"
+            self._token_fields = False
+            return True
         if "temperature" in m and ("unsupported" in m or "not support" in m) and not self._drop_temperature:
             fault["adapted"] = "temperature dropped"
             self._drop_temperature = True
@@ -663,6 +758,14 @@ class APIClient:
         if comp.finish_reason == "length":
             comp.faults.append({"kind": "length", "attempt": comp.attempts,
                                 "message": "the answer was cut at the token limit"})
+
+    def _record_tokens(self, comp: Completion, doc: Mapping[str, Any], choice: Mapping[str, Any]) -> None:
+        """The token fields of a checked, scrubbed answer onto ``comp``
+        (:func:`tokens_of`); a field the server sent in a shape that is not token ids or
+        log-probabilities is left None and named in a ``tokens`` fault."""
+        comp.prompt_ids, comp.completion_ids, comp.logprobs, problems = tokens_of(doc, choice)
+        for problem in problems:
+            comp.faults.append({"kind": "tokens", "attempt": comp.attempts, "message": _brief(problem)})
 
     def _redirect_message(self, e: _StatusError) -> str:
         """What a refused redirect says: the status and the host it pointed to."""

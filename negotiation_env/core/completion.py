@@ -66,7 +66,10 @@ class Completion:
         one was sampled, and each sampled token's log-probability under the
         distribution it was drawn from (log-softmax of the processed logits divided by
         the sampling temperature, before top-p truncation; temperature 1 for greedy
-        decoding), one per completion token. Not part of the trace.
+        decoding), one per completion token. A server (``APIClient(record_tokens=True)``)
+        fills each with what it returns and leaves None what it does not; its
+        log-probabilities are the server's (vLLM's default: of the raw logits, before
+        the temperature). Not part of the trace.
     """
 
     text: str

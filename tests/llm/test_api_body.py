@@ -13,7 +13,8 @@ import pytest
 
 openai = pytest.importorskip("openai")
 
-from negotiation_env.api.client import BODY_FIELDS, APIClient, chat_completions_url, encode_body  # noqa: E402
+from negotiation_env.api.client import (  # noqa: E402
+    BODY_FIELDS, TOKEN_ID_FIELDS, APIClient, chat_completions_url, encode_body)
 from negotiation_env.api.transport import httpx, make_http_client  # noqa: E402
 
 KEY = "sk-body-test-0123456789"
@@ -91,6 +92,10 @@ CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ({"model": "qwen3-8b"}, {"structured": {"top": {}, "extra_body": {"structured_outputs": {"json": SCHEMA}}}}),
     ({"model": "qwen3-8b", "extra_body": {"min_p": 0.05}},
      {"structured": {"top": {}, "extra_body": {"guided_regex": r"(ACCEPT|REJECT)( \d+)?"}}, "think": True}),
+    # record_tokens: logprobs at the top level, the token-id fields in extra_body
+    ({"model": "qwen3-8b", "record_tokens": True, "extra_body": {"top_k": 20}}, {"seed": 9, "max_tokens": 32}),
+    ({"model": "qwen3-8b", "record_tokens": True, "reasoning_via": "chat_template_kwargs"}, {"think": False}),
+    ({"model": "qwen3-8b", "record_tokens": False}, {"seed": 9}),
 ]
 
 #: the headers a server reads, sent the same both ways (the User-Agent differs)
@@ -148,6 +153,27 @@ def test_the_fields_the_client_writes_are_in_the_body(capture):
                     "logprobs": True, "max_completion_tokens": 99, "reasoning_effort": "medium", "seed": 11,
                     "top_logprobs": 3, "top_p": 0.5, "service_tier": "flex"}
     assert list(body) == [k for k in BODY_FIELDS if k in body and k != "service_tier"] + ["service_tier"]
+
+
+@pytest.mark.parametrize("options,call", CASES)
+def test_record_tokens_adds_its_fields_and_nothing_else(options, call):
+    """Off (the default), the body is the one without the option; on, it differs by
+    ``logprobs: true`` and the token-id fields alone (a call asking for top
+    log-probabilities sends none of them)."""
+    options = {k: v for k, v in options.items() if k != "record_tokens"}
+    bodies = {}
+    for record in (None, False, True):
+        extra = {} if record is None else {"record_tokens": record}
+        client = APIClient(api_key="k", **options, **extra)
+        try:
+            bodies[record] = json.loads(encode_body(client.request([dict(m) for m in CONVERSATION], **call)))
+        finally:
+            client.close()
+    assert bodies[False] == bodies[None]
+    expected = dict(bodies[None])
+    if "logprobs" not in call:
+        expected.update({"logprobs": True, **dict.fromkeys(TOKEN_ID_FIELDS, True)})
+    assert bodies[True] == expected
 
 
 def test_the_openai_request_path_is_not_used(capture, monkeypatch):
