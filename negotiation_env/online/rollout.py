@@ -20,7 +20,9 @@ Seats. ``seats`` names, in the env's agent order, who plays each seat:
 
 The learner is any object with ``complete(observations, seeds=...)`` returning one
 :class:`~negotiation_env.core.completion.Completion` per observation with its token
-fields filled: ``baselines.llm.hf.HFPolicy.from_model(model, tokenizer, ...)`` is one.
+fields filled: ``baselines.llm.hf.HFPolicy.from_model(model, tokenizer, ...)`` is one,
+``baselines.llm.api.APIPolicy(..., record_tokens=True)`` another (where the server returns
+token ids and logprobs).
 
 Seeds. Game ``(seed, repeat)`` resets its env with ``seed``, so every repeat of a seed
 starts from the same state (a GRPO group shares its initial state); the policy in seat
@@ -254,7 +256,9 @@ def _learner_answers(learner: Any, group: list[_Ask]) -> None:
     for a, c in zip(group, completions):
         if c.prompt_ids is None or c.completion_ids is None or c.logprobs is None:
             raise ValueError("the learner's completions carry no token ids: build it with "
-                             "HFPolicy.from_model(model, tokenizer, ...) or HFPolicy(..., record_tokens=True)")
+                             "HFPolicy.from_model(model, tokenizer, ...), HFPolicy(..., record_tokens=True), or "
+                             "APIPolicy(..., record_tokens=True) against a server that returns token ids and "
+                             "logprobs (vLLM 0.10.2 and later, SGLang)")
         env = a.play.env
         env.step(c.text)
         a.play.steps += 1
