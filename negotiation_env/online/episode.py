@@ -62,7 +62,9 @@ class Episode:
     play of that seed: plays of one seed start from the same state and differ in the
     learner's sampling), turns, game_return (the seat's whole reward in the game, every
     reward before its first turn included), truncated (the game was cut at the step
-    cap before it ended)."""
+    cap before it ended), joint_efficiency (where the game scores rounds by joint
+    efficiency, the resource game: the mean over its played rounds of the joint reward
+    over the round's joint optimum; None in games without it)."""
 
     game: str
     config: dict[str, Any]
@@ -72,6 +74,7 @@ class Episode:
     turns: list[Turn]
     game_return: float
     truncated: bool = False
+    joint_efficiency: float | None = None
 
     @property
     def append_only(self) -> bool:

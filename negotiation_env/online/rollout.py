@@ -25,9 +25,12 @@ fields filled: ``baselines.llm.hf.HFPolicy.from_model(model, tokenizer, ...)`` i
 token ids and logprobs).
 
 Seeds. Game ``(seed, repeat)`` resets its env with ``seed``, so every repeat of a seed
-starts from the same state (a GRPO group shares its initial state); the policy in seat
-``s`` gets ``derive_seed(seed, "rollout", repeat, s)``, and its ``i``-th call in that game
-the call seed ``call_seed(policy_seed, i)``. The same arguments give the same episodes
+starts from the same state (a GRPO group shares its initial state). The learner in seat
+``s`` gets the policy seed ``derive_seed(seed, "rollout", repeat, s)``, so repeats differ
+in its sampling; a fixed seat ``s`` gets ``derive_seed(seed, "rollout", s)`` whatever the
+repeat, so a stochastic opponent plays every repeat of a seed with the same random
+numbers (common random numbers: a group's returns differ by what the learner did). A
+policy's ``i``-th call in a game gets the call seed ``call_seed(policy_seed, i)``. The same arguments give the same episodes
 whatever the batch size, up to floating-point effects of batching (padding) on sampling.
 """
 
@@ -130,7 +133,8 @@ class _Seats:
         seeds: dict[str, int] = {}
         batched = set()
         for s, (agent, (kind, what)) in enumerate(zip(agents, self.entries)):
-            seeds[agent] = derive_seed(seed, "rollout", repeat, s)
+            seeds[agent] = (derive_seed(seed, "rollout", repeat, s) if kind == "learner"
+                            else derive_seed(seed, "rollout", s))
             if kind == "learner":
                 policies[agent] = LEARNER
                 batched.add(agent)
@@ -150,11 +154,13 @@ def _check_int(name: str, value: Any, lo: int) -> int:
 
 def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[Any],
              config: Mapping[str, Any] | None = None, repeats: int = 1, batch_games: int = 16,
-             max_steps: int = 10_000) -> list[Episode]:
+             max_steps: int = 10_000, first_repeat: int = 0) -> list[Episode]:
     """Play game ``game`` (with ``config``) from each of ``seeds``, ``repeats`` times
     each, with ``seats`` (module docstring) and the learner answering for every
     :data:`LEARNER` seat; return one :class:`~.episode.Episode` per learner seat per
-    game, ordered by seed, repeat, then seat.
+    game, ordered by seed, repeat, then seat. The repeats are numbered from
+    ``first_repeat`` (a trainer calling again for the same seeds passes a new range, so
+    the learner samples with new seeds).
 
     ``batch_games``: the most games open at once (the learner's batch is at most that
     many prompts per learner seat). ``max_steps``: a game is cut after that many answers
@@ -163,6 +169,7 @@ def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[A
 
     seeds = [_check_int("each seed", s, 0) for s in seeds]
     _check_int("repeats", repeats, 1)
+    _check_int("first_repeat", first_repeat, 0)
     _check_int("batch_games", batch_games, 1)
     _check_int("max_steps", max_steps, 1)
     if not callable(getattr(learner, "complete", None)):
@@ -174,7 +181,7 @@ def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[A
     if len(seats) != len(agents):
         raise ValueError(f"the {game} game has {len(agents)} seats ({', '.join(agents)}); seats names {len(seats)}")
     resolved = _Seats(game, seats)
-    todo = iter([(s, r) for s in seeds for r in range(repeats)])
+    todo = iter([(s, r) for s in seeds for r in range(first_repeat, first_repeat + repeats)])
     done: dict[tuple[int, int], list[Episode]] = {}
     live: list[_Play] = []
     exhausted = False
@@ -279,12 +286,26 @@ def _fixed_answers(policy: Any, group: list[_Ask]) -> list[Any]:
     return [policy.act(a.obs) for a in group]
 
 
+def _joint_efficiency(env: Any) -> float | None:
+    """The mean per-round joint efficiency of a game that reports one per round
+    (``round_outcome(i)["efficiency"]``); None otherwise or before any round ended."""
+    g = getattr(env.unwrapped, "game", None)
+    outcome, history = getattr(g, "round_outcome", None), getattr(g, "history", None)
+    if not callable(outcome) or not isinstance(history, list) or not history:
+        return None
+    effs = [outcome(i).get("efficiency") for i in range(len(history))]
+    if any(not isinstance(x, (int, float)) for x in effs):
+        return None
+    return sum(effs) / len(effs)
+
+
 def _episodes(p: _Play, game: str, config: dict[str, Any]) -> list[Episode]:
+    efficiency = _joint_efficiency(p.env)
     out = []
     for agent, turns in p.turns.items():
         if p.truncated and agent != p.cut_at:  # what accrued since the agent's last visit
             p.credit(agent, p.env.unwrapped._cumulative_rewards.get(agent, 0.0))
         total = p.pre[agent] + sum(t.reward for t in turns)
         out.append(Episode(game=game, config=dict(config), seat=agent, seed=p.seed, repeat=p.repeat, turns=turns,
-                           game_return=total, truncated=p.truncated))
+                           game_return=total, truncated=p.truncated, joint_efficiency=efficiency))
     return out

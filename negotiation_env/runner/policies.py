@@ -30,7 +30,7 @@ from ..core import registry
 from ..core.config import closest
 from .config import PolicyEntry, RunConfigError
 
-__all__ = ["PolicyUnavailable", "PolicyFactory", "resolve_factory", "PolicyPool", "split_openai"]
+__all__ = ["PolicyUnavailable", "PolicyFactory", "resolve_factory", "PolicyPool", "split_openai", "hf_policy_class"]
 
 HEAVY_KINDS = ("hf", "openai")
 _OPENAI = re.compile(r"^(?P<model>[^@]+?)(?:@(?P<url>[a-z][a-z0-9+.\-]*://.+))?$", re.I)
@@ -172,6 +172,16 @@ def resolve_factory(entry: PolicyEntry, game: str) -> PolicyFactory:
         kw = {"model": model, **({"base_url": url} if url else {}), **opts}
         return PolicyFactory(entry.spec, kind, cls, (), kw, ("model", "base_url") if url else ("model",), cls)
     raise PolicyUnavailable(f"unknown policy kind {kind!r}")  # pragma: no cover - validated earlier
+
+
+def hf_policy_class() -> type:
+    """``baselines.llm.hf.HFPolicy``, looked up by name (the ``llm`` extra): what an online
+    trainer wraps around the model it trains (``HFPolicy.from_model``)."""
+    mod = _import("baselines.llm.hf", "hf", "llm")
+    cls = getattr(mod, "HFPolicy", None)
+    if cls is None:
+        raise PolicyUnavailable("baselines.llm.hf has no HFPolicy")
+    return cls
 
 
 class PolicyPool:

@@ -11,7 +11,12 @@ retry and fallback paths.
 
 The chat template follows the Qwen3 convention for native reasoning: with
 ``enable_thinking=False`` the generation prompt ends with an empty ``<think></think>``
-block; with ``enable_thinking=True`` (or unset) it does not.
+block; with ``enable_thinking=True`` (or unset) it does not. Given ``tools``, it lists
+them (as JSON) in the system message and renders an assistant's ``tool_calls`` as
+``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` and a tool result as a
+``tool`` message; without tools it renders exactly the plain conversation. The
+tokenizer's ``response_template`` (:data:`RESPONSE_TEMPLATE`) parses tool calls back, as
+TRL's tool-calling trainers need.
 """
 
 from __future__ import annotations
@@ -19,16 +24,41 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["build_tiny_model", "CHAT_TEMPLATE", "SPECIAL_TOKENS"]
+__all__ = ["build_tiny_model", "CHAT_TEMPLATE", "RESPONSE_TEMPLATE", "SPECIAL_TOKENS"]
 
 SPECIAL_TOKENS = ("<pad>", "<|end|>", "<|system|>", "<|user|>", "<|assistant|>", "<think>", "</think>")
 
 CHAT_TEMPLATE = (
-    "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}<|end|>\n{% endfor %}"
+    "{% if tools %}<|system|>\n"
+    "{% if messages and messages[0]['role'] == 'system' %}{{ messages[0]['content'] }}\n\n{% endif %}"
+    "# Tools\nAnswer by calling one of these functions:\n"
+    "{% for t in tools %}{{ (t['function'] if t['function'] is defined else t) | tojson }}\n{% endfor %}"
+    "Call one as <tool_call>{\"name\": NAME, \"arguments\": ARGUMENTS}</tool_call><|end|>\n{% endif %}"
+    "{% for m in messages %}{% if not (tools and loop.first and m['role'] == 'system') %}"
+    "<|{{ m['role'] }}|>\n{{ m['content'] if m['content'] is not none else '' }}"
+    "{% if m['tool_calls'] is defined and m['tool_calls'] %}{% for c in m['tool_calls'] %}"
+    "{% set f = c['function'] if c['function'] is defined else c %}"
+    "<tool_call>{\"name\": {{ f['name'] | tojson }}, \"arguments\": "
+    "{% if f['arguments'] is string %}{{ f['arguments'] }}{% else %}{{ f['arguments'] | tojson }}{% endif %}}"
+    "</tool_call>{% endfor %}{% endif %}<|end|>\n{% endif %}{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>\n"
     "{% if enable_thinking is defined and not enable_thinking %}<think>\n\n</think>\n\n{% endif %}"
     "{% endif %}"
 )
+
+#: how ``tokenizer.parse_response`` reads an answer of :data:`CHAT_TEMPLATE` (transformers'
+#: response-template format): reasoning in ``<think>``, tool calls as
+#: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, the rest content
+RESPONSE_TEMPLATE = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|assistant|>\n",
+    "fields": {
+        "reasoning_content": {"open": "<think>", "close_pattern": r"</think>\s*", "content": "text"},
+        "tool_calls": {"open": "<tool_call>", "close_pattern": r"</tool_call>\s*", "repeats": True,
+                       "content": "json", "transform": {"type": "function", "function": "{content}"}},
+        "content": {"close_pattern": r"<\|end\|>\s*", "content": "text"},
+    },
+}
 
 _FALLBACK_CORPUS = (
     'Respond with a JSON object: {"thinking": "...", "speech": "...", "action": null}. '
@@ -118,6 +148,8 @@ def build_tiny_model(path: str | Path, *, hidden_size: int = 64, num_layers: int
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="<|end|>",
                                    bos_token=None, unk_token=None, padding_side="left")
     fast.chat_template = CHAT_TEMPLATE
+    if hasattr(fast, "response_template"):  # transformers versions with response parsing
+        fast.response_template = RESPONSE_TEMPLATE
     fast.save_pretrained(out)
 
     cfg = LlamaConfig(vocab_size=len(fast), hidden_size=hidden_size, intermediate_size=2 * hidden_size,
