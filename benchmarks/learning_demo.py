@@ -1,10 +1,13 @@
 """Does the tiny model learn? Group-relative policy gradient against ``tit_for_tat``,
 evaluated before and after training on held-out game seeds, at several training seeds.
 
-The trainer is the plain loop of ``examples/train_pg.py`` (REINFORCE with a GRPO-style
-group baseline: each episode's advantage is its return minus the mean return of the
-games that share its game seed), not TRL's ``GRPOTrainer``: the loop runs in the time a
-CPU demonstration allows and needs no TRL. The learner plays the matrix game's
+Two trainers (``--trainer``): ``trl`` (the default), TRL's ``GRPOTrainer`` fed by
+:func:`negotiation_env.online.trl.rollout_func` with the game return as the reward (its
+defaults otherwise: advantages scaled by the group's standard deviation, the learning
+rate decayed linearly to 0; no KL term); ``loop``, the plain loop of
+``examples/train_pg.py`` (REINFORCE with a GRPO-style group baseline: each episode's
+advantage is its return minus the mean return of the games that share its game seed,
+one Adam step per group of games, no TRL needed). The learner plays the matrix game's
 Prisoner's Dilemma (no talk, ``--rounds`` rounds, no acknowledgement call) against
 ``scripted:tit_for_tat`` with constrained decoding, so every answer is a legal move and
 the returns of a group differ by the moves alone.
@@ -18,6 +21,7 @@ A earns ``3 n``; the best sequence against tit_for_tat is A in every round but t
 and B in the last, ``3 n + 2`` (the prompt shows the round, never the number of rounds).
 
     python -m benchmarks.learning_demo                       # seeds 0,1,2, the documented settings
+    python -m benchmarks.learning_demo --trainer loop        # the same with the plain loop
     python -m benchmarks.learning_demo --seeds 0 --steps 5   # one quick seed
 """
 
@@ -34,6 +38,9 @@ from benchmarks.machine import ROOT, machine_info, write_result
 #: the first held-out game seed; training game seeds stay below it
 EVAL_SEED_BASE = 1_000_000
 OPPONENT = "scripted:tit_for_tat"
+#: ``loop``: the loop of ``examples/train_pg.py``; ``trl``: TRL's ``GRPOTrainer`` through
+#: :func:`negotiation_env.online.trl.rollout_func`
+TRAINERS = ("loop", "trl")
 
 
 def _config(rounds: int) -> dict[str, Any]:
@@ -64,8 +71,36 @@ def _score(episodes: list) -> dict[str, float]:
             "valid": sum(t.valid for e in episodes for t in e.turns) / len(moves)}
 
 
+def _train_trl(model: Any, tokenizer: Any, seed: int, *, steps: int, group_seeds: int, group: int,
+               config: dict[str, Any], lr: float) -> list[float]:
+    """``steps`` steps of TRL's ``GRPOTrainer`` through the package's ``rollout_func``:
+    ``group_seeds`` game starts of ``group`` games per step, the whole return as reward,
+    no KL term; returns the mean training return per step."""
+    import os
+
+    from transformers import PrinterCallback
+    from trl import GRPOConfig, GRPOTrainer
+
+    from negotiation_env.online import LEARNER, grpo_dataset
+    from negotiation_env.online.trl import game_return, rollout_func
+
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    seeds = [s for step in range(steps) for s in _train_seeds(seed, step, group_seeds)]
+    args = GRPOConfig(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=group_seeds * group,
+                      num_generations=group, max_steps=steps, learning_rate=lr, beta=0.0, temperature=1.0,
+                      seed=seed, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
+                      disable_tqdm=True)
+    func = rollout_func([LEARNER, OPPONENT], generation={"max_new_tokens": 4, "constrained": True, "seed": seed})
+    trainer = GRPOTrainer(model=model, args=args, processing_class=tokenizer, reward_funcs=[game_return],
+                          rollout_func=func, train_dataset=grpo_dataset("matrix", seeds, "agent_0", config=config))
+    trainer.remove_callback(PrinterCallback)  # the table is the output; the curve goes to the JSON
+    trainer.train()
+    return [round(h["rewards/game_return/mean"], 3) for h in trainer.state.log_history
+            if "rewards/game_return/mean" in h]
+
+
 def run_seed(seed: int, *, steps: int, group_seeds: int, group: int, rounds: int, eval_games: int,
-             lr: float) -> dict[str, Any]:
+             lr: float, trainer: str = "trl") -> dict[str, Any]:
     """Build, evaluate, train and evaluate again one tiny model (module docstring)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -87,6 +122,12 @@ def run_seed(seed: int, *, steps: int, group_seeds: int, group: int, rounds: int
         return _score(rollouts(learner, game="matrix", config=config, seeds=eval_seeds, seats=seats))
 
     before = evaluate()
+    if trainer == "trl":
+        curve = _train_trl(model, tokenizer, seed, steps=steps, group_seeds=group_seeds, group=group, config=config,
+                           lr=lr)
+        after = evaluate()
+        return {"seed": seed, "untrained": before, "trained": after, "train_curve": curve,
+                "seconds": round(time.perf_counter() - t0, 1)}
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     curve = []
     for step in range(steps):
@@ -107,7 +148,7 @@ def run_seed(seed: int, *, steps: int, group_seeds: int, group: int, rounds: int
 
 
 def run(seeds: list[int], *, steps: int = 30, group_seeds: int = 2, group: int = 4, rounds: int = 5,
-        eval_games: int = 32, lr: float = 3e-3) -> dict[str, Any]:
+        eval_games: int = 32, lr: float = 3e-3, trainer: str = "trl") -> dict[str, Any]:
     """The whole demonstration: one row per training seed, the settings and references."""
     import torch
 
@@ -115,12 +156,14 @@ def run(seeds: list[int], *, steps: int = 30, group_seeds: int = 2, group: int =
                             ("rounds", rounds, 1), ("eval_games", eval_games, 1)):
         if not isinstance(value, int) or value < lo:
             raise ValueError(f"{name} must be an int >= {lo}; got {value!r}")
+    if trainer not in TRAINERS:
+        raise ValueError(f"trainer must be one of {', '.join(TRAINERS)}; got {trainer!r}")
     torch.set_num_threads(1)
-    settings = {"steps": steps, "group_seeds": group_seeds, "group": group, "rounds": rounds,
+    settings = {"trainer": trainer, "steps": steps, "group_seeds": group_seeds, "group": group, "rounds": rounds,
                 "eval_games": eval_games, "lr": lr, "opponent": OPPONENT, "config": _config(rounds),
                 "eval_seeds": [EVAL_SEED_BASE, EVAL_SEED_BASE + eval_games - 1]}
     rows = [run_seed(s, steps=steps, group_seeds=group_seeds, group=group, rounds=rounds, eval_games=eval_games,
-                     lr=lr) for s in seeds]
+                     lr=lr, trainer=trainer) for s in seeds]
     return {"settings": settings, "references": {"always_A": 3 * rounds, "best": 3 * rounds + 2},
             "rows": rows}
 
@@ -147,7 +190,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--eval-games", type=int, default=32, help="held-out games before and after training")
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "learning_demo.json"))
+    ap.add_argument("--trainer", choices=TRAINERS, default="trl")
+    ap.add_argument("--out", default=None, help="JSON path (default benchmarks/results/learning_demo.json; "
+                    "--trainer loop: learning_demo_loop.json)")
     args = ap.parse_args(argv)
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
@@ -155,12 +200,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ap.error(f"--seeds takes comma-separated integers; got {args.seeds!r}")
     t0 = time.perf_counter()
     result = run(seeds, steps=args.steps, group_seeds=args.group_seeds, group=args.group, rounds=args.rounds,
-                 eval_games=args.eval_games, lr=args.lr)
+                 eval_games=args.eval_games, lr=args.lr, trainer=args.trainer)
     result["seconds"] = round(time.perf_counter() - t0, 1)
     result["machine"] = machine_info(("negotiation_env", "torch", "transformers"))
     print(table(result))
     print(f"total {result['seconds']} s")
-    write_result(Path(args.out), result)
+    name = "learning_demo.json" if args.trainer == "trl" else f"learning_demo_{args.trainer}.json"
+    write_result(Path(args.out) if args.out else ROOT / "benchmarks" / "results" / name, result)
     return result
 
 

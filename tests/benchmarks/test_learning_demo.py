@@ -14,7 +14,7 @@ from benchmarks import learning_demo  # noqa: E402
 
 def test_rows_references_and_held_out_seeds(tmp_path):
     out = tmp_path / "demo.json"
-    result = learning_demo.main(["--seeds", "1", "--steps", "1", "--group-seeds", "1", "--group", "2",
+    result = learning_demo.main(["--trainer", "loop", "--seeds", "1", "--steps", "1", "--group-seeds", "1", "--group", "2",
                                  "--rounds", "2", "--eval-games", "2", "--out", str(out)])
     assert json.loads(out.read_text()) == json.loads(json.dumps(result))
     assert result["references"] == {"always_A": 6, "best": 8}
@@ -35,7 +35,7 @@ def test_rows_references_and_held_out_seeds(tmp_path):
 
 
 def test_no_training_steps_leave_the_evaluation_unchanged():
-    result = learning_demo.run([3], steps=0, group_seeds=1, group=2, rounds=2, eval_games=2)
+    result = learning_demo.run([3], steps=0, trainer="loop", group_seeds=1, group=2, rounds=2, eval_games=2)
     row = result["rows"][0]
     assert row["untrained"] == row["trained"] and row["train_curve"] == []
 
@@ -46,7 +46,21 @@ def test_training_seeds_stay_below_the_held_out_range():
         learning_demo._train_seeds(100, 0, 1000)
 
 
+def test_trl_trainer_logs_one_training_return_per_step():
+    pytest.importorskip("trl")
+    result = learning_demo.run([0], steps=2, group_seeds=1, group=2, rounds=2, eval_games=1, trainer="trl")
+    row = result["rows"][0]
+    assert result["settings"]["trainer"] == "trl"
+    assert len(row["train_curve"]) == 2 and all(0 <= r <= 10 for r in row["train_curve"])
+    assert row["trained"]["valid"] == 1.0
+
+
 @pytest.mark.parametrize("kwargs", [{"group": 1}, {"rounds": 0}, {"eval_games": 0}, {"steps": -1}])
 def test_bad_settings_are_refused(kwargs):
     with pytest.raises(ValueError, match="must be an int"):
         learning_demo.run([0], **kwargs)
+
+
+def test_an_unknown_trainer_is_refused():
+    with pytest.raises(ValueError, match="trainer must be one of loop, trl"):
+        learning_demo.run([0], trainer="ppo")
