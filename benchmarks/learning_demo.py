@@ -122,9 +122,9 @@ def run_seed(seed: int, *, steps: int, group_seeds: int, group: int, rounds: int
         return _score(rollouts(learner, game="matrix", config=config, seeds=eval_seeds, seats=seats))
 
     before = evaluate()
-    if trainer == "trl":
-        curve = _train_trl(model, tokenizer, seed, steps=steps, group_seeds=group_seeds, group=group, config=config,
-                           lr=lr)
+    if trainer == "trl":  # TRL reads max_steps=0 as "train by epochs": no steps, no trainer
+        curve = [] if steps == 0 else _train_trl(model, tokenizer, seed, steps=steps, group_seeds=group_seeds,
+                                                 group=group, config=config, lr=lr)
         after = evaluate()
         return {"seed": seed, "untrained": before, "trained": after, "train_curve": curve,
                 "seconds": round(time.perf_counter() - t0, 1)}

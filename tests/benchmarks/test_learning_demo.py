@@ -34,8 +34,9 @@ def test_rows_references_and_held_out_seeds(tmp_path):
     assert len(text.splitlines()) == 3 and "always A 6, best 8" in text
 
 
-def test_no_training_steps_leave_the_evaluation_unchanged():
-    result = learning_demo.run([3], steps=0, trainer="loop", group_seeds=1, group=2, rounds=2, eval_games=2)
+@pytest.mark.parametrize("trainer", learning_demo.TRAINERS)
+def test_no_training_steps_leave_the_evaluation_unchanged(trainer):
+    result = learning_demo.run([3], steps=0, trainer=trainer, group_seeds=1, group=2, rounds=2, eval_games=2)
     row = result["rows"][0]
     assert row["untrained"] == row["trained"] and row["train_curve"] == []
 
