@@ -14,8 +14,8 @@ from benchmarks import learning_demo  # noqa: E402
 
 def test_rows_references_and_held_out_seeds(tmp_path):
     out = tmp_path / "demo.json"
-    result = learning_demo.main(["--trainer", "loop", "--seeds", "1", "--steps", "1", "--group-seeds", "1", "--group", "2",
-                                 "--rounds", "2", "--eval-games", "2", "--out", str(out)])
+    result = learning_demo.main(["--trainer", "loop", "--seeds", "1", "--steps", "1", "--group-seeds", "1",
+                                 "--group", "2", "--rounds", "2", "--eval-games", "2", "--out", str(out)])
     assert json.loads(out.read_text()) == json.loads(json.dumps(result))
     assert result["references"] == {"always_A": 6, "best": 8}
     assert [r["seed"] for r in result["rows"]] == [1]
