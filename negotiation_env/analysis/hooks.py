@@ -63,6 +63,9 @@ class GameAnalysis:
     #: the report tables ``negotiation-env report`` prints on the terminal as the game's
     #: headline: the first of these the report holds
     headline_tables: Sequence[str] = ()
+    #: what "winning" one game means in the ratings (:mod:`.ratings`): the comparison of
+    #: two seats' returns, in words for the ratings' note
+    rating_comparison: str = "each seat's total reward against its partner's"
     #: whether the game's report reads LLM-judge labels (the report's judge-labels note
     #: goes with the notes of the first such game)
     reads_judge_labels: bool = False

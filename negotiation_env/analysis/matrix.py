@@ -369,6 +369,7 @@ class MatrixAnalysis(GameAnalysis):
     headline_label = "payoff / round"
     summary_note = "payoff / round: per agent per round over the complete-case dyads, as the report"
     headline_tables = ("matrix_table1", "matrix_outcomes")
+    rating_comparison = "each seat's summed payoff over the repeated stage game against its partner's"
 
     def condition_label(self, trace: Mapping[str, Any]) -> str:
         m = matrix_cell(trace)

@@ -47,20 +47,18 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .cells import as_dict, seat_label, usable
+from .hooks import GameAnalysis, analysis_of
 
 __all__ = ["PairGame", "Ratings", "pair_games", "crn_block", "bradley_terry", "elo_scale", "fit_ratings",
-           "ratings", "COMPARISON", "ELO_SCALE"]
+           "ratings", "comparison_of", "ELO_SCALE"]
 
 #: Elo points per unit of natural-log strength
 ELO_SCALE = 400.0 / math.log(10.0)
 
-#: what "winning" a game means, per game id (see the module docstring)
-COMPARISON: dict[str, str] = {
-    "resource": "each seat's total reward over the game's rounds against its partner's",
-    "matrix": "each seat's summed payoff over the repeated stage game against its partner's",
-    "dond": "each seat's reward for the deal against its partner's (no deal: both zero, a draw)",
-}
-_GENERIC = "each seat's total reward against its partner's"
+def comparison_of(game: str) -> str:
+    """What "winning" one game of ``game`` means, in words: its analysis hooks'
+    ``rating_comparison`` (:class:`~.hooks.GameAnalysis`)."""
+    return analysis_of(game).rating_comparison
 
 _DRAW_TOL = 1e-9
 
@@ -213,7 +211,7 @@ def _win_matrix(games: Sequence[PairGame], index: Mapping[str, int], prior: floa
 
 
 def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: int = 1000, seed: int = 0,
-                anchor: str | None = None, prior: float = 0.5, comparison: str = _GENERIC,
+                anchor: str | None = None, prior: float = 0.5, comparison: str = GameAnalysis.rating_comparison,
                 left_out: Sequence[str] = ()) -> Ratings:
     """Bradley–Terry ratings of :class:`PairGame` results with bootstrap intervals
     (see the module docstring); ``n_resamples=0`` gives point ratings with NaN bounds."""
@@ -280,10 +278,10 @@ def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.
     traces_list = list(traces)
     games, left = pair_games(traces_list, game, block=block)
     if game is not None:
-        desc = COMPARISON.get(game, _GENERIC)
+        desc = comparison_of(game)
     else:
         played = sorted({str(as_dict(t).get("game")) for t in traces_list})
-        desc = "; ".join(f"{g}: {COMPARISON.get(g, _GENERIC)}" for g in played)
+        desc = "; ".join(f"{g}: {comparison_of(g)}" for g in played)
     if not games:
         raise ValueError("no usable two-seat games to rate" + (f" ({len(left)} left out)" if left else ""))
     return fit_ratings(games, level=level, n_resamples=n_resamples, seed=seed, anchor=anchor, prior=prior,

@@ -1018,6 +1018,7 @@ class ResourceAnalysis(GameAnalysis):
     summary_note = ("efficiency: joint reward / M over the kept rounds (complete games, no fallback decision), as "
                     "the run summary and the report")
     headline_tables = ("resource_table3", "resource_summary")
+    rating_comparison = "each seat's total reward over the game's rounds against its partner's"
     reads_judge_labels = True
 
     def condition_label(self, trace: Mapping[str, Any]) -> str:

@@ -54,6 +54,7 @@ class DondAnalysis(GameAnalysis):
     chart_caption = "agreement rate"
     chart_kind = "fraction"
     headline_tables = ("dond_outcomes",)
+    rating_comparison = "each seat's reward for the deal against its partner's (no deal: both zero, a draw)"
 
     def condition(self, trace: Mapping[str, Any]) -> str:
         """The runner's condition name of ``trace``, else :meth:`condition_label`."""
