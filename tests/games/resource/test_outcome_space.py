@@ -191,3 +191,27 @@ def test_no_rounds_and_unplayable_are_refused():
     assert outcome_space(broke).nash_point is None and outcome_space(broke).kalai_point is None
     with pytest.raises(UnplayableScenario):
         round_metrics(broke, {"agent_a": 0.0, "agent_b": 0.0})
+
+
+def test_docs_worked_example():
+    sc = load_scenario("mc080_1")
+    space = outcome_space(sc)
+    assert len(space.points) == 36
+    assert space.frontier == ((12.0, 20.0), (20.0, 12.0)) and space.ideal == (20.0, 20.0)
+    assert space.nash_points == ((12.0, 20.0), (20.0, 12.0)) and space.nash_product == 240.0
+    assert space.kalai_t == 0.6
+    m = round_metrics(sc, {"agent_a": 12.0, "agent_b": 12.0})
+    assert (m.pareto_optimal, m.distance_to_frontier, m.nash_share, m.efficiency) == (False, 8.0, 0.6, 0.75)
+
+
+def test_pair_bound_refuses(monkeypatch):
+    from negotiation_env.games.resource import outcome_space as mod
+    from negotiation_env.games.resource.scenario import ScenarioTooLarge
+
+    monkeypatch.setattr(mod, "PAIR_LIMIT", 2)
+    mod._outcome_space.cache_clear()
+    try:
+        with pytest.raises(ScenarioTooLarge, match="PAIR_LIMIT"):
+            outcome_space(TOY)
+    finally:
+        mod._outcome_space.cache_clear()
