@@ -34,7 +34,7 @@ import threading
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import Results, RunnerError, _finished, _mp_context, _play_encoded, _watch_parent
+from .engine import Results, RunnerError, _finished, _mp_context, _play_encoded, _watch_parent, ray_session
 from .plan import GameSpec
 
 __all__ = ["play_concurrent", "play_pool", "play_ray", "DEFAULT_CONCURRENCY"]
@@ -207,32 +207,24 @@ class _RayPlayer:
 def play_ray(todo: Iterable[GameSpec], workers: int, concurrency: int) -> Results:
     """``workers`` Ray actors (one CPU each) playing ``concurrency`` games each; a
     finished game's actor gets the next game of the plan at once."""
-    try:
-        import ray
-    except ImportError:
-        raise RunnerError("--backend ray needs Ray: pip install 'negotiation_env[ray]' (or pip install ray)") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-    player = ray.remote(num_cpus=1, max_concurrency=concurrency)(_RayPlayer)
-    actors = [player.remote() for _ in range(workers)]
-    it = iter(todo)
-    owner: dict[Any, Any] = {}
+    with ray_session(workers) as ray:
+        player = ray.remote(num_cpus=1, max_concurrency=concurrency)(_RayPlayer)
+        actors = [player.remote() for _ in range(workers)]
+        it = iter(todo)
+        owner: dict[Any, Any] = {}
 
-    def submit(actor: Any, k: int) -> None:
-        for spec in islice(it, k):
-            owner[actor.play.remote(spec)] = actor
+        def submit(actor: Any, k: int) -> None:
+            for spec in islice(it, k):
+                owner[actor.play.remote(spec)] = actor
 
-    try:
-        for a in actors:
-            submit(a, concurrency)
-        while owner:
-            done, _ = ray.wait(list(owner), num_returns=1)
-            for ref in done:
-                submit(owner.pop(ref), 1)
-            yield from _finished(done, ray.get)
-    finally:
-        for a in actors:
-            ray.kill(a)
-        if started:
-            ray.shutdown()
+        try:
+            for a in actors:
+                submit(a, concurrency)
+            while owner:
+                done, _ = ray.wait(list(owner), num_returns=1)
+                for ref in done:
+                    submit(owner.pop(ref), 1)
+                yield from _finished(done, ray.get)
+        finally:
+            for a in actors:
+                ray.kill(a)

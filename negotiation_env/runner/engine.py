@@ -26,6 +26,7 @@ The library never prints: progress goes to an optional :class:`RunObserver`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -459,7 +460,10 @@ def _process_pool(todo: list[GameSpec], workers: int) -> Results:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(todo: list[GameSpec], workers: int) -> Results:
+@contextlib.contextmanager
+def ray_session(workers: int) -> Iterator[Any]:
+    """The ``ray`` module, with Ray started for ``workers`` CPUs unless it is running
+    already; Ray is shut down on leaving only when this call started it."""
     try:
         import ray
     except ImportError:
@@ -467,17 +471,22 @@ def _ray(todo: list[GameSpec], workers: int) -> Results:
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(num_cpus=1)(_play_encoded)
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _ray(todo: list[GameSpec], workers: int) -> Results:
+    with ray_session(workers) as ray:
+        remote = ray.remote(num_cpus=1)(_play_encoded)
         it = iter(todo)
         pending = [remote.remote(s) for s in islice(it, 4 * max(1, workers))]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             pending += [remote.remote(s) for s in islice(it, len(done))]
             yield from _finished(done, ray.get)
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # --------------------------------------------------------------------------- the run
