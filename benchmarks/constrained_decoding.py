@@ -3,7 +3,7 @@
 Run from the repository root (needs the ``llm`` extra and the libraries to compare):
 
     pip install llguidance xgrammar outlines lm-format-enforcer
-    python -m benchmarks.constrained_decoding            # ~2 minutes on 2 cores
+    python -m benchmarks.constrained_decoding
     python -m benchmarks.constrained_decoding --quick    # smoke run
 
 What it measures. One tiny random Llama chat model (:func:`baselines.llm.tiny.build_tiny_model`,

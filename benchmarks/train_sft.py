@@ -3,8 +3,8 @@ the machine and the package versions written to ``benchmarks/results/``.
 
 Run from the repository root (the ``sft`` extra):
 
-    python -m benchmarks.train_sft                      # tiny random model, CPU: ~12 minutes on 2 cores
-    python -m benchmarks.train_sft --quick              # smoke run (smaller settings; minutes on 2 cores)
+    python -m benchmarks.train_sft                      # the full run: a tiny random model on CPU
+    python -m benchmarks.train_sft --quick              # smoke run (smaller settings)
     python -m benchmarks.train_sft --model Qwen/Qwen2.5-0.5B-Instruct --steps 200 --batch-games 8   # a GPU box
 
 Every flag but ``--out`` and ``--no-progress`` is one of
