@@ -48,7 +48,7 @@ from typing import Any, Iterator
 
 from ..analysis.cells import condition_label, outcome_tags
 from ..analysis.viewer import _CSS as VIEWER_CSS
-from ..analysis.viewer import _game_section, esc, middle_ellipsis, seats_text
+from ..analysis.viewer import _game_section, esc, seats_text, short_ids
 from ..core.jsontext import JSONTextError, loads_document, loads_record
 from ..exitcodes import TRACES_FILE
 from ..runner.engine import RUN_FILE, CellStats, RunSummary, summarize_trace
@@ -64,8 +64,6 @@ POLL_SECONDS = 0.5
 #: the most bytes of the trace file read in one look (the rest on the next one), so a
 #: large run folder opened by ``serve --watch`` fills the list in steps
 MAX_READ_BYTES = 16 << 20
-#: the longest game id shown in a row (the full id is its title)
-ROW_ID_MAX = 60
 
 
 @dataclass(frozen=True)
@@ -73,6 +71,7 @@ class _Row:
     """One game of the list: what its row shows, and where its record is in the file."""
 
     key: str
+    short: str
     game: str
     condition: str
     seats: str
@@ -82,7 +81,7 @@ class _Row:
     length: int
 
     def as_json(self, i: int) -> dict[str, Any]:
-        return {"i": i, "id": self.key, "short": middle_ellipsis(self.key, ROW_ID_MAX), "game": self.game,
+        return {"i": i, "id": self.key, "short": self.short, "game": self.game,
                 "condition": self.condition, "seats": self.seats, "status": self.status, "tags": list(self.tags)}
 
 
@@ -214,7 +213,8 @@ class RunWatch:
         self.summary.count(g)
         self.summary.already_done += 1
         self._keys.add(key)
-        self._rows.append(_Row(key=str(key), game=str(rec.get("game")), condition=condition_label(rec),
+        # the viewer's short form of the id, alone: lineup and repetition (the full id is the row's title)
+        self._rows.append(_Row(key=str(key), short=short_ids([rec])[0], game=str(rec.get("game")), condition=condition_label(rec),
                                seats=seats_text(rec), status=str(rec.get("status")),
                                tags=tuple(outcome_tags(rec)), offset=offset, length=len(raw)))
 
