@@ -173,6 +173,11 @@ class RunWatch:
             with open(self.traces, "rb") as f:
                 f.seek(self._offset)
                 data = f.read(MAX_READ_BYTES)
+                while b"\n" not in data:  # one line longer than a look: read on to its end
+                    more = f.read(MAX_READ_BYTES)
+                    if not more:
+                        break
+                    data += more
         except OSError:
             return False
         end = data.rfind(b"\n")
@@ -289,6 +294,7 @@ _PAGE = """<!DOCTYPE html>
 _EXTRA_CSS = """
 #status{font-weight:600}#status.ended{color:#12622b}#status.lost{color:#8a1c1c}
 table.summary td:first-child{text-align:left}#tables h3{margin:10px 0 2px;font-size:14px}
+#tables{overflow-x:auto}table.summary th{white-space:nowrap}
 tr.row{cursor:pointer}#game section.game{display:block}
 """
 

@@ -24,6 +24,7 @@ from negotiation_env.exitcodes import TRACES_FILE  # noqa: E402
 from negotiation_env.runner import run  # noqa: E402
 from negotiation_env.runner.commands import summary_tables  # noqa: E402
 from negotiation_env.runner.engine import RUN_FILE, RunObserver  # noqa: E402
+from negotiation_env.serve import watch as watch_module  # noqa: E402
 from negotiation_env.serve.watch import WatchServer, watch_app  # noqa: E402
 
 from ..analysis.browser import Browser, chromium_path  # noqa: E402
@@ -91,6 +92,15 @@ def test_games_appear_as_whole_lines_are_appended(played, tmp_path):
         s5 = c.get("/state", params={"since": 2, "epoch": s["epoch"]}).json()
         assert s5["epoch"] != s["epoch"] and s5["since"] == 0 and s5["games"] == 1
         assert [r["id"] for r in s5["rows"]] == [json.loads(lines[2])["run"]["game_key"]]
+
+
+def test_lines_longer_than_one_look_are_read_whole(played, tmp_path, monkeypatch):
+    _, _, lines = played
+    monkeypatch.setattr(watch_module, "MAX_READ_BYTES", 64)  # every line is longer
+    d = _empty_copy(played, tmp_path)
+    _append(d / TRACES_FILE, b"".join(lines[:3]))
+    with TestClient(watch_app(d), base_url=LOCAL) as c:
+        assert [c.get("/state").json()["games"] for _ in range(4)] == [1, 2, 3, 3]
 
 
 def test_summary_is_the_runners_and_the_stream_ends_with_the_run(played, tmp_path):
@@ -211,11 +221,11 @@ def test_browser_sees_the_count_rise_while_a_run_plays(tmp_path):
             assert seen == [f"{n} of 6 planned games" for n in (1, 2, 3)]
             assert b.eval("document.querySelectorAll('#rows tr.row').length") == 6
             assert b.eval("document.querySelectorAll('#tables table.summary').length") == 2
+            shot = b.screenshot(tmp_path / "watch_run.png")  # the picture on the Runner page
             b.click("#row-4")
             b.wait_for("document.body.dataset.shown === 'g4'")
             assert b.eval("document.querySelector('#game section.game').dataset.gameId") == \
                 b.eval("document.querySelector('#row-4 td.id').title")
-            shot = b.screenshot(tmp_path / "watch.png")
             # the polling fallback shows the same run
             b.open(server.url + "?poll=1")
             b.wait_for("document.body.dataset.state === 'ended'")
