@@ -421,6 +421,8 @@ def _start_watch(args: argparse.Namespace, messages: Console) -> Any:
         raise RunnerError(f"--serve could not listen on {host}:{port}: {e.strerror or e} (choose another --port; "
                           "--port 0 takes any free one)") from None
     note = "" if token is None else " (the link carries its access token: share it only with who may watch)"
+    if host in ("0.0.0.0", "::", ""):
+        note += "; from another machine, put this machine's address in the link"
     _plain(messages, f"watching the run at {server.url}{note}")
     return server
 
