@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 import textwrap
 import threading
 from pathlib import Path
@@ -35,7 +36,7 @@ from .summary import DESCRIPTIONS as MEASURE_DESCRIPTIONS
 from .summary import KEPT, add_measures, figures
 from .preflight import EXIT_PREFLIGHT, PreflightError, PreflightReport, preflight
 
-__all__ = ["add_subcommands", "EXIT_DEGRADED", "EXIT_TRUNCATED", "EXIT_STORAGE", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
+__all__ = ["add_subcommands", "summary_tables", "EXIT_DEGRADED", "EXIT_TRUNCATED", "EXIT_STORAGE", "EXIT_INTERRUPTED", "EXIT_TERMINATED"]
 
 #: ``negotiation-env run`` exit code when more than ``--max-degraded`` of the games were degraded
 EXIT_DEGRADED = exitcodes.DEGRADED
@@ -273,6 +274,25 @@ def summary_document(summary: RunSummary) -> dict[str, Any]:
         "exit_status": exit_status(summary), "tables": games}
 
 
+def summary_tables(summary: RunSummary) -> list[dict[str, Any]]:
+    """The summary tables as :func:`print_summary` prints them, per game that has games:
+    ``{"game", "tables": [{"title", "columns", "rows"}], "note"}``, the two tables (by
+    pairing in seat order, by condition and scenario set) with their cells as printed
+    text and the note on the game's own measures (None for a game without them). The run
+    watcher (:mod:`negotiation_env.serve.watch`) shows the same tables live."""
+    out = []
+    for game in _summary_games(summary):
+        seats, by_pair, by_cond, cells = _game_groups(summary, game)
+        columns = _table_columns(seats, game)
+        tables = []
+        for title, first, groups in ((f"{game}: by pairing (seat order)", "lineup", by_pair),
+                                     (f"{game}: by condition and scenario set", "condition · set", by_cond)):
+            rows = [[name, *_row_text(_group_figures(g, seats, game), seats, game)] for name, g in groups.items()]
+            tables.append({"title": title, "columns": [first, *columns], "rows": rows})
+        out.append({"game": game, "tables": tables, "note": _measure_note(game, cells)})
+    return out
+
+
 def print_summary(summary: RunSummary, console: Console, fmt: str | None = None) -> None:
     """Per game two tables (by pairing in seat order, by condition and scenario set) and
     a note on its own measures, then the closing lines; ``fmt``: table, markdown or json
@@ -282,17 +302,12 @@ def print_summary(summary: RunSummary, console: Console, fmt: str | None = None)
     if fmt == "json":
         print_json(console, summary_document(summary))
         return
-    for game in _summary_games(summary):
-        seats, by_pair, by_cond, cells = _game_groups(summary, game)
-        columns = _table_columns(seats, game)
-        justify = ["left"] + ["right"] * len(columns)
-        for title, first, groups in ((f"{game}: by pairing (seat order)", "lineup", by_pair),
-                                     (f"{game}: by condition and scenario set", "condition · set", by_cond)):
-            rows = [[name, *_row_text(_group_figures(g, seats, game), seats, game)] for name, g in groups.items()]
-            print_table(console, title, [first, *columns], rows, fmt, justify=justify)
-        note = _measure_note(game, cells)
-        if note:
-            print_text(console, note, fmt)
+    for game in summary_tables(summary):
+        for table in game["tables"]:
+            justify = ["left"] + ["right"] * (len(table["columns"]) - 1)
+            print_table(console, table["title"], table["columns"], table["rows"], fmt, justify=justify)
+        if game["note"]:
+            print_text(console, game["note"], fmt)
     state = "complete" if summary.complete else f"{summary.missing} games missing"
     print_text(console, f"run {summary.run_id}: {summary.already_done + summary.played}/{summary.planned} games "
                         f"({state}); played {summary.played} now in {summary.seconds:.1f} s, {summary.errors} with "
@@ -361,8 +376,76 @@ def _print_preflight(report: PreflightReport, console: Console, every: bool = Fa
                       markup=False)
 
 
+def _serve_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the ``--serve`` flags, if anything."""
+    if not args.serve:
+        given = [f for f, v in (("--port", args.port is not None), ("--serve-host", args.serve_host is not None),
+                                ("--serve-linger", args.serve_linger is not None)) if v]
+        return f"{', '.join(given)} apply with --serve only" if given else None
+    if args.plan:
+        return "--serve watches a run as it is played; --plan plays nothing"
+    if args.port is not None and not 0 <= args.port <= 65535:
+        return f"--port must be in 0..65535 (0: any free port); got {args.port}"
+    if args.serve_linger is not None and not 0 <= args.serve_linger <= 86400:
+        return f"--serve-linger must be a number of seconds in [0, 86400]; got {args.serve_linger:g}"
+    return None
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _start_watch(args: argparse.Namespace, messages: Console) -> Any:
+    """Start the watch server of ``--serve`` (:class:`negotiation_env.serve.watch.WatchServer`)
+    and print its link. Another interface than loopback (``--serve-host``) gets a fresh
+    random token, which the link carries and every request must present."""
+    import secrets
+
+    try:
+        from ..serve.watch import WatchServer
+    except ImportError as e:
+        raise RunnerError(f"--serve needs Starlette and uvicorn: pip install 'negotiation_env[serve]' ({e})") from None
+    host = args.serve_host or "127.0.0.1"
+    token = None if _is_loopback(host) else secrets.token_urlsafe(24)
+    port = DEFAULT_WATCH_PORT if args.port is None else args.port
+    try:
+        server = WatchServer(args.out, host=host, port=port, token=token).start()
+    except OSError as e:
+        raise RunnerError(f"--serve could not listen on {host}:{port}: {e.strerror or e} (choose another --port; "
+                          "--port 0 takes any free one)") from None
+    note = "" if token is None else " (the link carries its access token: share it only with who may watch)"
+    if host in ("0.0.0.0", "::", ""):
+        note += "; from another machine, put this machine's address in the link"
+    _plain(messages, f"watching the run at {server.url}{note}")
+    return server
+
+
+def _stop_watch(server: Any, linger: float | None, messages: Console) -> None:
+    """After the run: keep serving ``linger`` seconds (the page shows the run as over), then stop."""
+    import time
+
+    server.watch.end()
+    if linger:
+        _plain(messages, f"the run has ended; the watch page stays at {server.url} for {linger:g} s (Ctrl-C stops it)")
+        try:
+            time.sleep(linger)
+        except KeyboardInterrupt:
+            pass
+    server.stop()
+    _plain(messages, f"the watch server at {server.url} has stopped")
+
+
 def _run(args: argparse.Namespace, console: Console) -> int:
     fmt = resolve_format(args.format, console)
+    if (problem := _serve_problem(args)) is not None:
+        return _err(problem)
     # with --format json stdout holds the one document; every message goes to stderr
     messages = Console(stderr=True) if fmt == "json" else console
     bars = _Bars(messages)
@@ -389,6 +472,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
                         justify=["left", "right"])
             _print_preflight(checks, console, every=True)
             return 0
+        server = _start_watch(args, messages) if args.serve else None
         # SIGTERM (a scheduler, `kill`, a container stop) stops the run as Ctrl-C does
         main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
         previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
@@ -399,9 +483,13 @@ def _run(args: argparse.Namespace, console: Console) -> int:
                           max_truncated=args.max_truncated, on_rate_limit=args.on_rate_limit,
                           concurrency=args.concurrency)
         finally:
-            if main_thread:
-                signal.signal(signal.SIGTERM, previous)
             bars.on_finish(None)  # type: ignore[arg-type]
+            try:
+                if server is not None:  # no lingering after an error or Ctrl-C
+                    _stop_watch(server, args.serve_linger if sys.exc_info()[0] is None else 0, messages)
+            finally:
+                if main_thread:
+                    signal.signal(signal.SIGTERM, previous)
     except PreflightError as e:  # before RunnerError, its base
         return _fail(str(e), e.exit_code)
     except RunConfigError as e:
@@ -435,6 +523,9 @@ def _kept(out: str, summary: RunSummary | None) -> str:
     return (f"{on_disk} of {summary.planned} planned games are in {traces} and kept, "
             f"{max(0, summary.planned - on_disk)} to play")
 
+
+#: the port of ``run --serve`` unless ``--port`` says otherwise
+DEFAULT_WATCH_PORT = 8765
 
 #: ``negotiation-env export`` exit code when the filters select nothing (2 stays for usage errors)
 EXIT_NOTHING_SELECTED = exitcodes.NOTHING
@@ -605,6 +696,17 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--on-rate-limit", choices=RATE_LIMIT_CHOICES, default="wait",
                    help="when a model's server answers the probe with HTTP 429: wait (default: play on, each call "
                         "waiting as the server asks within its call_budget) or stop (exit code 3)")
+    r.add_argument("--serve", action="store_true",
+                   help="watch the run in the browser: start a small web server before the first game, print its "
+                        "link, and serve the games as they are written with the summary table updating, until "
+                        "the run ends (needs the serve extra)")
+    r.add_argument("--port", type=int, default=None, metavar="P",
+                   help=f"with --serve: the port (default {DEFAULT_WATCH_PORT}; 0: any free port)")
+    r.add_argument("--serve-host", default=None, metavar="HOST",
+                   help="with --serve: the interface to listen on (default 127.0.0.1, this machine only); any "
+                        "other than loopback gets a random access token, carried by the printed link")
+    r.add_argument("--serve-linger", type=float, default=None, metavar="S",
+                   help="with --serve: keep serving S seconds after the run ends (default 0)")
     add_format_argument(r)
     r.set_defaults(func=lambda a, c: _run(a, c) if a.plan or a.out else _err("--out DIR is required"))
     e = sub.add_parser("export", help="export traces to Parquet/JSONL for offline RL or fine-tuning",
