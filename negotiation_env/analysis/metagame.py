@@ -220,8 +220,10 @@ def symmetric_nash(payoff: np.ndarray, policies: Sequence[str] | None = None) ->
     ]
     cons = [LinearConstraint(a, lb, ub) for a, lb, ub in rows]
     c = np.r_[np.zeros(2 * k), -1.0]
+    # presolve off: HiGHS's MIP presolve can write a debug line to stdout from C++, and
+    # library code never prints; these programs are small enough to solve without it
     res = milp(c, constraints=cons, integrality=np.r_[np.zeros(k), np.ones(k), 0.0],
-               bounds=Bounds(np.r_[np.zeros(2 * k), lo], np.r_[np.ones(2 * k), hi]))
+               bounds=Bounds(np.r_[np.zeros(2 * k), lo], np.r_[np.ones(2 * k), hi]), options={"presolve": False})
     if res.status != 0:
         raise RuntimeError(f"the symmetric-equilibrium program failed: {res.message}")
     x = np.clip(res.x[:k], 0.0, None)
@@ -256,9 +258,11 @@ def alpha_rank(payoff: np.ndarray, policies: Sequence[str] | None = None, *, alp
         else:
             pi = alpharank.compute([mat], m=int(m), alpha=float(alpha))[2]
     pi = np.asarray(pi, dtype=float)
-    if not np.isfinite(pi).all():
-        raise ValueError(f"α-rank at alpha={alpha} gave no finite stationary distribution (try a smaller alpha)")
-    return pi, float(alpha)
+    if not np.isfinite(pi).all() or pi.min() < -1e-9:
+        raise ValueError(f"α-rank at alpha={alpha} gave no stationary distribution (try a smaller alpha)")
+    # the eigenvector solve leaves rounding-size negatives where a mass is 0
+    pi = np.clip(pi, 0.0, None)
+    return pi / pi.sum(), float(alpha)
 
 
 # -- replicator dynamics ----------------------------------------------------------------------
@@ -293,6 +297,7 @@ def plot_replicator(times: np.ndarray, shares: np.ndarray, policies: Sequence[st
     """A PNG of the replicator trajectory: each policy's share against time (the ``report``
     extra: matplotlib)."""
     try:
+        from matplotlib import colormaps
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError as e:  # pragma: no cover - depends on the environment
@@ -300,16 +305,18 @@ def plot_replicator(times: np.ndarray, shares: np.ndarray, policies: Sequence[st
     shares = np.asarray(shares)
     if shares.ndim != 2 or shares.shape[1] != len(policies) or len(times) != len(shares):
         raise ValueError("shares must have one row per time and one column per policy")
-    fig = Figure(figsize=(6.0, 3.6))
+    fig = Figure(figsize=(8.0, 4.0))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
+    cmap = colormaps["tab20"]
+    styles = ("-", "--", ":")
     for i, name in enumerate(policies):
-        ax.plot(times, shares[:, i], label=name)
+        ax.plot(times, shares[:, i], label=name, color=cmap(i % 20), linestyle=styles[(i // 20) % 3])
     ax.set_xlabel("time (payoff range units)")
     ax.set_ylabel("population share")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title("Replicator dynamics from the uniform mix")
-    ax.legend(fontsize="small")
+    ax.set_title("Replicator dynamics")
+    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -345,11 +352,19 @@ class MetaGame:
     left_out: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def alpharank_rank(self) -> list[int | None]:
+        """Per policy, 1 + the number of policies with a larger α-rank mass (by more than
+        1e-9): equal masses share a rank."""
+        if self.alpharank is None:
+            return [None] * len(self.policies)
+        return [1 + int(np.sum(self.alpharank > x + 1e-9)) for x in self.alpharank]
+
     def alpharank_order(self) -> list[str]:
         """The policies by α-rank mass, highest first (ties in name order)."""
         if self.alpharank is None:
             return []
-        return [self.policies[i] for i in sorted(range(len(self.policies)), key=lambda i: (-self.alpharank[i], self.policies[i]))]
+        order = sorted(range(len(self.policies)), key=lambda i: (-self.alpharank[i], self.policies[i]))
+        return [self.policies[i] for i in order]
 
     def plot(self, path: str | Path) -> Path:
         """The replicator trajectory as a PNG (:func:`plot_replicator`)."""
@@ -380,7 +395,7 @@ class MetaGame:
         order = list(range(k))
         if self.nash_rating is not None:
             order.sort(key=lambda i: (-self.nash_rating[i], self.policies[i]))
-        arank = {p: n + 1 for n, p in enumerate(self.alpharank_order())}
+        arank = self.alpharank_rank()
         pct = f"{round(100 * self.level)}%"
         rows = []
         for i in order:
@@ -390,7 +405,7 @@ class MetaGame:
             def ci(a):
                 return None if a is None else (float(a[i, 0]), float(a[i, 1]))
             rows.append([self.policies[i], at(self.nash_rating), ci(self.nash_rating_ci), at(self.nash_mix),
-                         at(self.alpharank), ci(self.alpharank_ci), arank.get(self.policies[i]),
+                         at(self.alpharank), ci(self.alpharank_ci), arank[i],
                          at(self.equilibrium), at(self.regret)])
         notes = ["Nash rating: mean advantage (A = M − Mᵀ) against the maximum-entropy Nash mix of A "
                  "(Nash averaging); Nash mass: that mix."]

@@ -184,6 +184,9 @@ def test_bootstrap_intervals_and_tables():
     assert payoff.columns == ["policy", *names] and ratings.column("policy")[-1] == "d"
     assert ratings.value("regret", policy="d") == pytest.approx(meta.regret[3])
     assert "30 resamples" in ratings.markdown()
+    # the three RPS policies are alike: equal α-rank masses share a rank
+    assert meta.alpharank_rank() == [1, 1, 1, 4]
+    assert ratings.column("α-rank") == [1, 1, 1, 4]
     assert payoff.csv_text().splitlines()[0] == "policy,a,b,c,d,games vs a,games vs b,games vs c,games vs d"
 
 
