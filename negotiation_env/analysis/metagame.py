@@ -254,7 +254,11 @@ def alpha_rank(payoff: np.ndarray, policies: Sequence[str] | None = None, *, alp
 
     with np.errstate(over="ignore"):
         if alpha is None:
-            pi, alpha = alpharank.sweep_pi_vs_alpha([mat], m=int(m), return_alpha=True)
+            try:
+                pi, alpha = alpharank.sweep_pi_vs_alpha([mat], m=int(m), return_alpha=True)
+            except (ValueError, IndexError, UnboundLocalError) as e:
+                # the sweep fails this way when no α in its range gives a single stationary distribution
+                raise ValueError(f"OpenSpiel's α sweep found no usable α ({e}); pass alpha") from e
         else:
             pi = alpharank.compute([mat], m=int(m), alpha=float(alpha))[2]
     pi = np.asarray(pi, dtype=float)
@@ -470,9 +474,12 @@ def fit_metagame(games: Sequence[PairGame], *, alpha: float | None = None, m: in
     nash_mix = nash_rating = pi = eq = eq_v = reg = times = traj = None
     try:
         nash_mix, nash_rating = nash_averaging(pay, policies)
+    except ValueError as e:
+        notes.append(f"Nash averaging refused: {e}.")
+    try:
         pi, alpha = alpha_rank(pay, policies, alpha=alpha, m=m)
     except ValueError as e:
-        notes.append(f"Nash averaging and α-rank refused: {e}.")
+        notes.append(f"α-rank refused: {e}.")
     try:
         eq, eq_v = symmetric_nash(pay, policies)
         reg = regret(pay, eq, policies)
@@ -480,7 +487,7 @@ def fit_metagame(games: Sequence[PairGame], *, alpha: float | None = None, m: in
     except ValueError as e:
         notes.append(f"Equilibrium, regret and replicator dynamics refused: {e}.")
     rating_ci = pi_ci = None
-    if n_resamples and nash_rating is not None:
+    if n_resamples and nash_rating is not None and pi is not None:
         fixed_alpha = alpha
 
         def stat(mat):

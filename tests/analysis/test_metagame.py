@@ -174,16 +174,16 @@ def test_bootstrap_intervals_and_tables():
     mat[:3, :3] = RPS
     mat[3, :3], mat[:3, 3] = -1.0, 1.0
     games = _games_from(mat, names, 3, np.random.default_rng(0))
-    meta = fit_metagame(games, n_resamples=30, seed=1, alpha=1.0)
+    meta = fit_metagame(games, n_resamples=20, seed=1, alpha=1.0)
     assert meta.nash_rating_ci.shape == (4, 2) and meta.alpharank_ci.shape == (4, 2)
     assert (meta.nash_rating_ci[:, 0] <= meta.nash_rating + 1e-9).all()
     assert meta.nash_rating_ci[3, 1] < -1.5  # the dominated policy stays far below in every resample
-    again = fit_metagame(games, n_resamples=30, seed=1, alpha=1.0)
+    again = fit_metagame(games, n_resamples=20, seed=1, alpha=1.0)
     assert np.array_equal(again.nash_rating_ci, meta.nash_rating_ci)
     payoff, ratings = meta.tables()
     assert payoff.columns == ["policy", *names] and ratings.column("policy")[-1] == "d"
     assert ratings.value("regret", policy="d") == pytest.approx(meta.regret[3])
-    assert "30 resamples" in ratings.markdown()
+    assert "20 resamples" in ratings.markdown()
     # the three RPS policies are alike: equal α-rank masses share a rank
     assert meta.alpharank_rank() == [1, 1, 1, 4]
     assert ratings.column("α-rank") == [1, 1, 1, 4]
@@ -199,7 +199,7 @@ def test_scripted_resource_run_gives_a_complete_meta_game(tmp_path):
         "pairings": "all", "games_per_cell": 2, "swap_seats": True,
         "config": {"num_rounds": 2, "cheap_talk_turns": 1}, "scenario_sets": {"mc0.8": ["mc080_1"]}}]}
     run(cfg, tmp_path, preflight=False)
-    meta = metagame(read_traces(tmp_path).traces, game="resource", n_resamples=20)
+    meta = metagame(read_traces(tmp_path).traces, game="resource", n_resamples=10)
     assert meta.policies == ["scripted:greedy", "scripted:linear", "scripted:oracle"]
     assert not np.isnan(meta.payoff).any() and meta.notes == [] and meta.left_out == []
     assert meta.counts.tolist() == [[2, 2, 2], [2, 2, 2], [2, 2, 2]]
@@ -209,3 +209,34 @@ def test_scripted_resource_run_gives_a_complete_meta_game(tmp_path):
     assert meta.trajectory.shape[1] == 3 and np.allclose(meta.trajectory.sum(axis=1), 1.0)
     png = meta.plot(tmp_path / "replicator.png")
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+# the scripted resource population's payoff matrix times 4 (docs/analysis.md, "Meta-game"):
+# abandoner, amnesiac, anchorer, boulware, conceder, deferent, fair_splitter, greedy,
+# hardliner, linear, noisy_linear, oracle, random, reciprocator, satisficer
+SCRIPTED_X4 = [
+    [0, 0, 0, 0, 0, 320, 160, 0, 0, 0, 0, 320, 280, 0, 240],
+    [0, 256, 192, 192, 308, 320, 248, 0, 192, 256, 248, 192, 175, 192, 320],
+    [0, 320, 192, 320, 320, 320, 226, 0, 144, 320, 320, 320, 280, 144, 320],
+    [0, 320, 192, 256, 320, 320, 248, 0, 192, 320, 320, 192, 200, 192, 320],
+    [0, 188, 192, 192, 256, 320, 248, 0, 192, 188, 188, 192, 110, 192, 320],
+    [104, 104, 104, 104, 104, 0, 248, 0, 104, 104, 104, 320, 280, 104, 284],
+    [88, 248, 208, 248, 248, 248, 248, 88, 88, 248, 248, 248, 216, 88, 168],
+    [0, 0, 0, 0, 0, 0, 160, 0, 0, 0, 0, 0, 220, 0, 80],
+    [0, 320, 240, 320, 320, 320, 160, 0, 0, 320, 320, 320, 280, 0, 320],
+    [0, 256, 192, 192, 308, 320, 248, 0, 192, 256, 224, 192, 167, 192, 320],
+    [0, 264, 192, 192, 308, 320, 248, 0, 192, 288, 256, 192, 161, 192, 320],
+    [192, 320, 192, 320, 320, 192, 248, 0, 192, 320, 320, 256, 280, 192, 320],
+    [69, 109, 69, 89, 109, 69, 77, 88, 69, 109, 89, 69, 88, 69, 75],
+    [0, 320, 240, 320, 320, 320, 160, 0, 0, 320, 320, 320, 280, 0, 320],
+    [144, 192, 192, 192, 192, 212, 208, 48, 192, 192, 192, 192, 222, 192, 256],
+]
+
+
+def test_scripted_population_equilibrium_is_silent_and_exact(capfd):
+    m = np.array(SCRIPTED_X4) / 4.0
+    x, v = symmetric_nash(m)
+    # everyone playing fair_splitter (index 6) earns 62 and no policy earns more against it
+    assert x == pytest.approx(np.eye(15)[6]) and v == 62.0 and m[:, 6].max() == 62.0
+    assert regret(m, x) == pytest.approx(62.0 - m[:, 6])
+    assert capfd.readouterr().out == ""  # the solver writes nothing to the terminal
