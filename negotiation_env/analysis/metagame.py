@@ -42,8 +42,8 @@ Regret against the meta-game equilibrium
 Replicator dynamics
     OpenSpiel's single-population replicator (``open_spiel.python.egt.dynamics``) on
     ``M / (max M - min M)`` (so that time is in the same units for any reward scale),
-    integrated from the uniform mix with ``scipy.integrate.solve_ivp`` (RK45; a
-    Runge–Kutta step keeps the sum of the shares at 1 up to rounding).
+    integrated from the uniform mix with ``scipy.integrate.solve_ivp`` (RK45 at tight
+    tolerances); a trajectory that leaves the simplex by more than 1e-6 is refused.
 
 Intervals
     Percentile bootstrap over the same common-random-number blocks as the ratings
@@ -294,7 +294,10 @@ def replicator_trajectory(payoff: np.ndarray, policies: Sequence[str] | None = N
     sol = solve_ivp(lambda t, x: field_(x), (0.0, t_max), x0, t_eval=times, rtol=1e-9, atol=1e-12)
     if not sol.success:
         raise RuntimeError(f"replicator integration failed: {sol.message}")
-    return sol.t, sol.y.T
+    shares = sol.y.T
+    if np.abs(shares.sum(axis=1) - 1.0).max() > 1e-6 or shares.min() < -1e-6:
+        raise RuntimeError("replicator integration left the simplex (shorten t_max)")
+    return sol.t, shares
 
 
 def plot_replicator(times: np.ndarray, shares: np.ndarray, policies: Sequence[str], path: str | Path) -> Path:
@@ -464,6 +467,10 @@ def fit_metagame(games: Sequence[PairGame], *, alpha: float | None = None, m: in
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     if n_resamples < 0:
         raise ValueError(f"n_resamples must be >= 0, got {n_resamples!r}")
+    if alpha is not None and not (isinstance(alpha, (int, float)) and math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"alpha must be a finite number > 0 or None, got {alpha!r}")
+    if not isinstance(m, int) or m < 2:
+        raise ValueError(f"m (α-rank population size) must be an integer >= 2, got {m!r}")
     policies = sorted({g.a for g in games} | {g.b for g in games})
     if len(policies) < 2:
         raise ValueError("a meta-game needs games of at least two different policies")

@@ -54,6 +54,11 @@ def test_bad_matrices_are_refused():
         nash_averaging(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="finite"):
         max_entropy_nash(np.array([[np.inf]]))
+    games = [PairGame("a", "b", 1.0, 0.0), PairGame("b", "a", 1.0, 0.0)]
+    with pytest.raises(ValueError, match="alpha"):
+        fit_metagame(games, alpha=-1.0)
+    with pytest.raises(ValueError, match="population size"):
+        fit_metagame(games, m=1)
 
 
 def test_missing_cells_are_refused_by_name():
