@@ -256,7 +256,11 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
     for n in notes:
         print_text(console, f"note: {n}", fmt, style="yellow")
     for t in tables:
-        _print_report_table(console, t, fmt)
+        if t.rows:
+            _print_report_table(console, t, fmt)
+        else:
+            for line in (t.title, *t.notes):
+                print_text(console, line, fmt)
     print_text(console, f"wrote {', '.join(f.name for f in files)} to {out}; games read: {len(traces)} from "
                         f"{len(sources)} source{'' if len(sources) == 1 else 's'}", fmt)
     return 0

@@ -99,6 +99,28 @@ def _left_reason(d: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _groups(r: Ratings) -> list[list[str]]:
+    """The connected components of the rated policies' comparison graph (who met whom)."""
+    k = len(r.policies)
+    met = (r.wins + r.draws + r.losses) > 0
+    seen: set[int] = set()
+    out = []
+    for start in range(k):
+        if start in seen:
+            continue
+        comp, todo = [], [start]
+        seen.add(start)
+        while todo:
+            i = todo.pop()
+            comp.append(i)
+            for j in range(k):
+                if j not in seen and (met[i, j] or met[j, i]):
+                    seen.add(j)
+                    todo.append(j)
+        out.append(sorted(r.policies[i] for i in comp))
+    return out
+
+
 def _count_text(c: Counter) -> str:
     return ", ".join(f"{n} {why}" for why, n in sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -111,11 +133,12 @@ def _board(game: str, traces: Sequence[Mapping[str, Any]], *, level: float, n_re
     pairwise = [d for d in traces if len(d.get("agents") or []) == 2]
     if not pairwise:
         shown = ", ".join(f"{n} with {s} seats" for s, n in sorted(seats.items()))
-        board.notes.append(f"{game}: not rated: a rating compares the two seats of a game, and its "
-                           f"{len(traces)} games are not two-seat games ({shown})")
+        board.notes.append(f"{game}: not rated: a rating compares the two seats of a game, and none of its "
+                           f"{len(traces)} game{'' if len(traces) == 1 else 's'} has two seats ({shown})")
         return board
     if len(pairwise) < len(traces):
-        board.notes.append(f"{len(traces) - len(pairwise)} games with other than two seats left out (not pairwise)")
+        n = len(traces) - len(pairwise)
+        board.notes.append(f"{n} game{'' if n == 1 else 's'} with other than two seats left out (not pairwise)")
     for d in pairwise:
         why = _left_reason(d)
         if why is not None:
@@ -133,17 +156,23 @@ def _board(game: str, traces: Sequence[Mapping[str, Any]], *, level: float, n_re
         board.ratings = fit_ratings(games, level=level, n_resamples=n_resamples, seed=seed, anchor=use_anchor,
                                     prior=prior, comparison=board.comparison, left_out=left, progress=progress)
         board.notes.extend(board.ratings.notes)
+        groups = _groups(board.ratings)
+        if len(groups) > 1:
+            board.notes.append(f"the policies fall into {len(groups)} groups that never met, directly or through "
+                               "others (" + "; ".join(", ".join(g) for g in groups) + "): a rating compares only "
+                               "within its group")
         if openskill is not None:
             board.openskill = {o.policy: o for o in openskill_ratings(games, model=openskill)}
         selfplay = len(games) - len(cross)
         if selfplay:
-            board.notes.append(f"{selfplay} self-play games are in neither the fit nor the table (they say "
-                               "nothing about a rating)")
+            board.notes.append(f"{selfplay} self-play game{'' if selfplay == 1 else 's'} counted in neither the fit "
+                               "nor the table (a policy against itself says nothing about a rating)")
     rated = set(board.ratings.policies) if board.ratings is not None else set()
     for label in sorted(board.left_out):
         c = board.left_out[label]
         tail = "" if label in rated else "; not rated"
-        board.notes.append(f"{label}: {sum(c.values())} games left out ({_count_text(c)}){tail}")
+        n = sum(c.values())
+        board.notes.append(f"{label}: {n} game{'' if n == 1 else 's'} left out ({_count_text(c)}){tail}")
     return board
 
 
@@ -155,6 +184,8 @@ def leaderboard(traces: Iterable[Any], *, game: str | None = None, level: float 
     for the second view, or None. ``progress(game, done, total)`` follows each game's
     bootstrap. Raises ``ValueError`` for a ``game`` the traces do not hold or an
     ``anchor`` no rated game has."""
+    if openskill is not None:  # a missing extra is said before any fitting
+        openskill_ratings([], model=openskill)
     dicts = [as_dict(t) for t in traces]
     by_game: dict[str, list[dict[str, Any]]] = {}
     for d in dicts:
@@ -216,7 +247,14 @@ def leaderboard_markdown(boards: Sequence[GameBoard], level: float, sources: Seq
     head = ["# Leaderboard", ""]
     if sources:
         head += ["Runs: " + ", ".join(str(s) for s in sources), ""]
-    return "\n".join(head) + "\n" + "\n".join(t.markdown() for t in leaderboard_tables(boards, level)[0])
+    return "\n".join(head) + "\n" + "\n".join(_markdown(t) for t in leaderboard_tables(boards, level)[0])
+
+
+def _markdown(t: Table) -> str:
+    """A board's Markdown: its table, or only its title and notes where nothing is rated."""
+    if t.rows:
+        return t.markdown()
+    return "\n".join([f"### {t.title}", "", *t.notes]) + "\n"
 
 
 def write_leaderboard(boards: Sequence[GameBoard], out: str | Path, level: float,

@@ -338,7 +338,8 @@ def openskill_ratings(games: Sequence[PairGame], *, model: str = "plackett_luce"
     games between two different policies played one at a time in :func:`game_order`
     order (``PairGame.order``, then policy names), each a win, loss or tie by
     :attr:`PairGame.score_a`; OpenSkill's default prior (``mu`` 25, ``sigma`` 25/3).
-    Best ordinal first. Raises :class:`MissingExtra` without the ``ratings`` extra."""
+    Best ordinal first (empty without such games). Raises :class:`MissingExtra` without
+    the ``ratings`` extra."""
     if model not in OPENSKILL_MODELS:
         raise ValueError(f"unknown OpenSkill model {model!r}; models: {', '.join(OPENSKILL_MODELS)}")
     try:
@@ -348,8 +349,6 @@ def openskill_ratings(games: Sequence[PairGame], *, model: str = "plackett_luce"
                            "'negotiation_env[ratings]'") from e
     m = getattr(os_models, OPENSKILL_MODELS[model])()
     cross = sorted((g for g in games if g.a != g.b), key=lambda g: (g.order, g.a, g.b))
-    if not cross:
-        raise ValueError("ratings need games between at least two different policies")
     state: dict[str, Any] = {}
     played: dict[str, int] = {}
     for g in cross:
