@@ -562,9 +562,9 @@ table.games td.tags{white-space:normal}col.c-i{width:2.6em}col.c-id{width:25%}co
 table.summary td.seats{text-align:left;max-width:18em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .tabs{margin:2px 0 8px}.tabs a.tab{padding:3px 10px;margin-right:4px;border:1px solid #d9e2ec;border-radius:6px 6px 0 0;
 text-decoration:none;color:#243b53;background:#eef2f7}.tabs a.tab.on{background:#fff;font-weight:600;border-bottom-color:#fff}
-table.board{font-size:13px}table.board th{cursor:pointer;user-select:none;white-space:nowrap}table.board td{text-align:right}
+table.board{font-size:13px}table.board th{cursor:pointer;user-select:none;white-space:nowrap}table.board td{text-align:right;white-space:nowrap}
 table.board td:nth-child(2){text-align:left}th[aria-sort=ascending]::after{content:" \\25B2"}
-th[aria-sort=descending]::after{content:" \\25BC"}.lgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;
+th[aria-sort=descending]::after{content:" \\25BC"}.lgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;overflow-x:auto;
 margin:10px 0;border-radius:6px}.lgame h3{margin:4px 0}.lgame p.note{margin:2px 0;font-size:12px}
 """
 
