@@ -194,8 +194,10 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
     problems: list[str] = []
     seen: dict[tuple, Path] = {}
     dropped = 0
+    reading = sources[0]
     try:
         for src in sources:
+            reading = src
             res = read_traces(src, runs="all" if args.all_runs else None)
             problems += [str(p) for p in res.problems]
             for t in res.traces:
@@ -209,7 +211,7 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
     except MixedEnvVersions as e:
         return _err(str(e))
     except OSError as e:
-        return _could_not_write(e, None, "nothing was written", sources[0])
+        return _could_not_write(e, None, "nothing was written", reading)
     notes = []
     if dropped:
         notes.append(f"{dropped} games already read from an earlier RUN (the same run given twice, or a copy "
