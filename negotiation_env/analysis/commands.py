@@ -252,7 +252,7 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
                              "games": [{"game": b.game, "comparison": b.comparison, "games": b.games,
                                         "rated": b.ratings is not None, "rows": b.rows(), "notes": b.notes}
                                        for b in boards]})
-        return 0
+        return 0 if any(b.ratings is not None for b in boards) else exitcodes.NOTHING
     for p in problems:
         print_text(console, f"skipped trace line: {p}", fmt, style="yellow")
     for n in notes:
@@ -265,6 +265,8 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
                 print_text(console, line, fmt)
     print_text(console, f"wrote {', '.join(f.name for f in files)} to {out}; games read: {len(traces)} from "
                         f"{len(sources)} source{'' if len(sources) == 1 else 's'}", fmt)
+    if not any(b.ratings is not None for b in boards):
+        return print_error("no game could be rated (the notes above say why)", exitcodes.NOTHING)
     return 0
 
 

@@ -127,6 +127,11 @@ def test_bad_paths_and_flags(run_dir, tmp_path, capsys):
         assert main(["leaderboard", *map(str, argv), "--out", str(tmp_path / "never"), "--resamples", "0"]) == 2, argv
         assert msg in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+    # a game that cannot be rated: its board and note are written, and the exit code says nothing was rated
+    assert main(["leaderboard", str(run_dir), "--game", "rulemaking", "--out", str(tmp_path / "rm")]) == 1
+    captured = capsys.readouterr()
+    assert "none of its 1 game has two seats" in captured.out and "no game could be rated" in captured.err
+    assert "### rulemaking: not rated" in (tmp_path / "rm" / "leaderboard.md").read_text()
 
 
 def test_openskill_needs_its_extra(run_dir, tmp_path, capsys, monkeypatch):
