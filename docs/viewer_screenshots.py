@@ -1,12 +1,16 @@
 """Regenerate the viewer screenshots of docs/viewer.md (headless Chromium required).
 
-    python docs/viewer_screenshots.py            # writes docs/img/viewer_list_summary.png
-                                                 # and docs/img/viewer_search.png
+    python docs/viewer_screenshots.py            # writes docs/img/viewer_list_summary.png,
+                                                 # docs/img/viewer_search.png and
+                                                 # docs/img/viewer_leaderboard.png
+    python docs/viewer_screenshots.py --only leaderboard    # one of them
 
 Plays a small scripted run with the runner (a resource cohort under ``swap_seats``, so
 each pairing is seen in both seatings, a matrix cross-play and two rulemaking runs; a few
 seconds), writes its viewer, and captures the page as it opens (game list and run
-summary) and with a search typed into the box. The browser driver is the one the viewer
+summary), with a search typed into the box, and on its leaderboard tab with the resource
+board sorted by a header click and one policy's link followed (the list filtered to its
+games). The browser driver is the one the viewer
 tests use (``tests/analysis/browser.py``: Chromium over its DevTools pipe).
 """
 
@@ -40,12 +44,19 @@ CONFIG = {
 
 #: what the search screenshot types into the box
 QUERY = "joint optimum"
+#: the policy whose games the leaderboard screenshot lists
+POLICY = "scripted:oracle"
+#: the screenshots, by name
+SHOTS = ("list_summary", "search", "leaderboard")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="folder for the PNG files")
+    ap.add_argument("--only", choices=SHOTS, action="append", default=None,
+                    help="write only this screenshot (repeatable; default all)")
     args = ap.parse_args(argv)
+    only = set(args.only or SHOTS)
     if chromium_path() is None:
         print("chromium not found (apt-get install -y chromium, or set CHROMIUM)", file=sys.stderr)
         return 2
@@ -54,15 +65,26 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp) / "viewer-screenshot"
         run(CONFIG, folder, preflight=False)
         page, n = view_run(folder)
+        written = []
         with Browser(width=1600, height=900) as b:
             b.open(page.as_uri())
             b.wait_for("document.getElementById('summary') !== null")
-            first = b.screenshot(args.out / "viewer_list_summary.png")
-            b.type("#search", QUERY)
-            b.wait_for("document.getElementById('search-count').textContent !== ''")
-            second = b.screenshot(args.out / "viewer_search.png")
-            found = b.eval("document.getElementById('search-count').textContent")
-    print(f"{n} games; wrote {first} and {second} (search: {found})")
+            if "list_summary" in only:
+                written.append(b.screenshot(args.out / "viewer_list_summary.png"))
+            if "search" in only:
+                b.type("#search", QUERY)
+                b.wait_for("document.getElementById('search-count').textContent !== ''")
+                written.append(b.screenshot(args.out / "viewer_search.png"))
+                b.eval("var s=document.getElementById('search'); s.value=''; s.dispatchEvent(new Event('input')); 1")
+            if "leaderboard" in only:
+                b.click('a.tab[data-tab="leaderboard"]')
+                b.wait_for("document.body.dataset.tab === 'leaderboard'")
+                b.click('#board .lgame[data-game=resource] th[data-col="4"]')  # sort by games
+                b.click('#board .lgame[data-game=resource] th[data-col="2"]')  # then by Elo, highest first
+                b.click(f'#board .lgame[data-game=resource] a.policy[title="list the games of {POLICY}"]')
+                b.wait_for("document.getElementById('f-policy').value !== ''")
+                written.append(b.screenshot(args.out / "viewer_leaderboard.png"))
+    print(f"{n} games; wrote " + ", ".join(map(str, written)))
     return 0
 
 

@@ -82,6 +82,9 @@ COMMAND_CODES: dict[str, tuple[int | tuple[int, str], ...]] = {
                        (USAGE, "usage error, or files of the same names in --out (pass --force)")),
     "report": (OK, (NOTHING, "the source's trace files hold no game"), _SOURCE_USAGE, STORAGE),
     "view": (OK, _SOURCE_USAGE, STORAGE),
+    "leaderboard": (OK, (NOTHING, "the sources' trace files hold no game, or no game that can be rated (the notes "
+                                  "say why)"), _SOURCE_USAGE,
+                    (MODEL, "--openskill needs the ratings extra (the message gives the pip install line)"), STORAGE),
     "judge": (OK, _SOURCE_USAGE, STORAGE),
     "experiments": (OK, _SOURCE_USAGE, (MODEL, "a scoring model could not be loaded"), STORAGE),
 }

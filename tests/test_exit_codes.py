@@ -70,7 +70,7 @@ def test_export_minari_refuses_an_existing_dataset_and_force_replaces_it(run_dir
 # --------------------------------------------------------------------------- a source that is not a run
 
 READERS = {
-    "report": (), "view": (), "judge": ("--tables-only",),
+    "report": (), "view": (), "leaderboard": (), "judge": ("--tables-only",),
     "export": ("--kind", "transitions", "--out", "{tmp}/x.jsonl"),
     "experiments": ("--model", "hf:nowhere"),
 }
@@ -105,7 +105,8 @@ def test_every_command_lists_its_exit_codes_in_help():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     helps = {name: p.format_help() for name, p in sub.choices.items()}
-    assert sorted(helps) == ["experiments", "export", "games", "judge", "play", "report", "run", "scenarios", "train", "view"]
+    assert sorted(helps) == ["experiments", "export", "games", "judge", "leaderboard", "play", "report", "run",
+                             "scenarios", "train", "view"]
     for name, text in helps.items():
         assert "\nexit codes:\n  0    " in text, name
     assert "\n  2    usage error, a missing source, or a folder that is not a run (no traces.jsonl)\n" in helps["view"]

@@ -57,7 +57,7 @@ from .hooks import analysis_of
 __all__ = [
     "as_dict", "seat_label", "lineup", "pairing", "mc_level", "mc_text", "scenario_ratio", "ResourceCell", "RulemakingCell",
     "resource_cell", "rulemaking_cell", "condition_label", "outcome_tags", "MC_LEVELS", "MatrixCell", "matrix_cell",
-    "usable", "cell_fields",
+    "usable", "unusable_reason", "cell_fields",
 ]
 
 #: the compatibility levels of seed 000 §4.1
@@ -83,13 +83,23 @@ def usable(traces: Iterable[Any], game: str) -> tuple[list[dict[str, Any]], list
         d = as_dict(t)
         if d.get("game") != game:
             continue
-        if ((d.get("meta") or {}).get("model_calls") or {}).get("degraded"):
-            left.append(f"{d.get('game_id')} (degraded: a model call ran out of retries)")
-        elif d.get("status", "complete") == "complete" and d.get("rounds"):
+        why = unusable_reason(d)
+        if why is None:
             keep.append(d)
         else:
-            left.append(f"{d.get('game_id')} ({d.get('status')})")
+            left.append(f"{d.get('game_id')} ({why})")
     return keep, left
+
+
+def unusable_reason(trace: Mapping[str, Any]) -> str | None:
+    """Why :func:`usable` leaves ``trace`` out (``"degraded: ..."``, or its status:
+    ``"error"``, ``"truncated"``, ``"complete"`` for a complete game without a resolved
+    round), or None when it is counted."""
+    if ((trace.get("meta") or {}).get("model_calls") or {}).get("degraded"):
+        return "degraded: a model call ran out of retries"
+    if trace.get("status", "complete") == "complete" and trace.get("rounds"):
+        return None
+    return str(trace.get("status"))
 
 
 def seat_label(trace: Mapping[str, Any], agent: str) -> str:

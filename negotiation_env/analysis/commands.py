@@ -3,6 +3,8 @@ part of the analysis that draws on the terminal, with rich).
 
     negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE] [--resamples N]
     negotiation-env view DIR [--out FILE]
+    negotiation-env leaderboard RUN [RUN ...] [--game G] [--level 0.9] [--resamples 1000] [--seed 0]
+                                [--anchor POLICY] [--openskill [MODEL]] [--out OUT] [--all-runs]
     negotiation-env judge DIR --model M --base-url URL [--api-key-env VAR] [--human FILE] [--labels FILE]
                           [--max-attempts 3] [--timeout 120] [--workers 1] [--limit N] [--force] [--tables-only]
     negotiation-env judge DIR --merge NAME=FILE --merge NAME=FILE [--pick LABEL=NAME ...] [--human FILE]
@@ -165,6 +167,109 @@ def _view(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+#: bootstrap work (resamples times games read) past which the leaderboard shows a progress bar
+LONG_BOOTSTRAP = 200_000
+
+
+def _leaderboard(args: argparse.Namespace, console: Console) -> int:
+    from ..traces import read_traces
+    from ..traces.reader import check_env_versions, record_key
+    from .leaderboard import DEFAULT_OUT, leaderboard, leaderboard_tables, write_leaderboard
+    from .ratings import MissingExtra
+
+    fmt = resolve_format(args.format, console)
+    sources: list[Path] = []
+    for path in args.sources:
+        src = _source(path)
+        if isinstance(src, str):
+            return _err(src)
+        if any(src.resolve() == s.resolve() for s in sources):
+            return _err(f"{src} is given twice: each run is read once")
+        sources.append(src)
+    if not 0.0 < args.level < 1.0:
+        return _err(f"--level must be between 0 and 1 (e.g. 0.9), got {args.level:g}")
+    if args.resamples < 0:
+        return _err("--resamples must be >= 0 (0: point ratings, no intervals)")
+    traces: list[Any] = []
+    problems: list[str] = []
+    seen: dict[tuple, Path] = {}
+    dropped = 0
+    reading = sources[0]
+    try:
+        for src in sources:
+            reading = src
+            res = read_traces(src, runs="all" if args.all_runs else None)
+            problems += [str(p) for p in res.problems]
+            for t in res.traces:
+                key = record_key(t)
+                if key in seen:
+                    dropped += 1
+                    continue
+                seen[key] = src
+                traces.append(t)
+        check_env_versions(traces)
+    except MixedEnvVersions as e:
+        return _err(str(e))
+    except OSError as e:
+        return _could_not_write(e, None, "nothing was written", reading)
+    notes = []
+    if dropped:
+        notes.append(f"{dropped} games already read from an earlier RUN (the same run given twice, or a copy "
+                        "of it) were left out: the first record of each game counts")
+    if not traces:
+        return print_error(f"no games in {', '.join(map(str, sources))}: the trace files hold no complete record; "
+                           "nothing to rate", exitcodes.NOTHING)
+    out = Path(args.out) if args.out else (sources[0] if sources[0].is_dir() else sources[0].parent) / DEFAULT_OUT
+    err_console = Console(stderr=True)
+    show = err_console.is_terminal and args.resamples * len(traces) >= LONG_BOOTSTRAP
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("bootstrap {task.fields[game]}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=err_console, transient=True, disable=not show)
+    tasks: dict[str, Any] = {}
+
+    def tick(game: str, done: int, total: int) -> None:
+        if game not in tasks:
+            tasks[game] = progress.add_task("bootstrap", total=total, game=escape(game))
+        progress.update(tasks[game], completed=done)
+
+    try:
+        with progress:
+            boards = leaderboard(traces, game=args.game, level=args.level, n_resamples=args.resamples,
+                                 seed=args.seed, anchor=args.anchor, openskill=args.openskill, progress=tick)
+    except MissingExtra as e:
+        return print_error(str(e), exitcodes.MODEL)
+    except ValueError as e:
+        return _err(str(e))
+    try:
+        files = write_leaderboard(boards, out, args.level, sources)
+    except OSError as e:
+        return _could_not_write(e, out, "the files written before it are whole, none is partial", sources[0])
+    tables, _ = leaderboard_tables(boards, args.level)
+    if fmt == "json":
+        print_json(console, {"sources": sources, "out": out, "files": files, "problems": problems, "notes": notes,
+                             "level": args.level, "resamples": args.resamples, "seed": args.seed,
+                             "games": [{"game": b.game, "comparison": b.comparison, "games": b.games,
+                                        "rated": b.ratings is not None, "rows": b.rows(), "notes": b.notes}
+                                       for b in boards]})
+        return 0 if any(b.ratings is not None for b in boards) else exitcodes.NOTHING
+    for p in problems:
+        print_text(console, f"skipped trace line: {p}", fmt, style="yellow")
+    for n in notes:
+        print_text(console, f"note: {n}", fmt, style="yellow")
+    for t in tables:
+        if t.rows:
+            _print_report_table(console, t, fmt)
+        else:
+            for line in (t.title, *t.notes):
+                print_text(console, line, fmt)
+    print_text(console, f"wrote {', '.join(f.name for f in files)} to {out}; games read: {len(traces)} from "
+                        f"{len(sources)} source{'' if len(sources) == 1 else 's'}", fmt)
+    if not any(b.ratings is not None for b in boards):
+        return print_error("no game could be rated (the notes above say why)", exitcodes.NOTHING)
+    return 0
+
+
 def _judge(args: argparse.Namespace, console: Console) -> int:
     from ..traces import read_traces
     from .judge import LABELS_DIR, OpenAIChat, api_key_from_env, judge_run, load_taxonomy, write_tables
@@ -301,7 +406,7 @@ def _experiments(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
-    """Register ``report``, ``view``, ``judge`` and ``experiments`` on the ``negotiation-env`` parser."""
+    """Register ``report``, ``view``, ``leaderboard``, ``judge`` and ``experiments`` on the ``negotiation-env`` parser."""
     r = sub.add_parser("report", help="tables (Markdown, CSV) and figures (PNG) of the papers from traces",
                        description="Write the papers' tables and figures for whatever games DIR's traces "
                                    "hold: resource (Yao et al.: headline, Tables 3, 4, 9, 10, 12, process metrics, "
@@ -335,6 +440,30 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--out", default=None, help="output file (default DIR/viewer.html)")
     v.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     v.set_defaults(func=_view)
+    lb = sub.add_parser(
+        "leaderboard", help="ratings of the policies of one or several runs: Bradley–Terry (Elo) with intervals",
+        description="Per game, a Bradley–Terry rating of every policy on the Elo scale (mean 1500, or --anchor at "
+                    "1500) with percentile bootstrap intervals that resample within pairings and keep the two seat "
+                    "orders of a scenario draw together; per policy its games against other policies, wins, draws, "
+                    "losses, the pairings it covered and its games left out. Notes name every pairing never played, "
+                    "each policy's games left out (degraded, error, truncated) and a game that is not rated (more "
+                    "than two seats). Writes leaderboard.csv and leaderboard.md.")
+    lb.add_argument("sources", nargs="+", metavar="RUN", help="run folder or .jsonl trace file (one or more)")
+    lb.add_argument("--game", default=None, help="rate this game only (default: every game, one board each)")
+    lb.add_argument("--level", type=float, default=0.9, help="interval level (default 0.9)")
+    lb.add_argument("--resamples", type=int, default=1000, metavar="N",
+                    help="bootstrap resamples (default 1000; 0: point ratings without intervals)")
+    lb.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    lb.add_argument("--anchor", default=None, metavar="POLICY", help="put this policy at 1500 (default: the mean)")
+    lb.add_argument("--openskill", nargs="?", const="plackett_luce", default=None,
+                    choices=["plackett_luce", "bradley_terry"],
+                    help="add OpenSkill's online rating (mu, sigma, ordinal = mu - 3 sigma) as a second view, games "
+                         "played in run, cell, scenario, repetition order (default model plackett_luce; needs "
+                         "the ratings extra)")
+    lb.add_argument("--out", default=None, help="output folder (default RUN/leaderboard of the first RUN)")
+    lb.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
+    add_format_argument(lb)
+    lb.set_defaults(func=_leaderboard)
     j = sub.add_parser("judge", help="label resource-game rounds with an LLM judge (the resource paper's Appendix G)",
                        description="One call per complete resource game to an OpenAI-compatible server; answers "
                                    "are validated strictly and retried with the error; labels go to "

@@ -36,6 +36,16 @@ Intervals
     cell (same run, cell and scenario) whose repetitions ``2k`` and ``2k + 1`` are the two
     seat orders of one draw (``swap_seats``); for traces without runner info, games with
     the same env seed. ``block`` replaces this key with a function of a trace.
+
+OpenSkill, a second view
+    :func:`openskill_ratings` plays the same two-policy games, self-play left out, through
+    an online Bayesian rating (OpenSkill's Plackett–Luce model, or its Weng–Lin
+    Bradley–Terry model): each game updates the two policies' ``mu`` and ``sigma`` in
+    turn, a draw as a tie, and the ordinal ``mu - 3 sigma`` is a conservative rating. An
+    online rating depends on the order of the games, so they are played in one fixed
+    order (:func:`game_order`: by run id, cell, scenario, repetition, then game id); the
+    Bradley–Terry fit, which no order changes, is the primary rating. OpenSkill is the
+    ``ratings`` extra (``pip install 'negotiation_env[ratings]'``), imported only here.
 """
 
 from __future__ import annotations
@@ -50,7 +60,8 @@ from .cells import as_dict, seat_label, usable
 from .hooks import GameAnalysis, analysis_of
 
 __all__ = ["PairGame", "Ratings", "pair_games", "crn_block", "bradley_terry", "elo_scale", "fit_ratings",
-           "ratings", "comparison_of", "ELO_SCALE"]
+           "ratings", "comparison_of", "ELO_SCALE", "game_order", "OpenSkillRating", "openskill_ratings",
+           "OPENSKILL_MODELS", "MissingExtra"]
 
 #: Elo points per unit of natural-log strength
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -66,12 +77,14 @@ _DRAW_TOL = 1e-9
 @dataclass(frozen=True)
 class PairGame:
     """One game as a pairwise result: policy ``a`` scored ``payoff_a``, ``b`` scored
-    ``payoff_b``; ``block`` groups games that resample together."""
+    ``payoff_b``; ``block`` groups games that resample together; ``order`` is the game's
+    place in the fixed order an online rating plays games in (:func:`game_order`)."""
     a: str
     b: str
     payoff_a: float
     payoff_b: float
     block: Hashable = None
+    order: tuple = ()
 
     @property
     def score_a(self) -> float:
@@ -89,6 +102,15 @@ def crn_block(trace: Mapping[str, Any]) -> Hashable:
     if seed is None:
         return ("game", trace.get("game_id"))
     return ("env", trace.get("game"), trace.get("scenario"), seed)
+
+
+def game_order(trace: Mapping[str, Any]) -> tuple[str, str, str, int, str]:
+    """The sort key of a trace in the order an online rating plays games: run id, cell,
+    scenario, repetition, game id (empty text and ``-1`` where a trace has none)."""
+    run = trace.get("run") if isinstance(trace.get("run"), Mapping) else {}
+    rep = run.get("repetition")
+    return (str(run.get("run_id") or ""), str(run.get("cell") or ""), str(trace.get("scenario") or ""),
+            rep if isinstance(rep, int) and not isinstance(rep, bool) else -1, str(trace.get("game_id") or ""))
 
 
 def pair_games(traces: Iterable[Any], game: str | None = None, *,
@@ -113,7 +135,7 @@ def pair_games(traces: Iterable[Any], game: str | None = None, *,
                 left.append(f"{d.get('game_id')} (no finite reward for every seat)")
                 continue
             la, lb = (seat_label(d, a) for a in agents)
-            out.append(PairGame(la, lb, float(vals[0]), float(vals[1]), block(d)))
+            out.append(PairGame(la, lb, float(vals[0]), float(vals[1]), block(d), game_order(d)))
     return out, left
 
 
@@ -212,9 +234,10 @@ def _win_matrix(games: Sequence[PairGame], index: Mapping[str, int], prior: floa
 
 def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: int = 1000, seed: int = 0,
                 anchor: str | None = None, prior: float = 0.5, comparison: str = GameAnalysis.rating_comparison,
-                left_out: Sequence[str] = ()) -> Ratings:
+                left_out: Sequence[str] = (), progress: Callable[[int, int], None] | None = None) -> Ratings:
     """Bradley–Terry ratings of :class:`PairGame` results with bootstrap intervals
-    (see the module docstring); ``n_resamples=0`` gives point ratings with NaN bounds."""
+    (see the module docstring); ``n_resamples=0`` gives point ratings with NaN bounds.
+    ``progress(done, total)`` is called after each bootstrap resample."""
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     if prior < 0 or not math.isfinite(prior):
@@ -260,6 +283,8 @@ def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: i
                 for b in rng.integers(0, len(blocks), size=len(blocks)):
                     sample.extend(blocks[b])
             draws[r] = elo_scale(bradley_terry(_win_matrix(sample, index, prior)), anchor=a_idx)
+            if progress is not None:
+                progress(r + 1, n_resamples)
         alpha = (1.0 - level) / 2.0
         low, high = np.quantile(draws, [alpha, 1.0 - alpha], axis=0)
 
@@ -271,7 +296,8 @@ def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: i
 
 def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.9, n_resamples: int = 1000,
             seed: int = 0, anchor: str | None = None, prior: float = 0.5,
-            block: Callable[[Mapping[str, Any]], Hashable] = crn_block) -> Ratings:
+            block: Callable[[Mapping[str, Any]], Hashable] = crn_block,
+            progress: Callable[[int, int], None] | None = None) -> Ratings:
     """Ratings of the policies in ``traces``: of one ``game``, or pooled over every
     two-seat game when ``game`` is None (see the module docstring for the comparison,
     the fit and the intervals)."""
@@ -285,4 +311,53 @@ def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.
     if not games:
         raise ValueError("no usable two-seat games to rate" + (f" ({len(left)} left out)" if left else ""))
     return fit_ratings(games, level=level, n_resamples=n_resamples, seed=seed, anchor=anchor, prior=prior,
-                       comparison=desc, left_out=left)
+                       comparison=desc, left_out=left, progress=progress)
+
+
+class MissingExtra(ImportError):
+    """An optional library the call needs is not installed; the message names the extra."""
+
+
+#: the OpenSkill models :func:`openskill_ratings` plays, by name
+OPENSKILL_MODELS = {"plackett_luce": "PlackettLuce", "bradley_terry": "BradleyTerryFull"}
+
+
+@dataclass(frozen=True)
+class OpenSkillRating:
+    """One policy's OpenSkill rating after every game: ``mu``, ``sigma`` and the
+    conservative ``ordinal`` (``mu - 3 sigma``)."""
+    policy: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+def openskill_ratings(games: Sequence[PairGame], *, model: str = "plackett_luce") -> list[OpenSkillRating]:
+    """The OpenSkill view of :class:`PairGame` results (see the module docstring): the
+    games between two different policies played one at a time in :func:`game_order`
+    order (``PairGame.order``, then policy names), each a win, loss or tie by
+    :attr:`PairGame.score_a`; OpenSkill's default prior (``mu`` 25, ``sigma`` 25/3).
+    Best ordinal first (empty without such games). Raises :class:`MissingExtra` without
+    the ``ratings`` extra."""
+    if model not in OPENSKILL_MODELS:
+        raise ValueError(f"unknown OpenSkill model {model!r}; models: {', '.join(OPENSKILL_MODELS)}")
+    try:
+        from openskill import models as os_models
+    except ImportError as e:
+        raise MissingExtra("the OpenSkill view needs the openskill library: pip install "
+                           "'negotiation_env[ratings]'") from e
+    m = getattr(os_models, OPENSKILL_MODELS[model])()
+    cross = sorted((g for g in games if g.a != g.b), key=lambda g: (g.order, g.a, g.b))
+    state: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    for g in cross:
+        ra = state.setdefault(g.a, m.rating(name=g.a))
+        rb = state.setdefault(g.b, m.rating(name=g.b))
+        s = g.score_a
+        ranks = [0, 0] if s == 0.5 else ([0, 1] if s == 1.0 else [1, 0])
+        [[state[g.a]], [state[g.b]]] = m.rate([[ra], [rb]], ranks=ranks)
+        played[g.a] = played.get(g.a, 0) + 1
+        played[g.b] = played.get(g.b, 0) + 1
+    out = [OpenSkillRating(p, float(r.mu), float(r.sigma), float(r.ordinal()), played[p]) for p, r in state.items()]
+    return sorted(out, key=lambda r: (-r.ordinal, r.policy))

@@ -42,6 +42,13 @@ round (complete-case dyads, as the report), rulemaking outcome counts. The panel
 them as a table and an inline SVG bar chart per game, and carries the groups as JSON in
 its ``data-summary`` attribute.
 
+Leaderboard. A tab beside the run summary (``viewer.html#leaderboard``) holds the
+boards of :func:`negotiation_env.analysis.leaderboard.leaderboard` with the
+``leaderboard`` command's defaults, one sortable table per game (a header click sorts by
+that column, a second click reverses it) with its notes; each policy links to
+``#policy=LABEL&game=GAME``, which filters the list to that policy's games of that game
+(the list's policy filter: a game matches when the policy holds any of its seats).
+
 Every piece of text from a trace (agent speech, thinking, rationales, raw answers, error
 messages, labels, ids) goes through :func:`html.escape`, and the script never parses
 markup (it toggles ``hidden``, reads ``data-*`` attributes and the search box, and writes
@@ -55,6 +62,7 @@ import json
 import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
+from urllib.parse import quote
 
 from .cells import as_dict, condition_label, lineup, outcome_tags, pairing
 from .hooks import analysis_of
@@ -287,6 +295,16 @@ def search_text(trace: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _filter_values(key: str, value: str) -> list[str]:
+    """The filter values a row's ``data-KEY`` holds: outcome tags are space-separated,
+    the policies a JSON list (a label may hold any character), the rest one value."""
+    if key == "outcome":
+        return value.split(" ")
+    if key == "policy":
+        return json.loads(value)
+    return [value]
+
+
 def _cell(text: str, cls: str = "") -> str:
     c = f' class="{cls}"' if cls else ""
     return f'<td{c} title="{esc(text)}">{esc(text)}</td>'
@@ -294,7 +312,8 @@ def _cell(text: str, cls: str = "") -> str:
 
 def _list_row(i: int, t: Mapping[str, Any], short: str) -> tuple[str, dict[str, str]]:
     attrs = {"game": str(t.get("game")), "condition": condition_label(t), "pairing": pairing(t),
-             "seats": seats_text(t), "outcome": " ".join(outcome_tags(t))}
+             "seats": seats_text(t), "outcome": " ".join(outcome_tags(t)),
+             "policy": json.dumps(sorted(set(lineup(t))), ensure_ascii=False)}
     data = " ".join(f'data-{k}="{esc(v)}"' for k, v in attrs.items())
     tags = " ".join(f'<span class="tag t-{esc(x)}">{esc(x)}</span>' for x in outcome_tags(t))
     gid = "" if t.get("game_id") is None else str(t.get("game_id"))
@@ -469,6 +488,48 @@ def _summary_panel(ts: Sequence[Mapping[str, Any]]) -> str:
     return (f'<div id="summary" data-summary="{esc(data)}"><h2>Run summary</h2>{head}{"".join(body)}</div>')
 
 
+def _leaderboard_panel(boards: Sequence[Any], level: float, problem: str | None = None) -> str:
+    """The leaderboard tab: per game, the board of :mod:`.leaderboard` as a sortable
+    table (a header click sorts by its column; each cell's sort key is its ``data-v``),
+    each policy linking to its games in the list (``#policy=LABEL&game=GAME``), and the
+    board's notes."""
+    from .leaderboard import board_table
+    from .tables import _fmt
+
+    parts = [f'<h2>Leaderboard</h2><p class="note">Bradley–Terry ratings on the Elo scale (mean 1500), '
+             f"{100 * level:g}% bootstrap intervals that resample within pairings; the same boards as "
+             "<code>negotiation-env leaderboard</code> with its defaults. Click a header to sort; click a policy to "
+             "list its games.</p>"]
+    if problem:
+        parts.append(f'<p class="warn">{esc(problem)}</p>')
+    if not boards and not problem:
+        parts.append('<p class="note">No games to rate.</p>')
+    for b in boards:
+        t = board_table(b, level)
+        pcol = t.columns.index("policy")
+        # the table comes sorted by rank, the first column
+        heads = "".join(f'<th data-col="{k}" data-type="{"text" if f == "text" else "num"}"'
+                        + (' aria-sort="ascending"' if k == 0 else "") + f">{esc(c)}</th>"
+                        for k, (c, f) in enumerate(zip(t.columns, t.formats)))
+        trs = []
+        for row in t.rows:
+            cells = []
+            for k, (v, f) in enumerate(zip(row, t.formats)):
+                key = v[0] if f == "ci" and v is not None else v
+                key = "" if key is None or (isinstance(key, float) and not math.isfinite(key)) else key
+                shown = esc(_fmt(v, f))
+                if k == pcol:
+                    href = "#policy=" + quote(str(v), safe="") + "&game=" + quote(b.game, safe="")
+                    shown = f'<a class="policy" href="{esc(href)}" title="list the games of {esc(v)}">{shown}</a>'
+                cells.append(f'<td data-v="{esc(key)}">{shown}</td>')
+            trs.append("<tr>" + "".join(cells) + "</tr>")
+        table = (f'<table class="board"><thead><tr>{heads}</tr></thead><tbody>{"".join(trs)}</tbody></table>'
+                 if t.rows else "")
+        notes = "".join(f'<p class="note">{esc(n)}</p>' for n in t.notes)
+        parts.append(f'<div class="lgame" data-game="{esc(b.game)}"><h3>{esc(t.title)}</h3>{table}{notes}</div>')
+    return f'<div id="board" hidden>{"".join(parts)}</div>'
+
+
 _CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
 header{padding:10px 16px;background:#243b53;color:#fff}header h1{font-size:18px;margin:0}
@@ -499,6 +560,12 @@ table.games td.tags{white-space:normal}col.c-i{width:2.6em}col.c-id{width:25%}co
 .sgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;margin:10px 0;border-radius:6px}
 .sgame h3{margin:4px 0}svg.chart{display:block;max-width:100%;margin:4px 0}table.summary{font-size:12px}table.summary td{text-align:right}
 table.summary td.seats{text-align:left;max-width:18em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.tabs{margin:2px 0 8px}.tabs a.tab{padding:3px 10px;margin-right:4px;border:1px solid #d9e2ec;border-radius:6px 6px 0 0;
+text-decoration:none;color:#243b53;background:#eef2f7}.tabs a.tab.on{background:#fff;font-weight:600;border-bottom-color:#fff}
+table.board{font-size:13px}table.board th{cursor:pointer;user-select:none;white-space:nowrap}table.board td{text-align:right;white-space:nowrap}
+table.board td:nth-child(2){text-align:left}th[aria-sort=ascending]::after{content:" \\25B2"}
+th[aria-sort=descending]::after{content:" \\25BC"}.lgame{border:1px solid #d9e2ec;background:#fff;padding:6px 10px;overflow-x:auto;
+margin:10px 0;border-radius:6px}.lgame h3{margin:4px 0}.lgame p.note{margin:2px 0;font-size:12px}
 """
 
 _JS = """
@@ -517,8 +584,59 @@ _JS = """
     var el = document.getElementById('sec-' + h);
     return el && el.classList.contains('game') ? el : null;
   }
+  var board = document.getElementById('board'), summary = document.getElementById('summary');
+  function tab(name){
+    board.hidden = name !== 'leaderboard';
+    summary.hidden = name === 'leaderboard';
+    var tabs = document.querySelectorAll('a.tab');
+    for (var i = 0; i < tabs.length; i++) tabs[i].classList.toggle('on', tabs[i].getAttribute('data-tab') === name);
+    document.body.setAttribute('data-tab', name);
+  }
+  function choose(id, v){
+    var s = document.getElementById(id);
+    if (!s) return;
+    s.value = v;
+    if (s.value !== v) s.value = '';
+  }
+  // "#policy=LABEL&game=GAME" (each part URL-encoded): the list filtered to that policy's games
+  function policyLink(){
+    var raw = location.hash.slice(1);
+    if (raw.indexOf('policy=') !== 0) return false;
+    var parts = raw.split('&'), want = {};
+    for (var i = 0; i < parts.length; i++) {
+      var eq = parts[i].indexOf('=');
+      try { want[parts[i].slice(0, eq)] = decodeURIComponent(parts[i].slice(eq + 1)); } catch (e) { return false; }
+    }
+    choose('f-policy', want.policy || '');
+    choose('f-game', want.game || '');
+    filter();
+    return true;
+  }
+  function sortBy(ev){
+    var th = ev.currentTarget, table = th.closest('table'), col = +th.getAttribute('data-col');
+    var num = th.getAttribute('data-type') === 'num', was = th.getAttribute('aria-sort');
+    // a new column sorts numbers high to low and text A to Z; a second click reverses
+    var dir = was ? (was === 'ascending' ? -1 : 1) : (num ? -1 : 1);
+    var hs = table.querySelectorAll('th');
+    for (var k = 0; k < hs.length; k++) hs[k].removeAttribute('aria-sort');
+    th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
+    var body = table.tBodies[0], list = Array.prototype.slice.call(body.rows);
+    list.sort(function(a, b){
+      var x = a.cells[col].getAttribute('data-v'), y = b.cells[col].getAttribute('data-v');
+      if (num) {
+        x = x === '' ? NaN : +x; y = y === '' ? NaN : +y;
+        if (isNaN(x) || isNaN(y)) return isNaN(x) - isNaN(y);
+        return dir * (x - y);
+      }
+      return dir * (x < y ? -1 : (x > y ? 1 : 0));
+    });
+    for (var r = 0; r < list.length; r++) body.appendChild(list[r]);
+  }
+  var heads = document.querySelectorAll('table.board th');
+  for (var q = 0; q < heads.length; q++) heads[q].addEventListener('click', sortBy);
   function show(){
     var t = target();
+    if (!t) { var lb = location.hash === '#leaderboard'; if (policyLink()) lb = true; tab(lb ? 'leaderboard' : 'summary'); }
     for (var i = 0; i < sections.length; i++) sections[i].hidden = sections[i] !== t;
     document.getElementById('empty').hidden = !!t;
     for (var j = 0; j < rows.length; j++) rows[j].classList.toggle('current', !!t && rows[j].id === 'row-' + t.getAttribute('data-key'));
@@ -541,7 +659,8 @@ _JS = """
         var key = sel[k].getAttribute('data-key'), v = sel[k].value;
         if (!v) continue;
         var have = rows[j].getAttribute('data-' + key) || '';
-        if (key === 'outcome' ? have.split(' ').indexOf(v) < 0 : have !== v) ok = false;
+        var among = key === 'outcome' ? have.split(' ') : (key === 'policy' ? JSON.parse(have || '[]') : null);
+        if (among ? among.indexOf(v) < 0 : have !== v) ok = false;
       }
       rows[j].hidden = !ok;
       if (ok) n++;
@@ -561,17 +680,28 @@ _JS = """
 
 
 def render_html(traces: Iterable[Any], *, title: str = "negotiation_env transcripts",
-                problems: Sequence[Any] = ()) -> str:
-    """The viewer page for ``traces`` (GameTrace objects or dicts) as one HTML string."""
+                problems: Sequence[Any] = (), boards: Sequence[Any] | None = None, level: float = 0.9) -> str:
+    """The viewer page for ``traces`` (GameTrace objects or dicts) as one HTML string.
+    ``boards``: the leaderboard tab's boards (:func:`~.leaderboard.leaderboard` at
+    interval ``level``); None: computed from ``traces`` with the command's defaults."""
     ts = [as_dict(t) for t in traces]
+    problem = None
+    if boards is None:
+        from .leaderboard import leaderboard
+
+        try:
+            boards = leaderboard(ts, level=level)
+        except (ValueError, RuntimeError) as e:
+            boards, problem = [], f"no leaderboard: {e}"
     rows, attrs = [], []
     for i, (t, short) in enumerate(zip(ts, short_ids(ts))):
         r, a = _list_row(i, t, short)
         rows.append(r)
         attrs.append(a)
     filters = []
-    for key, label in (("game", "game"), ("condition", "condition"), ("pairing", "pairing"), ("outcome", "outcome")):
-        values = sorted({v for a in attrs for v in (a[key].split(" ") if key == "outcome" else [a[key]]) if v})
+    for key, label in (("game", "game"), ("condition", "condition"), ("pairing", "pairing"), ("policy", "policy"),
+                       ("outcome", "outcome")):
+        values = sorted({v for a in attrs for v in _filter_values(key, a[key]) if v})
         opts = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
         filters.append(f'<label>{esc(label)} <select data-key="{key}" id="f-{key}"><option value="">all</option>'
                        f"{opts}</select></label>")
@@ -592,17 +722,22 @@ def render_html(traces: Iterable[Any], *, title: str = "negotiation_env transcri
         '</colgroup><tr><th>#</th><th>game id</th><th>game</th><th>condition</th>'
         '<th title="the policy in each seat, first seat first">seats</th>'
         f'<th>outcome</th></tr>{"".join(rows)}</table></nav>'
-        f'<main id="detail"><div id="empty"><p>Select a game on the left.</p>{_summary_panel(ts)}</div>'
+        f'<main id="detail"><div id="empty"><p>Select a game on the left.</p>'
+        '<p class="tabs"><a class="tab on" href="#summary" data-tab="summary">Run summary</a>'
+        '<a class="tab" href="#leaderboard" data-tab="leaderboard">Leaderboard</a></p>'
+        f'{_summary_panel(ts)}{_leaderboard_panel(boards, level, problem)}</div>'
         f'{sections}</main></div>'
         f"<script>{_JS}</script></body></html>\n"
     )
 
 
 def write_viewer(traces: Iterable[Any], out: str | Path, *, title: str = "negotiation_env transcripts",
-                 problems: Sequence[Any] = ()) -> Path:
+                 problems: Sequence[Any] = (), boards: Sequence[Any] | None = None, level: float = 0.9) -> Path:
+    """Write :func:`render_html`'s page to ``out``."""
     p = Path(out)
     p.parent.mkdir(parents=True, exist_ok=True)
-    write_text(p, render_html(traces, title=title, problems=problems))  # whole under its name, or no file
+    # whole under its name, or no file
+    write_text(p, render_html(traces, title=title, problems=problems, boards=boards, level=level))
     return p
 
 

@@ -158,7 +158,7 @@ def test_the_viewer_uses_the_games_hooks_and_the_generic_page(fake_games):
     assert '<p class="fake">FAKE DETAIL</p>' in sec_f1 and '<ol class="steps">' not in sec_f1
     assert "<th>level</th>" not in sec_p1 and '<ol class="steps">' in sec_p1 and "FAKE DETAIL" not in sec_p1
     # the run summary: the fake game's chart (a fraction: 1 of 2 games won is 50.0%), header and note
-    summary = page[page.index('id="summary"'):]
+    summary = page[page.index('id="summary"'):page.index('<div id="board"')]  # the leaderboard tab follows
     fake = summary[summary.index('data-game="fakegame"'):summary.index('data-game="plaingame"')]
     plain = summary[summary.index('data-game="plaingame"'):]
     assert "fakegame: fake share" in fake and "<th>fake headline</th>" in fake and ">50.0%<" in fake
