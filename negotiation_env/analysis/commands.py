@@ -325,7 +325,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resamples", type=int, default=None, metavar="N",
                    help="bootstrap resamples of every interval, and random relabellings of the matrix permutation "
                         "test (default: 10,000 for the matrix tables, as the matrix paper; 2,000 for the rulemaking "
-                        "intervals)")
+                        "and resource outcome-space intervals)")
     add_format_argument(r)
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",
