@@ -54,6 +54,8 @@ number of rounds are read.
 * ``resource_understanding``: per pairing and scripted reader, the partner's talk
   messages it received, how many it could not read (``unread_message`` events) and the
   share read.
+* The replication card (``report --card``, :func:`resource_card`): §5's model rows
+  beside the run's games of the same models, "not comparable" for any other run.
 * ``judge_prevalence`` / ``judge_enrichment`` (with judge labels: ``DIR/judge/merged.jsonl``
   or ``labels.jsonl``): Table 13's prevalence by round outcome and Figure 7's enrichment.
 
@@ -65,6 +67,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
+from .cards import Observed, Published, ReplicationCard, judge, model_rows, not_comparable
 from .cells import as_dict, lineup, resource_cell
 from .cells import usable as _usable
 from .cells import mc_text as _mc_text
@@ -79,7 +82,7 @@ from ..games.resource.spec import NAME as GAME
 from .viewer import _events, _fold, _kv_table, _num, _step_head, esc
 
 __all__ = ["resource_tables", "ResourceAnalysis", "ANALYSIS", "RESAMPLES", "round_outcome_metrics",
-           "game_outcome_space"]
+           "game_outcome_space", "resource_card"]
 
 #: bootstrap resamples of the resource intervals (the outcome-space table's; the resource
 #: paper gives intervals nowhere)
@@ -1152,6 +1155,57 @@ def _resource_detail(t: Mapping[str, Any]) -> str:
 
 
 
+# --------------------------------------------------------------------------- replication card
+
+
+def resource_card(traces: Iterable[Any], *, n_resamples: int = RESAMPLES) -> ReplicationCard:
+    """The seed 000 §5 card (:mod:`negotiation_env.games.resource.card`): every number is
+    a model row, compared with the run's main-cohort games whose seats play the row's
+    models (a policy spec's model name, :func:`~.cards.paper_models`); any other run is
+    "not comparable" with the reason. Rates and means pool the kept rounds (fallback
+    rounds left out, as every resource table) with a game-cluster bootstrap 95% interval
+    (seed 0); the share of games with an optimal round is over games without a fallback
+    round, with its Wilson interval. Verdict: the paper's value inside the run's interval
+    (the paper gives no spread)."""
+    from ..games.resource import card
+    from .resource_metrics import kept_round_counts
+    from .stats import wilson_interval
+
+    run = _ResourceRun.of(traces, False, n_resamples)
+    main = run.main_games if run is not None else []
+    lines = []
+    for d in card.published():
+        pub = Published(**d)
+        chosen, why = model_rows(pub, main, card.MODELS)
+        if why is not None:
+            lines.append(not_comparable(pub, why + ("" if main else "; no counted main-cohort resource game")))
+            continue
+        mc, measure = pub.get("mc"), pub.get("measure")
+        sel = [g for g in chosen if mc is None or resource_cell(g).mc == mc]
+        if not sel:
+            lines.append(not_comparable(pub, f"condition absent: the run's games of {pub.row} are at no M/C {mc}"))
+            continue
+        counts = [kept_round_counts(g) for g in sel]
+        if measure == "optimal_game":
+            whole = [c for c in counts if c["excluded_rounds"] == 0 and c["rounds"]]
+            k = sum(c["optimal"] > 0 for c in whole)
+            obs = Observed(k / len(whole) if whole else None, len(whole),
+                           wilson_interval(k, len(whole)) if whole else None, None, "Wilson score")
+        else:
+            kept = [c for c in counts if c["rounds"]]
+            key = {"efficiency": "efficiency_sum", "overdraw": "overdrawn", "optimum": "optimal"}[measure]
+            n = sum(c["rounds"] for c in kept)
+            value = sum(c[key] for c in kept) / n if n else None
+            ci = ratio_bootstrap_ci([c[key] for c in kept], [c["rounds"] for c in kept], n_resamples=n_resamples,
+                                    rng=0) if n else None
+            obs = Observed(value, n, ci, None, f"bootstrap over games ({n_resamples:,} resamples, seed 0)")
+        lines.append(judge(pub, obs))
+    return ReplicationCard(GAME, card.PAPER, lines, [
+        "This run's figure: its main-cohort games (cheap talk with 5 turns, thinking on, no transparency, no "
+        "prompt intervention) whose seats play the row's models, fallback rounds left out; a seat's model is "
+        "its policy spec's (openai:MODEL@URL, hf:PATH) matched by name to the paper's."])
+
+
 # --------------------------------------------------------------------------- the hooks
 
 
@@ -1203,6 +1257,9 @@ class ResourceAnalysis(GameAnalysis):
             Figure("fig_resource_talk.png", "plot_talk", plot.get("talk")),
             Figure("fig_resource_failed_improvement.png", "plot_failed_improvement", plot.get("failure")),
             Figure("fig_judge_enrichment.png", "plot_enrichment", plot.get("enrichment"))])
+
+    def replication_card(self, traces: Sequence[Mapping[str, Any]]) -> ReplicationCard:
+        return resource_card(traces)
 
     def meta_rows(self, trace: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("scenario", f"{esc(trace.get('scenario'))} (M/C {esc(resource_cell(trace).mc_text)})")]
