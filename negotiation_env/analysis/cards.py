@@ -93,6 +93,12 @@ class CardLine:
     basis: str
 
 
+def _p_text(p: float) -> str:
+    # two significant digits, as the rulemaking paper quotes p; below double precision's
+    # resolution of a tail probability the bound, not a 0
+    return "p < 1e-16" if p < 1e-16 else f"p = {p:.2g}"
+
+
 def not_comparable(pub: Published, why: str, observed: Observed | None = None) -> CardLine:
     return CardLine(pub, observed, NOT_COMPARABLE, why)
 
@@ -109,7 +115,7 @@ def judge(pub: Published, obs: Observed) -> CardLine:
         p = fisher_one_sided(obs.count, obs.n, pub.count, pub.n, alternative="two-sided")
         return CardLine(pub, obs, CONSISTENT if p >= ALPHA else NOT_CONSISTENT,
                         f"two-sided Fisher exact test, {obs.count}/{obs.n} against the paper's "
-                        f"{pub.count}/{pub.n}: p = {p:.2g}")
+                        f"{pub.count}/{pub.n}: {_p_text(p)}")
     if pub.interval is not None:
         if obs.interval is None:
             return not_comparable(pub, "the run's figure has no interval (too few games to resample)", obs)
@@ -124,7 +130,7 @@ def judge(pub: Published, obs: Observed) -> CardLine:
             p = float(2 * norm.sf(abs(obs.value - pub.value) / se))
         return CardLine(pub, obs, CONSISTENT if p >= ALPHA else NOT_CONSISTENT,
                         f"two-sample z test of the difference, each standard error from its 95% interval: "
-                        f"p = {p:.2g}")
+                        f"{_p_text(p)}")
     if obs.interval is None:
         return not_comparable(pub, "the run's figure has no interval (too few games to resample)", obs)
     inside = obs.interval[0] <= pub.value <= obs.interval[1]

@@ -147,3 +147,30 @@ def test_report_card_writes_the_card_and_the_cli_prints_it(scripted_run, resourc
     rows = {(r["Paper row"], r["Measure"][:9]): r for r in doc["card"]["rows"]}
     assert rows[("conceder", "agreement")]["Verdict"] == CONSISTENT
     assert doc["card"]["notes"][0].startswith("Seed 001") and len(doc["card"]["notes"]) == 2
+
+
+def test_a_matrix_model_row_compares_the_dyads_whose_seats_play_that_model():
+    from baselines.scripted.matrix import make as make_matrix
+
+    from .tracesets import play_matrix_env
+
+    dyads = []
+    for k in range(24):  # 6 dyads per framing and treatment: every framing testable
+        env = play_matrix_env(make_matrix("alternator", output="text"), make_matrix("always_a", output="text"),
+                              seed=k, treatment=("none", "communication")[k % 2], stage_game="snowdrift",
+                              framing=("neutral", "business")[k // 12])
+        t = env.last_trace.to_dict()
+        for agent in t["agents"]:
+            t["policies"][agent]["spec"] = "hf:Qwen/Qwen2.5-7B-Instruct"
+        dyads.append(t)
+    lines = {ln.published.measure: ln for ln in matrix_card(dyads, n_resamples=200).lines
+             if ln.published.row == "Qwen 2.5 7B self-play"}
+    snow = lines["ΔS = S(no message) - S(message), Snowdrift"]
+    # scripted play ignores the talk: ΔS = 0 exactly, against the paper's 86.9 points [84.9, 88.8]
+    assert (snow.observed.value, snow.observed.n, snow.observed.interval) == (0.0, 24, (0.0, 0.0))
+    assert snow.verdict == NOT_CONSISTENT and "z test" in snow.basis and "p < 1e-16" in snow.basis
+    pd = lines["ΔS = S(no message) - S(message), Prisoner's Dilemma"]
+    assert pd.verdict == NOT_COMPARABLE and pd.basis.startswith("condition absent")
+    few = [ln for ln in matrix_card(dyads[:4] + dyads[12:16], n_resamples=200).lines
+           if ln.published.measure.endswith("Snowdrift") and ln.published.row == "Qwen 2.5 7B self-play"][0]
+    assert few.verdict == NOT_COMPARABLE and few.basis.startswith("n too small: 8 dyads")
