@@ -1,7 +1,7 @@
 """The ``report``, ``view`` and ``judge`` subcommands of ``negotiation-env`` (the only
 part of the analysis that draws on the terminal, with rich).
 
-    negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE] [--resamples N]
+    negotiation-env report DIR [--out OUT] [--no-plots] [--include-fallbacks] [--labels FILE] [--resamples N] [--card]
     negotiation-env view DIR [--out FILE]
     negotiation-env leaderboard RUN [RUN ...] [--game G] [--level 0.9] [--resamples 1000] [--seed 0]
                                 [--anchor POLICY] [--openskill [MODEL]] [--out OUT] [--all-runs]
@@ -119,7 +119,8 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         return _err("--resamples must be >= 1")
     try:
         rep = report_run(src, args.out, plots=not args.no_plots, runs="all" if args.all_runs else None,
-                         include_fallbacks=args.include_fallbacks, labels=args.labels, n_resamples=args.resamples)
+                         include_fallbacks=args.include_fallbacks, labels=args.labels, n_resamples=args.resamples,
+                         card=args.card)
     except MixedEnvVersions as e:
         return _err(str(e))
     except OSError as e:
@@ -133,10 +134,15 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         print_json(console, {"source": src, "out": out, "games": rep.games, "files": rep.files,
                              "figures": rep.figures, "notes": rep.notes,
                              "headline": [t.name for t in headline_tables(rep)],
-                             "tables": [table_document(t) for t in rep.tables]})
+                             "tables": [table_document(t) for t in rep.tables],
+                             **({"card": table_document(rep.card)} if rep.card is not None else {})})
         return 0
-    for t in headline_tables(rep):
-        _print_report_table(console, t, fmt)
+    if rep.card is not None:
+        # the card is what --card asks for: printed in full, every game's lines, instead of the headlines
+        _print_report_table(console, rep.card, fmt)
+    else:
+        for t in headline_tables(rep):
+            _print_report_table(console, t, fmt)
     _print_tables(console, rep, f"Report of {src}", args.out, fmt)
     print_text(console, f"wrote {len(rep.files)} files ({len(rep.figures)} figures) to {out}; "
                         f"games: " + ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())), fmt)
@@ -430,7 +436,11 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--resamples", type=int, default=None, metavar="N",
                    help="bootstrap resamples of every interval, and random relabellings of the matrix permutation "
                         "test (default: 10,000 for the matrix tables, as the matrix paper; 2,000 for the rulemaking "
-                        "intervals)")
+                        "and resource outcome-space intervals)")
+    r.add_argument("--card", action="store_true",
+                   help="print each game's replication card: the paper's published numbers (value, n, source) "
+                        "beside this run's figure with its interval and n, and a verdict per number (consistent, "
+                        "not consistent, not comparable and why); also writes card.md and card.csv")
     add_format_argument(r)
     r.set_defaults(func=_report)
     v = sub.add_parser("view", help="a self-contained HTML transcript viewer of a run",

@@ -106,6 +106,14 @@ class GameAnalysis:
         (:func:`~.judge.load_labels`), or None."""
         return None
 
+    # ---- replication card (analysis/cards.py)
+    def replication_card(self, traces: Sequence[Mapping[str, Any]]) -> Any:
+        """The game's paper's published numbers beside this run's
+        (:class:`~.cards.ReplicationCard`) over every trace of the game in ``traces``
+        (already filtered to this game); None: the game has no card, and
+        ``report --card`` says so."""
+        return None
+
     # ---- viewer (analysis/viewer.py)
     def meta_rows(self, trace: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Extra (label, escaped HTML) rows for the top of the game's detail page, shown

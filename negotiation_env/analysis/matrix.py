@@ -25,6 +25,8 @@ stage games:
 * ``matrix_error_audit``: A.3 Table S5 per pairing and treatment: dyads, error-marked
   dyads, malformed outputs (unparsable actions, empty messages), API failures, partial
   and complete clean dyads.
+* The replication card (``report --card``, :func:`matrix_card`): Table 1's ΔS per model
+  and game beside the run's dyads of the same model, "not comparable" for any other run.
 * ``matrix_sensitivity``: A.3, the complete-case and all-available-transition analyses
   side by side, with how many corrected classifications differ.
 """
@@ -34,12 +36,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from .cards import Observed, Published, ReplicationCard, judge, model_rows, not_comparable
 from .cells import as_dict, matrix_cell
 from .hooks import Figure, GameAnalysis, ReportSection
 from .tables import Table
 from ..games.matrix.spec import NAME as GAME
 
-__all__ = ["matrix_tables", "MatrixAnalysis", "ANALYSIS", "RESAMPLES"]
+__all__ = ["matrix_tables", "matrix_card", "MatrixAnalysis", "ANALYSIS", "RESAMPLES"]
 
 #: bootstrap resamples (and random relabellings of the permutation test) of the matrix
 #: tables: the matrix paper's 10,000 (Methods, A.1)
@@ -357,6 +360,47 @@ def _stage_name(stage_game: str) -> str:
 
 
 
+# --------------------------------------------------------------------------- replication card
+
+
+def matrix_card(traces: Iterable[Any], *, n_resamples: int = RESAMPLES) -> ReplicationCard:
+    """The seed 002 Table 1 card (:mod:`negotiation_env.games.matrix.card`): ΔS of each
+    model's self-play per stage game (and overall), compared with the run's dyads whose
+    two seats play that model (a policy spec's model name, :func:`~.cards.paper_models`);
+    any other run is "not comparable" with the reason. The run's ΔS and its interval are
+    :func:`~.matrix_metrics.communication_effect` over the row's framings (complete-case
+    dyads, cells weighted equally, stratified dyad bootstrap, seed 42, as the matrix
+    tables); the verdict is the two-sample z test against the paper's interval."""
+    from ..games.matrix import card
+    from .matrix_metrics import communication_effect
+
+    games = [d for d in (as_dict(t) for t in traces) if d.get("game") == GAME]
+    lines = []
+    for d in card.published():
+        pub = Published(**d)
+        chosen, why = model_rows(pub, games, card.MODELS)
+        if why is not None:
+            lines.append(not_comparable(pub, why))
+            continue
+        stage = pub.get("stage_game")
+        sel = [g for g in chosen if stage is None or matrix_cell(g).stage_game == stage]
+        e = communication_effect(sel, cells=("framing",) if stage else ("pairing", "stage_game", "framing"),
+                                 n_resamples=n_resamples, rng=42) if sel else None
+        if e is None or e["delta"] is None:
+            lines.append(not_comparable(pub, f"condition absent: the run's dyads of {pub.row} play no "
+                                             f"{'stage game' if stage is None else stage} framing both with "
+                                             "and without talk"))
+            continue
+        n = int(sum(e["dyads"]))
+        method = (f"stratified dyad bootstrap ({n_resamples:,} resamples, seed 42)" if e["tested"]
+                  else "none: too few dyads per framing to test")
+        lines.append(judge(pub, Observed(e["delta"], n, e["delta_ci"], None, method)))
+    return ReplicationCard(GAME, card.PAPER, lines, [
+        "This run's figure: ΔS over its complete-case dyads whose two seats play the row's model (a policy "
+        "spec's model name, openai:MODEL@URL or hf:PATH, matched by name to the paper's), framings weighted "
+        "equally as the paper's rows."])
+
+
 # --------------------------------------------------------------------------- the hooks
 
 
@@ -395,6 +439,9 @@ class MatrixAnalysis(GameAnalysis):
         tables, rows, notes = matrix_tables(traces, n_resamples=RESAMPLES if n_resamples is None else n_resamples)
         return ReportSection(tables=tables, notes=notes,
                              figures=[Figure("fig_matrix_switching.png", "plot_switching", rows)])
+
+    def replication_card(self, traces: Sequence[Mapping[str, Any]]) -> ReplicationCard:
+        return matrix_card(traces)
 
     def search_extra(self, trace: Mapping[str, Any]) -> list[str]:
         """The rounds' cheap-talk messages."""

@@ -80,6 +80,10 @@ class Report(Tables):
     wrote, notes (games left out, sections skipped), and the games read per game id."""
 
     games: dict[str, int] = field(default_factory=dict)
+    #: the replication cards (``card=True``), one per game that has one
+    cards: list[Any] = field(default_factory=list)
+    #: every card's lines as one table (``card.md`` / ``card.csv``), None without ``card=True``
+    card: Table | None = None
 
 
 
@@ -136,7 +140,8 @@ def _plot_function(name: str) -> Any:
 
 def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = True,
                  problems: Sequence[Any] = (), n_resamples: int | None = None, include_fallbacks: bool = False,
-                 labels: Mapping[str, Mapping[str, Any]] | None = None, labels_source: str | None = None) -> Report:
+                 labels: Mapping[str, Mapping[str, Any]] | None = None, labels_source: str | None = None,
+                 card: bool = False) -> Report:
     """Write every table (``NAME.md``, ``NAME.csv``), figure (``fig_*.png``),
     ``cells.csv`` and ``report.md`` for ``traces`` into ``out_dir``: each game's report
     section (:meth:`~.hooks.GameAnalysis.report`) in the registry's order. Resource
@@ -147,6 +152,9 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     (:attr:`~.hooks.GameAnalysis.reads_judge_labels`: the resource game's judge prevalence
     and enrichment tables); ``labels_source`` names their file in a note, placed with the
     notes of the first registered game that reads labels.
+    ``card``: also write the replication cards (``card.md``, ``card.csv``; :mod:`.cards`)
+    of every game read that has one (:meth:`~.hooks.GameAnalysis.replication_card`); a
+    game without one gets a note in the card.
 
     The notes come in this order: the skipped trace lines (``problems``), each game's
     traces left out of its count (:meth:`~.hooks.GameAnalysis.left_out`), the games with
@@ -216,6 +224,23 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
     rep.files.append(path)
     rep.files.extend(rep.figures)
 
+    if card:
+        from .cards import cards_table
+
+        missing = []
+        for game in _games_in_order(rep.games):
+            c = analysis_of(game).replication_card([t for t in traces if str(t.get("game")) == game])
+            if c is None:
+                missing.append(f"{game}: no replication card for this game.")
+            else:
+                rep.cards.append(c)
+        rep.card = cards_table(rep.cards)
+        rep.card.notes.extend(missing)
+        for suffix, text in ((".md", rep.card.markdown()), (".csv", rep.card.csv_text())):
+            path = out / f"card{suffix}"
+            write_text(path, text)
+            rep.files.append(path)
+
     rep.write_index(out / "report.md", ["# Report", "", "Games read: " + (
         ", ".join(f"{g} {n}" for g, n in sorted(rep.games.items())) or "none"), ""])
     return rep
@@ -223,7 +248,7 @@ def build_report(traces: Sequence[Any], out_dir: str | Path, *, plots: bool = Tr
 
 def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool = True,
                runs: Any = None, include_fallbacks: bool = False, labels: str | Path | None = None,
-               n_resamples: int | None = None) -> Report:
+               n_resamples: int | None = None, card: bool = False) -> Report:
     """Read the traces of ``path`` (a run folder or a ``.jsonl`` file) and write the
     report to ``out`` (default ``DIR/report``, or ``report`` beside a file). One run is
     read unless ``runs`` says otherwise (``"all"``, or run ids; see
@@ -232,7 +257,7 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
     ``include_fallbacks``: count resource rounds with a fallback decision as play.
     ``labels``: a judge labels file; default ``DIR/judge/merged.jsonl`` (several judges
     merged, :func:`~.judge.merge_labels`) when it exists, else ``DIR/judge/labels.jsonl``.
-    ``n_resamples``: see :func:`build_report`."""
+    ``n_resamples``, ``card``: see :func:`build_report`."""
     from ..traces import read_traces
     from .judge import LABELS_DIR, LABELS_FILE, MERGED_FILE, load_labels
 
@@ -247,4 +272,4 @@ def report_run(path: str | Path, out: str | Path | None = None, *, plots: bool =
     found = load_labels(labels) if labels is not None else None
     return build_report(res.traces, out, plots=plots, problems=res.problems, include_fallbacks=include_fallbacks,
                         labels=found, labels_source=str(labels) if labels is not None else None,
-                        n_resamples=n_resamples)
+                        n_resamples=n_resamples, card=card)

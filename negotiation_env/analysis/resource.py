@@ -17,6 +17,14 @@ number of rounds are read.
 
 * ``resource_summary``: the §5 headline figures per M/C level and overall.
 * ``resource_table3``: Table 3, Overdraw / Efficiency / Optimum (%) per pairing x M/C.
+* ``resource_outcome_space``: where the rounds' outcomes lie in their scenarios' outcome
+  spaces (:mod:`negotiation_env.games.resource.outcome_space`) per pairing x M/C, main
+  cohort: the share of Pareto-optimal rounds, the mean distance to the Pareto frontier,
+  the mean share of the largest Nash product and the mean distance to the
+  Kalai–Smorodinsky point, each with a game-cluster bootstrap 95% interval. An annulled
+  (overdrawn) round counts as the outcome (0, 0): every scenario can produce it (both
+  agents buying nothing), so it is a real, if poor, outcome, never Pareto-optimal in a
+  playable scenario and worth 0 of the Nash product.
 * ``resource_table4``: Table 4, payoff alternation, sustained 4-round alternation,
   win-stay, lose-shift per pairing, non-rotating games only.
 * ``resource_process``: §5.4-5.6 process rates per pairing (early decision, equal split and
@@ -46,6 +54,8 @@ number of rounds are read.
 * ``resource_understanding``: per pairing and scripted reader, the partner's talk
   messages it received, how many it could not read (``unread_message`` events) and the
   share read.
+* The replication card (``report --card``, :func:`resource_card`): §5's model rows
+  beside the run's games of the same models, "not comparable" for any other run.
 * ``judge_prevalence`` / ``judge_enrichment`` (with judge labels: ``DIR/judge/merged.jsonl``
   or ``labels.jsonl``): Table 13's prevalence by round outcome and Figure 7's enrichment.
 
@@ -57,17 +67,26 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
+from .cards import Observed, Published, ReplicationCard, judge, model_rows, not_comparable
 from .cells import as_dict, lineup, resource_cell
 from .cells import usable as _usable
 from .cells import mc_text as _mc_text
 from .hooks import Figure, GameAnalysis, ReportSection
-from .resource_metrics import (game_metrics, intervention_of, match_key, model_metrics, pool, protocol_of,
+from .resource_metrics import (fallback_rounds, game_metrics, intervention_of, match_key, model_metrics, pool,
+                               protocol_of, rounds_of,
                                token_usage)
+from .stats import ratio_bootstrap_ci
+from ..games.resource.outcome_space import RoundMetrics, outcome_space, round_metrics
 from .tables import _DASH, Table, _fmt
 from ..games.resource.spec import NAME as GAME
 from .viewer import _events, _fold, _kv_table, _num, _step_head, esc
 
-__all__ = ["resource_tables", "ResourceAnalysis", "ANALYSIS"]
+__all__ = ["resource_tables", "ResourceAnalysis", "ANALYSIS", "RESAMPLES", "round_outcome_metrics",
+           "game_outcome_space", "resource_card"]
+
+#: bootstrap resamples of the resource intervals (the outcome-space table's; the resource
+#: paper gives intervals nowhere)
+RESAMPLES = 2000
 
 
 # --------------------------------------------------------------------------- selection
@@ -135,6 +154,7 @@ class _ResourceRun:
     key_of: dict[int, tuple]
     notes: list[str] = field(default_factory=list)
     memo: dict[int, dict[str, Any]] = field(default_factory=dict)
+    n_resamples: int = RESAMPLES
     # derived in __post_init__
     main: list[tuple[Any, dict[str, Any]]] = field(init=False)
     main_games: list[dict[str, Any]] = field(init=False)
@@ -153,7 +173,7 @@ class _ResourceRun:
     base_by_key: dict[tuple, list[dict[str, Any]]] = field(init=False)
 
     @classmethod
-    def of(cls, traces: Iterable[Any], include_fallbacks: bool) -> _ResourceRun | None:
+    def of(cls, traces: Iterable[Any], include_fallbacks: bool, n_resamples: int = RESAMPLES) -> _ResourceRun | None:
         """The run of ``traces`` (None when no resource game is counted)."""
         traces = [d for d in (as_dict(t) for t in traces) if d.get("game") == GAME]
         games, _ = _usable(traces, GAME)
@@ -161,7 +181,7 @@ class _ResourceRun:
             return None
         return cls(traces, games, include_fallbacks, [(resource_cell(g), g) for g in games],
                    {id(g): intervention_of(g) for g in games}, {id(g): protocol_of(g) for g in games},
-                   {id(g): match_key(g) for g in games})
+                   {id(g): match_key(g) for g in games}, n_resamples=n_resamples)
 
     def __post_init__(self) -> None:
         self.main = [(c, g) for c, g in self.rows_all if not self.arm_of[id(g)]]
@@ -239,7 +259,8 @@ _Plot = dict[str, dict[str, dict[str, Any]]]
 
 
 def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
-                    labels: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[list[Table], dict[str, Any]]:
+                    labels: Mapping[str, Mapping[str, Any]] | None = None,
+                    n_resamples: int = RESAMPLES) -> tuple[list[Table], dict[str, Any]]:
     """The resource-game tables and the data the figures plot (``"notes"``: the lines for
     the report's notes). Rounds with a fallback decision are left out of every table
     unless ``include_fallbacks``; each table says how many. The headline figures and
@@ -247,8 +268,9 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
     main cohort (:func:`~.resource_metrics.intervention_of`); each intervention arm is
     shown against its matched baseline (Table 9 for transparency, Table 10 for no talk,
     ``resource_interventions`` for the others). ``labels``: judge labels
-    (:func:`~.judge.load_labels`) for the judge prevalence and enrichment tables."""
-    run = _ResourceRun.of(traces, include_fallbacks)
+    (:func:`~.judge.load_labels`) for the judge prevalence and enrichment tables.
+    ``n_resamples``: bootstrap resamples of the outcome-space intervals (seed 0)."""
+    run = _ResourceRun.of(traces, include_fallbacks, n_resamples)
     if run is None:
         return [], {"notes": []}
     if len(run.main) < len(run.games):
@@ -256,7 +278,8 @@ def resource_tables(traces: Iterable[Any], *, include_fallbacks: bool = False,
     if not run.show_proto and run.protos and run.protos[0]:
         run.notes.append(f"resource: every main-cohort game plays {run.protos[0]} (the paper plays 4 rounds).")
     # each builder may add lines to run.notes: they run in the tables' order
-    tables = [_resource_summary(run), _resource_table3(run), _resource_table4(run), _resource_process(run),
+    tables = [_resource_summary(run), _resource_table3(run), _resource_outcome_space(run), _resource_table4(run),
+              _resource_process(run),
               _resource_process_models(run), _resource_anchoring(run)]
     t10, talk_plot = _resource_table10(run)
     tables += [t10, _resource_table9(run), _resource_interventions(run)]
@@ -333,6 +356,132 @@ def _resource_table3(run: _ResourceRun) -> Table | None:
         ["Overdraw (%): rounds with a supply violation; Efficiency (%): joint reward / joint optimum M, "
          "mean over rounds; Optimum (%): rounds reaching M. All partner stabilities and rotations pooled."]),
         run.main_games)
+
+
+def round_outcome_metrics(outcome: Mapping[str, Any]) -> RoundMetrics | str:
+    """Where one round outcome of a trace lies in its scenario's outcome space
+    (:func:`~negotiation_env.games.resource.outcome_space.round_metrics`), or why it
+    cannot be placed: the scenario it names cannot be loaded, is too large to enumerate,
+    has another joint optimum than the round recorded (not the scenario that was
+    played), or cannot produce the recorded rewards. An annulled round is scored as the
+    rewards it recorded, (0, 0)."""
+    from ..games.resource.scenario import ScenarioError, ScenarioTooLarge, load_scenario
+
+    name = outcome.get("scenario")
+    if not isinstance(name, str) or not name:
+        return "the round names no scenario"
+    try:
+        scenario = load_scenario(name)
+        space = outcome_space(scenario)
+    except ScenarioTooLarge as e:
+        return f"scenario {name!r} is too large to enumerate ({e})"
+    except (ScenarioError, OSError, TypeError, ValueError):
+        return f"scenario {name!r} cannot be loaded by that name"
+    recorded = outcome.get("joint_max")
+    if isinstance(recorded, (int, float)) and abs(float(recorded) - space.joint_max) > 1e-6:
+        return (f"scenario {name!r} has joint optimum {space.joint_max:g}, the round recorded {recorded:g} "
+                "(not the scenario played)")
+    try:
+        return round_metrics(scenario, outcome.get("rewards") or {})
+    except ValueError as e:
+        return f"scenario {name!r}: {e}"
+
+
+def game_outcome_space(trace: Mapping[str, Any], *, include_fallbacks: bool = False
+                       ) -> tuple[list[tuple[RoundMetrics, bool]], list[str]]:
+    """The kept rounds of one resource game placed in their outcome spaces, as
+    ``(metrics, annulled)`` in round order, and the reasons of the kept rounds that could
+    not be placed (:func:`round_outcome_metrics`). Rounds with a fallback decision are
+    left out unless ``include_fallbacks``, as in every resource table."""
+    fb = {} if include_fallbacks else fallback_rounds(trace)
+    placed: list[tuple[RoundMetrics, bool]] = []
+    unplaced: list[str] = []
+    for rd in rounds_of(trace):
+        if rd.index in fb:
+            continue
+        m = round_outcome_metrics(rd.outcome)
+        if isinstance(m, str):
+            unplaced.append(f"{trace.get('game_id')} round {rd.index}: {m}")
+        else:
+            placed.append((m, bool(rd.outcome.get("overdraw"))))
+    return placed, unplaced
+
+
+def _space_sums(placed: Sequence[tuple[RoundMetrics, bool]]) -> dict[str, float]:
+    """One game's sums for the outcome-space table: each mean is a sum over a count."""
+    nash = [m.nash_share for m, _ in placed if m.nash_share is not None]
+    kalai = [m.distance_to_kalai for m, _ in placed if m.distance_to_kalai is not None]
+    return {"rounds": len(placed), "annulled": sum(a for _, a in placed),
+            "pareto": sum(m.pareto_optimal for m, _ in placed),
+            "distance": sum(m.distance_to_frontier for m, _ in placed),
+            "nash_rounds": len(nash), "nash": sum(nash), "kalai_rounds": len(kalai), "kalai": sum(kalai)}
+
+
+def _ratio(sums: Sequence[Mapping[str, float]], num: str, den: str, n_resamples: int
+           ) -> tuple[float | None, tuple[float, float] | None]:
+    """The pooled ratio sum(num) / sum(den) over games, and its game-cluster bootstrap
+    95% interval (seed 0; None with fewer than two games having a positive count)."""
+    have = [g for g in sums if g[den] > 0]
+    if not have:
+        return None, None
+    value = sum(g[num] for g in have) / sum(g[den] for g in have)
+    ci = ratio_bootstrap_ci([g[num] for g in have], [g[den] for g in have], n_resamples=n_resamples, rng=0)
+    return value, ci
+
+
+def _resource_outcome_space(run: _ResourceRun) -> Table | None:
+    """The outcome-space measures per pairing x M/C, main cohort."""
+    per_game: dict[int, dict[str, float]] = {}
+    unplaced: list[str] = []
+    for g in run.main_games:
+        placed, missing = game_outcome_space(g, include_fallbacks=run.include_fallbacks)
+        per_game[id(g)] = _space_sums(placed)
+        unplaced += missing
+    cols = run.lead_cols + ["M/C", "Games", "Rounds", "Annulled rounds", run.fb_col, "Pareto-optimal %",
+                            "Pareto-optimal 95% CI", "Distance to frontier", "Distance 95% CI", "Nash rounds",
+                            "Nash product share %", "Nash share 95% CI", "Distance to Kalai point",
+                            "Kalai distance 95% CI"]
+    fmts = run.lead_fmt + ["text", "int", "int", "int", "int", "pct", "pct_ci", "num", "ci", "int", "pct", "pct_ci",
+                           "num", "ci"]
+    rows = []
+    for proto in run.protos:
+        for p in run.pairings + ["All"]:
+            sub = run.main_sub(proto, p)
+            for mc in run.mcs + ["All"]:
+                games = [g for c, g in sub if mc == "All" or c.mc == mc]
+                if not games:
+                    continue
+                sums = [per_game[id(g)] for g in games]
+                pareto, pareto_ci = _ratio(sums, "pareto", "rounds", run.n_resamples)
+                dist, dist_ci = _ratio(sums, "distance", "rounds", run.n_resamples)
+                nash, nash_ci = _ratio(sums, "nash", "nash_rounds", run.n_resamples)
+                kalai, kalai_ci = _ratio(sums, "kalai", "kalai_rounds", run.n_resamples)
+                rows.append(run.lead(p, proto) + [
+                    "All" if mc == "All" else _mc_text(mc), len(games), int(sum(x["rounds"] for x in sums)),
+                    int(sum(x["annulled"] for x in sums)), run.fb(run.pm(games)), pareto, pareto_ci, dist, dist_ci,
+                    int(sum(x["nash_rounds"] for x in sums)), nash, nash_ci, kalai, kalai_ci])
+    if not rows:
+        return None
+    notes = ["Each kept round's outcome (the two agents' rewards) is placed in the outcome space of the scenario "
+             "it played (negotiation_env.games.resource.outcome_space): Pareto-optimal % is the share of rounds no "
+             "achievable reward pair improves for one agent without the other losing; distance to frontier is "
+             "the mean Euclidean distance, in reward units, to the nearest Pareto-optimal pair; Nash product "
+             "share is the mean of the round's (reward_a x reward_b) over the scenario's largest such product, "
+             "over the rounds whose scenario has a Nash point (Nash rounds); distance to Kalai point is the mean "
+             "Euclidean distance to the Kalai-Smorodinsky point. Pooled over rounds; each interval is a "
+             "percentile bootstrap over games (whole games resampled, "
+             f"{run.n_resamples:,} resamples, seed 0), a dash with fewer than two games.",
+             "Annulled (overdrawn) rounds are counted as the outcome (0, 0): both agents buying nothing pays it "
+             "too, so it is an achievable outcome (the disagreement point), never Pareto-optimal in a playable "
+             "scenario and 0 of the Nash product."]
+    if unplaced:
+        notes.append(f"Rounds not placed (left out of this table): {len(unplaced)}: " + "; ".join(unplaced[:5])
+                     + (" ..." if len(unplaced) > 5 else ""))
+        run.notes.append(f"resource_outcome_space: {len(unplaced)} kept round(s) could not be placed in an outcome "
+                         "space and are left out of it (the table's note says why).")
+    return run.finish(Table(
+        "resource_outcome_space", "Outcome space: Pareto optimality, Nash and Kalai points by pairing x M/C "
+        "(main cohort)", cols, rows, fmts, notes), run.main_games)
 
 
 def _resource_table4(run: _ResourceRun) -> Table | None:
@@ -1006,6 +1155,57 @@ def _resource_detail(t: Mapping[str, Any]) -> str:
 
 
 
+# --------------------------------------------------------------------------- replication card
+
+
+def resource_card(traces: Iterable[Any], *, n_resamples: int = RESAMPLES) -> ReplicationCard:
+    """The seed 000 §5 card (:mod:`negotiation_env.games.resource.card`): every number is
+    a model row, compared with the run's main-cohort games whose seats play the row's
+    models (a policy spec's model name, :func:`~.cards.paper_models`); any other run is
+    "not comparable" with the reason. Rates and means pool the kept rounds (fallback
+    rounds left out, as every resource table) with a game-cluster bootstrap 95% interval
+    (seed 0); the share of games with an optimal round is over games without a fallback
+    round, with its Wilson interval. Verdict: the paper's value inside the run's interval
+    (the paper gives no spread)."""
+    from ..games.resource import card
+    from .resource_metrics import kept_round_counts
+    from .stats import wilson_interval
+
+    run = _ResourceRun.of(traces, False, n_resamples)
+    main = run.main_games if run is not None else []
+    lines = []
+    for d in card.published():
+        pub = Published(**d)
+        chosen, why = model_rows(pub, main, card.MODELS)
+        if why is not None:
+            lines.append(not_comparable(pub, why + ("" if main else "; no counted main-cohort resource game")))
+            continue
+        mc, measure = pub.get("mc"), pub.get("measure")
+        sel = [g for g in chosen if mc is None or resource_cell(g).mc == mc]
+        if not sel:
+            lines.append(not_comparable(pub, f"condition absent: the run's games of {pub.row} are at no M/C {mc}"))
+            continue
+        counts = [kept_round_counts(g) for g in sel]
+        if measure == "optimal_game":
+            whole = [c for c in counts if c["excluded_rounds"] == 0 and c["rounds"]]
+            k = sum(c["optimal"] > 0 for c in whole)
+            obs = Observed(k / len(whole) if whole else None, len(whole),
+                           wilson_interval(k, len(whole)) if whole else None, None, "Wilson score")
+        else:
+            kept = [c for c in counts if c["rounds"]]
+            key = {"efficiency": "efficiency_sum", "overdraw": "overdrawn", "optimum": "optimal"}[measure]
+            n = sum(c["rounds"] for c in kept)
+            value = sum(c[key] for c in kept) / n if n else None
+            ci = ratio_bootstrap_ci([c[key] for c in kept], [c["rounds"] for c in kept], n_resamples=n_resamples,
+                                    rng=0) if n else None
+            obs = Observed(value, n, ci, None, f"bootstrap over games ({n_resamples:,} resamples, seed 0)")
+        lines.append(judge(pub, obs))
+    return ReplicationCard(GAME, card.PAPER, lines, [
+        "This run's figure: its main-cohort games (cheap talk with 5 turns, thinking on, no transparency, no "
+        "prompt intervention) whose seats play the row's models, fallback rounds left out; a seat's model is "
+        "its policy spec's (openai:MODEL@URL, hf:PATH) matched by name to the paper's."])
+
+
 # --------------------------------------------------------------------------- the hooks
 
 
@@ -1020,6 +1220,7 @@ class ResourceAnalysis(GameAnalysis):
     headline_tables = ("resource_table3", "resource_summary")
     rating_comparison = "each seat's total reward over the game's rounds against its partner's"
     reads_judge_labels = True
+    resamples = RESAMPLES
 
     def condition_label(self, trace: Mapping[str, Any]) -> str:
         c = resource_cell(trace)
@@ -1048,13 +1249,17 @@ class ResourceAnalysis(GameAnalysis):
 
     def report(self, traces: Sequence[Mapping[str, Any]], *, n_resamples: int | None, include_fallbacks: bool,
                labels: Mapping[str, Mapping[str, Any]] | None) -> ReportSection:
-        tables, plot = resource_tables(traces, include_fallbacks=include_fallbacks, labels=labels)
+        tables, plot = resource_tables(traces, include_fallbacks=include_fallbacks, labels=labels,
+                                       n_resamples=RESAMPLES if n_resamples is None else n_resamples)
         return ReportSection(tables=tables, notes=list(plot.get("notes", [])), figures=[
             Figure("fig_resource_by_mc.png", "plot_resource_by_mc", plot.get("by_mc")),
             Figure("fig_resource_stability.png", "plot_stability", plot.get("stability")),
             Figure("fig_resource_talk.png", "plot_talk", plot.get("talk")),
             Figure("fig_resource_failed_improvement.png", "plot_failed_improvement", plot.get("failure")),
             Figure("fig_judge_enrichment.png", "plot_enrichment", plot.get("enrichment"))])
+
+    def replication_card(self, traces: Sequence[Mapping[str, Any]]) -> ReplicationCard:
+        return resource_card(traces)
 
     def meta_rows(self, trace: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("scenario", f"{esc(trace.get('scenario'))} (M/C {esc(resource_cell(trace).mc_text)})")]

@@ -23,6 +23,11 @@ Rulemaking game (seed 001):
   3 x 3 compromise x consensus threshold pairs (the runs' stored sensitivity labels), with
   the plausibility screen's verdicts over the nine
   (:func:`~.rulemaking_metrics.threshold_relabelling`).
+* The replication card (``report --card``, :meth:`RulemakingAnalysis.replication_card`):
+  the §7 scripted baseline's agreements and softening per policy
+  (:mod:`negotiation_env.games.rulemaking.card`) beside the run's E1 cells of the same
+  scripted population, each with a two-sided Fisher exact test against the paper's 15
+  runs.
 * ``rulemaking_provenance``: Table 3's audit, genuine, retried and fallback turns per cell
   and their shares of the cell's turns, counted turn by turn
   (:func:`~.rulemaking_metrics.provenance_audit`).
@@ -34,17 +39,18 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
+from .cards import Observed, Published, ReplicationCard, judge, not_comparable
 from .cells import lineup, rulemaking_cell
 from .cells import usable as _usable
 from .hooks import Figure, GameAnalysis, ReportSection
 from .rulemaking_metrics import (AGREEMENT, PERMUTATIONS, cell_summary, condition_contrasts, provenance_audit,
                                  threshold_key, threshold_relabelling)
-from .stats import OUTCOMES, plausibility_screen
+from .stats import OUTCOMES, plausibility_screen, wilson_interval
 from .tables import Table
 from .viewer import _events, _fold, _kv_table, esc
 from ..games.rulemaking.spec import NAME as GAME
 
-__all__ = ["rulemaking_tables", "RulemakingAnalysis", "ANALYSIS", "RESAMPLES"]
+__all__ = ["rulemaking_tables", "rulemaking_card", "RulemakingAnalysis", "ANALYSIS", "RESAMPLES"]
 
 #: bootstrap resamples of the rulemaking intervals (the rulemaking paper gives no number)
 RESAMPLES = 2000
@@ -242,6 +248,57 @@ def _rulemaking_provenance(by_cell: Mapping[Any, list[dict[str, Any]]]) -> Table
 
 
 
+# --------------------------------------------------------------------------- replication card
+
+
+def _family_key(family: str) -> str:
+    """A population's label as the card matches it: without a ``scripted:`` prefix."""
+    return family.removeprefix("scripted:")
+
+
+def rulemaking_card(traces: Iterable[Any]) -> ReplicationCard:
+    """The §7 scripted-baseline card (:mod:`negotiation_env.games.rulemaking.card`): for
+    each published number, the run's counted runs of the same environment, condition and
+    scripted population, their count with its Wilson 95% interval, and the verdict
+    (:func:`~.cards.judge`: the two-sided Fisher exact test against the paper's count)."""
+    from ..games.rulemaking import card
+
+    games, _ = _usable(traces, GAME)
+    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for g in games:
+        c = rulemaking_cell(g)
+        cells.setdefault((c.environment.split(" ")[0], c.condition, _family_key(c.family)), []).append(
+            g["rounds"][0]["outcome"])
+    lines = []
+    for d in card.published():
+        pub = Published(**d)
+        env, cond, family = pub.get("environment"), pub.get("condition"), pub.get("family")
+        outs = cells.get((env, cond, family))
+        if not outs:
+            elsewhere = sorted(f"{e}/{c}" for (e, c, f) in cells if f == family)
+            if elsewhere:
+                why = (f"condition absent: the run plays the {family} population only in "
+                       f"{', '.join(elsewhere)}; the paper's row is {env}/{cond}")
+            else:
+                families = sorted({f for (_e, _c, f) in cells})
+                why = (f"policy absent: no {family} population in the run (its populations: "
+                       f"{', '.join(families) or 'none'})")
+                if family == "mixed":
+                    why += ("; the paper's mixed population draws each seat's policy per run, which a run's fixed "
+                            "lineups do not")
+            lines.append(not_comparable(pub, why))
+            continue
+        if pub.get("outcome") == "softening":
+            k = sum(bool({"Support", "Concede"} & set(o.get("trajectory") or ())) for o in outs)
+        else:
+            k = sum(o["label"] in AGREEMENT for o in outs)
+        lines.append(judge(pub, Observed(k / len(outs), len(outs), wilson_interval(k, len(outs)), k,
+                                         "Wilson score")))
+    return ReplicationCard(GAME, card.PAPER, lines, [
+        "This run's figure: the counted runs of the row's environment, condition and scripted population "
+        "(family, a 'scripted:' prefix ignored), pooled over every seed of the run."])
+
+
 # --------------------------------------------------------------------------- viewer
 
 
@@ -316,6 +373,9 @@ class RulemakingAnalysis(GameAnalysis):
         tables, points = rulemaking_tables(traces, n_resamples=RESAMPLES if n_resamples is None else n_resamples)
         return ReportSection(tables=tables, figures=[
             Figure("fig_rulemaking_entropy_agreement.png", "plot_rulemaking", points)])
+
+    def replication_card(self, traces: Sequence[Mapping[str, Any]]) -> ReplicationCard:
+        return rulemaking_card(traces)
 
     def detail_html(self, trace: Mapping[str, Any]) -> str:
         return _rulemaking_detail(trace)

@@ -46,6 +46,7 @@ __all__ = [
     "plausibility_screen",
     "fisher_one_sided",
     "permutation_test",
+    "ratio_bootstrap_ci",
     "holm",
     "benjamini_hochberg",
     "cliffs_delta",
@@ -428,6 +429,50 @@ def bootstrap_diff_ci(
     res = scipy.stats.bootstrap(
         (a, b),
         _mean_diff,
+        n_resamples=_n_resamples(n_resamples),
+        confidence_level=c,
+        method="percentile",
+        vectorized=True,
+        **_rng_kwarg(scipy.stats.bootstrap, _generator(rng)),
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def _ratio_of_sums(num: np.ndarray, den: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.sum(num, axis=axis) / np.sum(den, axis=axis)
+
+
+def ratio_bootstrap_ci(
+    numerators: ArrayLike,
+    denominators: ArrayLike,
+    confidence: float = 0.95,
+    n_resamples: int = 10000,
+    rng: RngLike = None,
+) -> tuple[float, float] | None:
+    """Percentile cluster-bootstrap interval of ``sum(numerators) / sum(denominators)``:
+    each cluster (a game) contributes one numerator and one denominator (e.g. its
+    Pareto-optimal rounds and its rounds), and whole clusters are resampled together
+    (``scipy.stats.bootstrap`` with ``paired=True``), so rounds of one game, which are not
+    independent, never count as separate draws. Every denominator must be positive. Fewer
+    than two clusters: None (no spread to resample); clusters that all give the same
+    ratio: ``(r, r)``. Percentile, not BCa, for the reason given in :func:`bootstrap_ci`."""
+    num = _sample("numerators", numerators)
+    den = _sample("denominators", denominators)
+    if num.shape != den.shape:
+        raise ValueError(f"numerators and denominators must have the same length; got {num.size} and {den.size}")
+    if np.any(den <= 0):
+        raise ValueError("every denominator must be positive")
+    c = _confidence(confidence)
+    if num.size < 2:
+        return None
+    ratios = num / den
+    if np.all(ratios == ratios[0]):
+        r = float(num.sum() / den.sum())
+        return r, r
+    res = scipy.stats.bootstrap(
+        (num, den),
+        _ratio_of_sums,
+        paired=True,
         n_resamples=_n_resamples(n_resamples),
         confidence_level=c,
         method="percentile",

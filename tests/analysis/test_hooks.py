@@ -110,8 +110,8 @@ def test_the_hooks_are_looked_up_by_name_with_the_generic_answers_as_fallback(fa
     # the shipped games name their own
     assert [type(analysis_of(g)).__name__ for g in ("resource", "rulemaking", "matrix")] == [
         "ResourceAnalysis", "RulemakingAnalysis", "MatrixAnalysis"]
-    assert resamples_of(None) == {"rulemaking": 2000, "matrix": 10_000, "fakegame": 7}
-    assert resamples_of(3) == {"rulemaking": 3, "matrix": 3, "fakegame": 3}
+    assert resamples_of(None) == {"rulemaking": 2000, "matrix": 10_000, "resource": 2000, "fakegame": 7}
+    assert resamples_of(3) == {"rulemaking": 3, "matrix": 3, "resource": 3, "fakegame": 3}
 
 
 def test_cells_use_the_games_hooks_and_the_generic_ones(fake_games):

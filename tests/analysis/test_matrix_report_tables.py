@@ -210,8 +210,8 @@ def test_error_audit_table(audited):
 def test_the_report_resamples_10000_times_by_default(monkeypatch, tmp_path, cohort):
     """The default is the paper's 10,000 (checked on the plan, not run at that cost)."""
     assert MATRIX_RESAMPLES == 10_000
-    assert resamples_of(None) == {"matrix": 10_000, "rulemaking": 2000}
-    assert resamples_of(37) == {"matrix": 37, "rulemaking": 37}
+    assert resamples_of(None) == {"matrix": 10_000, "rulemaking": 2000, "resource": 2000}
+    assert resamples_of(37) == {"matrix": 37, "rulemaking": 37, "resource": 37}
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
             resamples_of(bad)

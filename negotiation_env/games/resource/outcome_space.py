@@ -201,7 +201,9 @@ class RoundMetrics:
 
     ``nash_share`` is the outcome's Nash product over the largest one (1 at the Nash
     point, 0 for an annulled round; ``None`` when the scenario has no Nash point).
-    ``efficiency`` is the joint reward over the joint optimum M."""
+    ``efficiency`` is the joint reward over the joint optimum M. ``distance_to_kalai`` is
+    the Euclidean distance from the outcome to the Kalai–Smorodinsky point, in reward
+    units (``None`` when the scenario has none)."""
 
     outcome: Point
     pareto_optimal: bool
@@ -211,6 +213,7 @@ class RoundMetrics:
     efficiency: float
     nash_point: Point | None
     kalai_point: Point | None
+    distance_to_kalai: float | None = None
 
 
 def _outcome_pair(scenario: Scenario, rewards: Mapping[str, float] | RoundOutcome) -> Point:
@@ -250,6 +253,8 @@ def round_metrics(scenario: Scenario, rewards: Mapping[str, float] | RoundOutcom
         efficiency=(pair[0] + pair[1]) / space.joint_max,
         nash_point=space.nash_point,
         kalai_point=space.kalai_point,
+        distance_to_kalai=None if space.kalai_point is None else math.hypot(
+            pair[0] - space.kalai_point[0], pair[1] - space.kalai_point[1]),
     )
 
 
