@@ -180,7 +180,7 @@ LONG_BOOTSTRAP = 200_000
 def _leaderboard(args: argparse.Namespace, console: Console) -> int:
     from ..traces import read_traces
     from ..traces.reader import check_env_versions, record_key
-    from .leaderboard import DEFAULT_OUT, leaderboard, leaderboard_tables, write_leaderboard
+    from .leaderboard import DEFAULT_OUT, leaderboard, leaderboard_tables, meta_boards, write_leaderboard, write_meta
     from .ratings import MissingExtra
 
     fmt = resolve_format(args.format, console)
@@ -196,6 +196,8 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
         return _err(f"--level must be between 0 and 1 (e.g. 0.9), got {args.level:g}")
     if args.resamples < 0:
         return _err("--resamples must be >= 0 (0: point ratings, no intervals)")
+    if args.meta_resamples < 0:
+        return _err("--meta-resamples must be >= 0 (0: the meta-game without intervals)")
     traces: list[Any] = []
     problems: list[str] = []
     seen: dict[tuple, Path] = {}
@@ -243,12 +245,15 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
         with progress:
             boards = leaderboard(traces, game=args.game, level=args.level, n_resamples=args.resamples,
                                  seed=args.seed, anchor=args.anchor, openskill=args.openskill, progress=tick)
+        metas = (meta_boards(traces, boards, level=args.level, n_resamples=args.meta_resamples, seed=args.seed)
+                 if args.meta else {})
     except MissingExtra as e:
         return print_error(str(e), exitcodes.MODEL)
     except ValueError as e:
         return _err(str(e))
     try:
         files = write_leaderboard(boards, out, args.level, sources)
+        files += write_meta(metas, out)
     except OSError as e:
         return _could_not_write(e, out, "the files written before it are whole, none is partial", sources[0])
     tables, _ = leaderboard_tables(boards, args.level)
@@ -257,7 +262,10 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
                              "level": args.level, "resamples": args.resamples, "seed": args.seed,
                              "games": [{"game": b.game, "comparison": b.comparison, "games": b.games,
                                         "rated": b.ratings is not None, "rows": b.rows(), "notes": b.notes}
-                                       for b in boards]})
+                                       for b in boards],
+                             "metagame": {g: ({"refused": m} if isinstance(m, str) else
+                                              {t.name: table_document(t) for t in m.tables()})
+                                          for g, m in metas.items()}})
         return 0 if any(b.ratings is not None for b in boards) else exitcodes.NOTHING
     for p in problems:
         print_text(console, f"skipped trace line: {p}", fmt, style="yellow")
@@ -269,6 +277,12 @@ def _leaderboard(args: argparse.Namespace, console: Console) -> int:
         else:
             for line in (t.title, *t.notes):
                 print_text(console, line, fmt)
+    for meta in metas.values():
+        if isinstance(meta, str):
+            print_text(console, f"note: {meta}", fmt, style="yellow")
+            continue
+        for t in meta.tables():
+            _print_report_table(console, t, fmt)
     print_text(console, f"wrote {', '.join(f.name for f in files)} to {out}; games read: {len(traces)} from "
                         f"{len(sources)} source{'' if len(sources) == 1 else 's'}", fmt)
     if not any(b.ratings is not None for b in boards):
@@ -470,6 +484,11 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                     help="add OpenSkill's online rating (mu, sigma, ordinal = mu - 3 sigma) as a second view, games "
                          "played in run, cell, scenario, repetition order (default model plackett_luce; needs "
                          "the ratings extra)")
+    lb.add_argument("--meta", action="store_true",
+                    help="add each rated game's meta-game: payoff matrix, Nash averaging, α-rank, regret and the "
+                         "replicator dynamics (metagame_GAME.md, .csv and .png; needs the metagame extra)")
+    lb.add_argument("--meta-resamples", type=int, default=200, metavar="N",
+                    help="bootstrap resamples of the meta-game's Nash ratings and α-rank masses (default 200; 0: none)")
     lb.add_argument("--out", default=None, help="output folder (default RUN/leaderboard of the first RUN)")
     lb.add_argument("--all-runs", action="store_true", help=ALL_RUNS_HELP)
     add_format_argument(lb)

@@ -34,7 +34,7 @@ from .ratings import OpenSkillRating, Ratings, comparison_of, fit_ratings, opens
 from .tables import Table
 
 __all__ = ["GameBoard", "leaderboard", "board_table", "leaderboard_tables", "leaderboard_markdown",
-           "write_leaderboard", "DEFAULT_OUT", "FILES"]
+           "write_leaderboard", "meta_boards", "write_meta", "DEFAULT_OUT", "FILES"]
 
 #: the folder the command writes into by default (under the first run)
 DEFAULT_OUT = "leaderboard"
@@ -266,3 +266,47 @@ def write_leaderboard(boards: Sequence[GameBoard], out: str | Path, level: float
     _, combined = leaderboard_tables(boards, level)
     return [write_text(folder / FILES[0], combined.csv_text()),
             write_text(folder / FILES[1], leaderboard_markdown(boards, level, sources))]
+
+
+def meta_boards(traces: Iterable[Any], boards: Sequence[GameBoard], *, level: float = 0.9, n_resamples: int = 200,
+                seed: int = 0) -> dict[str, Any]:
+    """The meta-game (:func:`~.metagame.metagame`) of every rated board's game: per game
+    its :class:`~.metagame.MetaGame`, or the sentence saying why none could be built.
+    Raises :class:`~.ratings.MissingExtra` without OpenSpiel."""
+    from .metagame import metagame, require_openspiel
+
+    require_openspiel()
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for d in (as_dict(t) for t in traces):
+        by_game.setdefault(str(d.get("game")), []).append(d)
+    out: dict[str, Any] = {}
+    for b in boards:
+        if b.ratings is None:
+            continue
+        try:
+            out[b.game] = metagame(by_game.get(b.game, []), game=b.game, level=level, n_resamples=n_resamples,
+                                   seed=seed)
+        except ValueError as e:
+            out[b.game] = f"{b.game}: no meta-game: {e}"
+    return out
+
+
+def write_meta(metas: Mapping[str, Any], out: str | Path) -> list[Path]:
+    """Per game, ``metagame_GAME.md`` (both tables), ``metagame_GAME_payoff.csv``,
+    ``metagame_GAME_ratings.csv`` and, where the replicator dynamics ran,
+    ``metagame_GAME_replicator.png`` (the ``metagame`` extra brings matplotlib); returns
+    the paths written."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    for game, meta in metas.items():
+        if isinstance(meta, str):
+            continue
+        payoff, rated = meta.tables()
+        files.append(write_text(folder / f"metagame_{game}.md", f"# Meta-game: {game}\n\n" + payoff.markdown()
+                                + "\n" + rated.markdown()))
+        files.append(write_text(folder / f"metagame_{game}_payoff.csv", payoff.csv_text()))
+        files.append(write_text(folder / f"metagame_{game}_ratings.csv", rated.csv_text()))
+        if meta.trajectory is not None:
+            files.append(meta.plot(folder / f"metagame_{game}_replicator.png"))
+    return files

@@ -63,7 +63,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .cells import as_dict
-from .ratings import PairGame, comparison_of, crn_block, pair_games
+from .ratings import MissingExtra, PairGame, comparison_of, crn_block, pair_games
 from .tables import Table
 
 __all__ = ["MetaGame", "metagame", "fit_metagame", "payoff_matrix", "missing_pairs", "max_entropy_nash",
@@ -458,6 +458,15 @@ def _resample(games: Sequence[PairGame], policies: Sequence[str], n: int, seed: 
     return first, second
 
 
+def require_openspiel() -> None:
+    """Raise :class:`~.ratings.MissingExtra` naming the extra when OpenSpiel is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("open_spiel") is None:
+        raise MissingExtra("the meta-game analysis needs OpenSpiel (α-rank, replicator dynamics): "
+                           "pip install 'negotiation_env[metagame]'")
+
+
 def fit_metagame(games: Sequence[PairGame], *, alpha: float | None = None, m: int = 50, level: float = 0.9,
                  n_resamples: int = 0, seed: int = 0, comparison: str = "", left_out: Sequence[str] = (),
                  t_max: float = 50.0) -> MetaGame:
@@ -471,6 +480,7 @@ def fit_metagame(games: Sequence[PairGame], *, alpha: float | None = None, m: in
         raise ValueError(f"alpha must be a finite number > 0 or None, got {alpha!r}")
     if not isinstance(m, int) or m < 2:
         raise ValueError(f"m (α-rank population size) must be an integer >= 2, got {m!r}")
+    require_openspiel()
     policies = sorted({g.a for g in games} | {g.b for g in games})
     if len(policies) < 2:
         raise ValueError("a meta-game needs games of at least two different policies")

@@ -146,7 +146,7 @@ def test_report_card_writes_the_card_and_the_cli_prints_it(scripted_run, resourc
     doc = json.loads(capsys.readouterr().out)
     rows = {(r["Paper row"], r["Measure"][:9]): r for r in doc["card"]["rows"]}
     assert rows[("conceder", "agreement")]["Verdict"] == CONSISTENT
-    assert doc["card"]["notes"][0].startswith("Seed 001") and len(doc["card"]["notes"]) == 2
+    assert doc["card"]["notes"][0].startswith("Andric 2026 (Diversity Without Fidelity)") and len(doc["card"]["notes"]) == 2
 
 
 def test_a_matrix_model_row_compares_the_dyads_whose_seats_play_that_model():

@@ -212,3 +212,27 @@ def test_browser_leaderboard_sorts_and_links_to_the_games(run_dir, tmp_path):
         b.click('a.tab[data-tab="summary"]')
         b.wait_for("document.body.dataset.tab === 'summary'")
         assert b.eval("document.getElementById('summary').hidden") is False
+
+
+def test_meta_adds_each_rated_games_metagame_and_says_what_it_refused(run_dir, tmp_path, capsys):
+    rc, doc = _json(capsys, run_dir, "--out", tmp_path, "--resamples", "0", "--meta", "--meta-resamples", "0")
+    assert rc == 0
+    assert sorted(doc["metagame"]) == ["resource"]  # rulemaking is not rated, so it has no meta-game
+    payoff = doc["metagame"]["resource"]["metagame_payoff"]
+    cells = {r["policy"]: r for r in payoff["rows"]}
+    # the one oracle-linear game left (the other is degraded): oracle earns 20, linear 12
+    assert cells[O][L].startswith("20.00 (1)") and cells[L][O].startswith("12.00 (1)")
+    notes = " ".join(doc["metagame"]["resource"]["metagame_ratings"]["notes"])
+    # greedy and linear never met: the computations that need that cell are refused, naming it
+    assert "Nash averaging refused" in notes and "α-rank refused" in notes
+    assert "scripted:greedy" in notes and "scripted:linear" in notes
+    names = sorted(p.rsplit("/", 1)[1] for p in doc["files"])
+    assert [n for n in names if n.startswith("metagame_")] == [
+        "metagame_resource.md", "metagame_resource_payoff.csv", "metagame_resource_ratings.csv"]
+    assert "# Meta-game: resource" in (tmp_path / "metagame_resource.md").read_text()
+
+
+def test_meta_needs_its_extra(run_dir, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "open_spiel", None)
+    assert main(["leaderboard", str(run_dir), "--meta", "--resamples", "0", "--out", str(tmp_path)]) == 3
+    assert "pip install 'negotiation_env[metagame]'" in capsys.readouterr().err

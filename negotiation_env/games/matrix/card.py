@@ -18,7 +18,7 @@ all four).
 
 from __future__ import annotations
 
-PAPER = ("Seed 002 (Cheap Talk Stabilizes Strategic Interaction), Table 1: self-play of four open-weight models, "
+PAPER = ("Lorè, Zhu and Heydari 2026 (Cheap Talk Stabilizes Strategic Interaction), Table 1: self-play of four open-weight models, "
          "four stage games, six framings, 100 dyads per cell and treatment")
 MODELS = {"Qwen 2.5 7B": ("qwen257b",), "Granite 3.3 8B": ("granite338b",), "Gemma 2 9B": ("gemma29b",),
           "Falcon 3 7B": ("falcon37b",)}
@@ -52,7 +52,7 @@ def published() -> list[dict]:
                     "measure": f"ΔS = S(no message) - S(message), {NAMES[game] if game else 'all games'}",
                     "value": delta / 100, "interval": (ci[0] / 100, ci[1] / 100),
                     "n": DYADS_PER_ROW if game else DYADS_OVERALL, "unit": "dyads",
-                    "source": "seed 002 Table 1" if game else "seed 002 §4 (Table 1 text)",
+                    "source": "Lorè et al. 2026 Table 1" if game else "Lorè et al. 2026 §4 (Table 1 text)",
                     "note": f"S {s_no}% -> {s_msg}%", "min_n": MIN_DYADS,
                     "where": (("models", model), ("stage_game", game))})
     return out

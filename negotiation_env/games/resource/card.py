@@ -22,7 +22,7 @@ reward / M over rounds; ``overdraw`` and ``optimum``: shares of rounds;
 
 from __future__ import annotations
 
-PAPER = ("Seed 000 (iterated resource negotiation), §5 main cohort: Claude Sonnet 4.5, GPT-5 Mini, Qwen 3.5 "
+PAPER = ("Yao, Zou and Hawkins 2026 (Talk is Cheap, Communication is Hard), §5 main cohort: Claude Sonnet 4.5, GPT-5 Mini, Qwen 3.5 "
          "Flash, 720 games of 4 rounds")
 #: each paper model and the reduced names (lower-case letters and digits) a policy spec's
 #: model name must contain to be that model
@@ -33,19 +33,19 @@ COHORT = tuple(MODELS)
 S, G, Q = COHORT
 #: (models, M/C, measure, value, n, unit, source)
 NUMBERS = (
-    ((S, G), 0.5, "efficiency", 0.798, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((G, G), 0.5, "efficiency", 0.682, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((S, S), 0.5, "efficiency", 0.637, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((G, Q), 0.5, "efficiency", 0.740, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((Q, S), 0.5, "efficiency", 0.638, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((G, Q), 0.8, "efficiency", 0.774, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((G, G), 0.8, "efficiency", 0.856, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((S, G), 1.0, "overdraw", 0.013, 160, "rounds", "seed 000 §5 (Table 3)"),
-    ((S, G), 0.5, "overdraw", 0.106, 160, "rounds", "seed 000 §5 (Table 3)"),
-    (COHORT, None, "overdraw", 0.157, 2880, "rounds", "seed 000 §5"),
-    (COHORT, 0.5, "overdraw", 0.247, 960, "rounds", "seed 000 §5"),
-    (COHORT, 1.0, "overdraw", 0.069, 960, "rounds", "seed 000 §5"),
-    (COHORT, None, "optimal_game", 0.817, 720, "games", "seed 000 §5"),
+    ((S, G), 0.5, "efficiency", 0.798, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((G, G), 0.5, "efficiency", 0.682, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((S, S), 0.5, "efficiency", 0.637, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((G, Q), 0.5, "efficiency", 0.740, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((Q, S), 0.5, "efficiency", 0.638, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((G, Q), 0.8, "efficiency", 0.774, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((G, G), 0.8, "efficiency", 0.856, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((S, G), 1.0, "overdraw", 0.013, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    ((S, G), 0.5, "overdraw", 0.106, 160, "rounds", "Yao et al. 2026 §5 (Table 3)"),
+    (COHORT, None, "overdraw", 0.157, 2880, "rounds", "Yao et al. 2026 §5"),
+    (COHORT, 0.5, "overdraw", 0.247, 960, "rounds", "Yao et al. 2026 §5"),
+    (COHORT, 1.0, "overdraw", 0.069, 960, "rounds", "Yao et al. 2026 §5"),
+    (COHORT, None, "optimal_game", 0.817, 720, "games", "Yao et al. 2026 §5"),
 )
 MEASURES = {"efficiency": "efficiency (joint reward / M, mean over rounds)",
             "overdraw": "overdraw rate (rounds with a supply violation)",

@@ -22,8 +22,8 @@ ignored; ``mixed`` only matches a family labelled exactly so).
 
 from __future__ import annotations
 
-PAPER = "Seed 001 (Diversity Without Fidelity), §7 scripted non-LLM baseline, E1, 15 runs per policy"
-SOURCE = "seed 001 §7"
+PAPER = "Andric 2026 (Diversity Without Fidelity), §7 scripted non-LLM baseline, E1, 15 runs per policy"
+SOURCE = "Andric 2026 §7"
 RUNS = 15
 #: agreements (compromise + consensus) of 15 E1 runs per scripted policy
 AGREEMENTS = {"conceder": 14, "noisy_conceder": 13, "mixed": 13, "satisficer": 7, "hardliner": 0, "reciprocator": 0}
