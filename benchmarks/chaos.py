@@ -119,7 +119,9 @@ def chaos(cycles: int, seed: int, work: Path, games_per_cell: int = 40, slow: fl
             landed += 1
         proc.wait(timeout=30)
         progress.append(_lines(traces))
-        if c % 3 == 0 and traces.exists():
+        # a torn tail after the first kill that left a trace file (a slow start can leave
+        # none after the first), then every third cycle
+        if traces.exists() and (torn == 0 or c % 3 == 0):
             with open(traces, "ab") as f:
                 f.write(TORN)
             torn += 1

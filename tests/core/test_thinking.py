@@ -132,9 +132,9 @@ def test_f6_examples_and_linear_time():
     assert split_think("<think><think>a</think>b</think>c", "f6") == ("b</think>c", ["<think>a"])
     assert split_think("x<THINK>a</think>y<think>b", "f6") == ("xy", ["a", "b"])
     assert split_think("A</think>") == ("", ["A"])  # the default stays the strict rule of every game
-    def cost(n: int) -> float:  # the best of three, so a busy machine only adds noise upward
+    def cost(n: int) -> float:  # the best of five, so a busy machine only adds noise upward
         best = math.inf
-        for _ in range(3):
+        for _ in range(5):
             t0 = time.perf_counter()
             split_think("<think>" * n + "x" + "</think>" * 3, "f6")
             split_think("<think>" * n, "f6")
@@ -142,4 +142,4 @@ def test_f6_examples_and_linear_time():
         return best
 
     # 16 times the text costs about 16 times the time; F.6's regex is quadratic (256 times)
-    assert cost(16_000) < 64 * cost(1_000)
+    assert cost(64_000) < 64 * cost(4_000)
