@@ -17,7 +17,8 @@ which drives the roles turn by turn through ``agent.interaction(task)``. Here:
   (``scripted:NAME``, ``hf:PATH``, ``openai:MODEL@URL``, ``python:MOD:FACTORY``) played
   inside the env. Each model seat is one interaction (one trace); the env sends it the
   messages of its conversation it has not seen and steps the game with the reply
-  exactly as sampled;
+  exactly as sampled. The interaction holds the seat's answers as sampled, so the seat
+  reads them verbatim in later turns whatever the game's own rendering shows;
 * the rubric records on each model seat's trace the rewards ``game_return`` (the
   seat's return), ``valid_share`` (the share of its answers the game accepted) and,
   where the game scores rounds by it, ``joint_efficiency``, weighted by
@@ -188,6 +189,16 @@ class NegotiationEnvConfig(vf.EnvConfig):
     max_steps: int = 10_000
 
 
+def _extends(conv: list[dict[str, str]], held: list[dict[str, str]]) -> bool:
+    """Whether the env's conversation ``conv`` starts with the messages the interaction
+    holds. The seat's own answers are compared by role only: the interaction holds them
+    as sampled, the env's rendering may normalise them for display."""
+    if len(conv) < len(held):
+        return False
+    return all(c["role"] == h["role"] and (h["role"] == "assistant" or c["content"] == h["content"])
+               for c, h in zip(conv, held))
+
+
 def _reply(segment: Any) -> str:
     """The seat's answer exactly as sampled (``Segment.last_reply`` strips it)."""
     for m in reversed(segment.messages):
@@ -252,7 +263,7 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
                     open_[agent].trace.info.update({"seat": agent, "row": info})
                     held[agent] = conv[:1] if system is not None else []
                 before = held[agent]
-                if conv[:len(before)] != before:
+                if not _extends(conv, before):
                     raise ValueError(
                         f"the {game} game rebuilt seat {agent}'s conversation at its answer {answers[agent] + 1} (seed "
                         f"{seed}): a verifiers interaction only extends a conversation; train this game per turn "
@@ -263,7 +274,7 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
                     truncated = True
                     break
                 text = _reply(segment)
-                held[agent] = conv + [{"role": "assistant", "content": text}]
+                held[agent] = before + new + [{"role": "assistant", "content": text}]
                 env.step(text)
                 steps += 1
                 events = env.infos[agent].get("events") or []
