@@ -50,11 +50,11 @@ try:
     import verifiers.v1 as vf
     from verifiers.v1.dialects.chat import message_to_wire
     from verifiers.v1.runtimes import ProgramResult, SubprocessConfig
-except ImportError as e:  # pragma: no cover - depends on the install
-    raise ImportError(
-        "negotiation_env.online.verifiers needs verifiers 0.4 (pip install 'negotiation_env[verifiers]' in an "
-        "environment of its own: verifiers 0.4 requires openai<3, which the 'api' extra's openai 3 does not meet)"
-    ) from e
+except ModuleNotFoundError as e:  # pragma: no cover - depends on the install
+    raise ModuleNotFoundError(
+        "negotiation_env.online.verifiers needs verifiers 0.4: pip install 'negotiation_env[verifiers]' (verifiers "
+        "0.4 requires openai<3, so it replaces an openai 3 install: an environment of its own keeps that one)",
+        name=e.name) from e
 
 from .groups import grpo_dataset
 from .rollout import LEARNER, _Seats

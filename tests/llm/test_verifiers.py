@@ -8,11 +8,12 @@ always A against always B earns 0 per round and leaves the other 5 per round."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 
 import pytest
 
-pytest.importorskip("verifiers.v1", reason="verifiers 0.4 is not installed (it requires openai<3; see docs/online.md)")
+pytest.importorskip("verifiers.v1", reason="verifiers 0.4 is not installed: not part of the test extra (it requires openai<3); see docs/online.md")
 
 import verifiers.v1 as vf  # noqa: E402
 
@@ -20,6 +21,19 @@ from negotiation_env.online import grpo_dataset  # noqa: E402
 from negotiation_env.online.verifiers import REWARDS, NegotiationEnv, environment  # noqa: E402
 
 CONFIG = {"treatment": "none", "acknowledgement": False, "num_rounds": 3}
+TALK = json.dumps({"thinking": "plan", "speech": "I will buy little this round.", "action": None})
+BUY = json.dumps({"thinking": "plan", "speech": "Done.", "action": {}})
+
+
+def _reply(req: dict) -> str:
+    """The learner "m" defects in the matrix game and buys nothing in the resource game;
+    the frozen model "opp" cooperates."""
+    last = req["messages"][-1]["content"]
+    if "DECISION PHASE" in last:
+        return BUY
+    if "PHASE" in last and "ACTION PHASE" not in last:
+        return TALK
+    return "B" if req["model"] == "m" else "A"
 KEY_VAR = "NEGOTIATION_ENV_TEST_VF_KEY"
 
 
@@ -34,8 +48,7 @@ def played():
     from tests.fakeserver import FakeServer
 
     server = FakeServer()
-    # the learner model "m" defects; the frozen model "opp" cooperates
-    server.reply = lambda req: "B" if req["model"] == "m" else "A"
+    server.reply = _reply
     os.environ[KEY_VAR] = "test-key"
     ctx = vf.ModelContext(model="m", client=vf.EvalClientConfig(base_url=server.url, api_key_var=KEY_VAR))
     try:
@@ -46,6 +59,10 @@ def played():
         frozen = environment("matrix", [0], ["frozen", "learner"], config=CONFIG, seat="agent_1",
                              frozen={"model": "opp"})
         out["frozen"] = asyncio.run(_episodes(frozen, ctx, plays=1))
+        out["resource"] = asyncio.run(_episodes(
+            environment("resource", [0], ["learner", "scripted:greedy"], config={"num_rounds": 1}), ctx, plays=1))
+        out["rulemaking"] = asyncio.run(_episodes(
+            environment("rulemaking", [0], ["learner"] + ["scripted:conceder"] * 4), ctx, plays=1))
         yield out
     finally:
         server.close()
@@ -91,6 +108,30 @@ def test_frozen_role_plays_untrained_with_its_own_model(played):
         assert t.info["returns"] == {"agent_0": 0.0, "agent_1": 15.0}
     assert by_role["frozen"].rewards["game_return"].score == 0.0
     assert by_role["learner"].rewards["game_return"].score == 15.0
+
+
+def test_resource_game_records_joint_efficiency(played):
+    """An empty purchase runs no project (return 0); the round's joint efficiency is the
+    seats' joint reward over the scenario's joint optimum."""
+    import negotiation_env
+
+    (e,) = played["resource"]
+    (trace,) = e.traces
+    returns = trace.info["returns"]
+    assert e.ok and returns["agent_a"] == 0.0 and trace.rewards["valid_share"].score == 1.0
+    env = negotiation_env.env(game="resource", num_rounds=1)
+    env.reset(seed=0)
+    game = env.unwrapped.game
+    joint_max = game.solution_for(game.scenario_of(0)).joint_max
+    assert joint_max > 0
+    assert trace.rewards["joint_efficiency"].score == pytest.approx(sum(returns.values()) / joint_max)
+    assert trace.rewards["joint_efficiency"].weight == REWARDS["joint_efficiency"]
+
+
+def test_a_rebuilt_conversation_fails_the_episode_by_name(played):
+    (e,) = played["rulemaking"]
+    assert not e.ok
+    assert "rebuilt seat authority's conversation" in e.errors[0].message
 
 
 @pytest.mark.parametrize("kwargs, message", [
