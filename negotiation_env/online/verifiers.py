@@ -309,7 +309,8 @@ def environment(game: str, seeds: Sequence[int], seats: Sequence[str], *, config
                 frozen: Mapping[str, Any] | None = None, weights: Mapping[str, float] | None = None,
                 max_steps: int = 10_000) -> NegotiationEnv:
     """A :class:`NegotiationEnv` over the rows of ``game`` (with ``config``) for
-    ``seeds`` and ``seat`` (None: every seat ``seats`` gives a model role), played by
+    ``seeds`` and ``seat`` (None: every ``learner`` seat, or every model seat where
+    none is trained), played by
     ``seats``. ``learner`` / ``frozen``: ``AgentConfig`` fields of the two model roles
     (``model``, ``client``, ``sampling``, ``max_turns``, ...), over the defaults (the
     in-process :class:`SeatHarness`, the local runtime). ``weights``: reward weights
@@ -325,7 +326,8 @@ def environment(game: str, seeds: Sequence[int], seats: Sequence[str], *, config
     model_seats = [a for a, s in zip(names, seats) if s in (LEARNER, FROZEN)]
     if not model_seats:
         raise ValueError(f"no seat is played by a model role: put {LEARNER!r} (or {FROZEN!r}) in a seat")
-    rows = model_seats if seat is None else [seat] if isinstance(seat, str) else list(seat)
+    learners = [a for a, s in zip(names, seats) if s == LEARNER]
+    rows = (learners or model_seats) if seat is None else [seat] if isinstance(seat, str) else list(seat)
     for a in rows:
         if a not in model_seats:
             raise ValueError(f"seat {a!r} is not played by a model role; model seats: {', '.join(model_seats)}")
