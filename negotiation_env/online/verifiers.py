@@ -22,8 +22,9 @@ which drives the roles turn by turn through ``agent.interaction(task)``. Here:
 * the rubric records on each model seat's trace the rewards ``game_return`` (the
   seat's return), ``valid_share`` (the share of its answers the game accepted) and,
   where the game scores rounds by it, ``joint_efficiency``, weighted by
-  ``NegotiationEnvConfig.weights``; ``trace.info`` holds the seat, the row and every
-  seat's return (``returns``).
+  ``NegotiationEnvConfig.weights``; ``trace.info`` holds the seat, the row, every
+  seat's return (``returns``) and whether the game was cut (``truncated``: at
+  ``max_steps`` answers, or by a role's own limit such as ``max_turns``).
 
 Each seat's answer is a chat completion of its conversation, made in this process
 through verifiers' interception server (which records the tokens a trainer needs);
@@ -219,7 +220,6 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
     async def run(self, task: Any, agents: Any) -> None:
         import negotiation_env
 
-
         info = dict(task.data.info)
         game, cfg, seed = info["game"], dict(info["config"]), int(info["seed"])
         env = negotiation_env.env(game=game, **cfg)
@@ -238,7 +238,7 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
         accepted = dict.fromkeys(roles, 0)
         open_: dict[str, Any] = {}
         held: dict[str, list[dict[str, str]]] = {}  # per model seat: the conversation its interaction holds
-        steps, truncated = 0, False
+        steps, truncated, cut_at = 0, False, None
         async with contextlib.AsyncExitStack() as stack:
             for agent in env.agent_iter():
                 obs, reward, term, trunc, _ = env.last()
@@ -247,7 +247,7 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
                     env.step(None)
                     continue
                 if steps >= self.config.max_steps:
-                    truncated = True
+                    truncated, cut_at = True, agent
                     break
                 if agent not in roles:
                     env.step(policies[agent].act(obs))
@@ -271,7 +271,7 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
                 new = conv[len(before):]
                 segment = await open_[agent].turn(new)
                 if segment.terminated:  # the role's own limit (max_turns, tokens) ended its run
-                    truncated = True
+                    truncated, cut_at = True, agent
                     break
                 text = _reply(segment)
                 held[agent] = before + new + [{"role": "assistant", "content": text}]
@@ -280,9 +280,10 @@ class NegotiationEnv(vf.Env[NegotiationEnvConfig]):
                 events = env.infos[agent].get("events") or []
                 answers[agent] += 1
                 accepted[agent] += not any(is_error_event(e) for e in events)
-            if truncated:  # what accrued since each seat's last visit
+            if truncated:  # what accrued since each seat's last visit (the cut seat's was read at its visit)
                 for a in names:
-                    returns[a] += float(env.unwrapped._cumulative_rewards.get(a, 0.0)) if a != agent else 0.0
+                    if a != cut_at:
+                        returns[a] += float(env.unwrapped._cumulative_rewards.get(a, 0.0))
             efficiency = _joint_efficiency(env)
             for agent, interaction in open_.items():
                 trace = interaction.trace

@@ -59,6 +59,8 @@ def played():
         frozen = environment("matrix", [0], ["frozen", "learner"], config=CONFIG, seat="agent_1",
                              frozen={"model": "opp"})
         out["frozen"] = asyncio.run(_episodes(frozen, ctx, plays=1))
+        cut = environment("matrix", [5], ["learner", "scripted:tit_for_tat"], config=CONFIG, max_steps=3)
+        out["cut"] = asyncio.run(_episodes(cut, ctx, plays=1))
         out["resource"] = asyncio.run(_episodes(
             environment("resource", [0], ["learner", "scripted:greedy"], config={"num_rounds": 1}), ctx, plays=1))
         out["rulemaking"] = asyncio.run(_episodes(
@@ -108,6 +110,16 @@ def test_frozen_role_plays_untrained_with_its_own_model(played):
         assert t.info["returns"] == {"agent_0": 0.0, "agent_1": 15.0}
     assert by_role["frozen"].rewards["game_return"].score == 0.0
     assert by_role["learner"].rewards["game_return"].score == 15.0
+
+
+def test_a_game_cut_at_max_steps_keeps_what_each_seat_earned(played):
+    """Three answers: round 1 (B against A: 5 and 0) and the learner's round-2 answer;
+    the game is cut at tit_for_tat's round-2 turn."""
+    (e,) = played["cut"]
+    (trace,) = e.traces
+    assert e.ok and trace.info["truncated"] is True and trace.num_turns == 2
+    assert trace.info["returns"] == {"agent_0": 5.0, "agent_1": 0.0}
+    assert trace.rewards["game_return"].score == 5.0
 
 
 def test_resource_game_records_joint_efficiency(played):
