@@ -134,19 +134,3 @@ def test_policy_gradient_updates_the_model_from_its_rollouts(tmp_path, capsys):
     assert [h["step"] for h in out["history"]] == [0, 1] and all(h["valid"] == 1.0 for h in out["history"])
     assert capsys.readouterr().out.count("valid 1.00") == 2
 
-
-def test_grpo_example_trains_one_step_of_trl_on_the_tiny_model(tmp_path, capsys):
-    """One GRPOTrainer step of the GPU recipe on the tiny model (CPU): constrained answers
-    are legal moves (valid 1.00), and the mean return of the group's 2 two-round games
-    against tit_for_tat is a mean of two of its achievable returns (AA 6, AB 8, BA 5, BB 6)."""
-    pytest.importorskip("trl")
-    pytest.importorskip("llguidance")
-    from baselines.llm.tiny import build_tiny_model
-
-    path = str(build_tiny_model(tmp_path / "tiny"))
-    out = load("train_grpo").main(["--model", path, "--steps", "1", "--group", "2", "--seeds-per-step", "1",
-                                   "--rounds", "2", "--max-new-tokens", "4", "--constrained"])
-    (h,) = out["history"]
-    assert h["step"] == 1 and h["valid"] == 1.0
-    assert h["return"] in {(a + b) / 2 for a in (5, 6, 8) for b in (5, 6, 8)}
-    assert "step    1  return" in capsys.readouterr().out
