@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-pytest.importorskip("verifiers.v1", reason="verifiers 0.4 is not installed: not part of the test extra (it requires openai<3); see docs/online.md")
+pytest.importorskip("verifiers.v1", reason="verifiers 0.4 is not installed: not part of the test extra "
+                                      "(it requires openai<3); see docs/online.md")
 
 import verifiers.v1 as vf  # noqa: E402
 
