@@ -133,3 +133,4 @@ def test_policy_gradient_updates_the_model_from_its_rollouts(tmp_path, capsys):
     assert "lm_head.weight" in moved and any(".layers.0." in k for k in moved), moved
     assert [h["step"] for h in out["history"]] == [0, 1] and all(h["valid"] == 1.0 for h in out["history"])
     assert capsys.readouterr().out.count("valid 1.00") == 2
+

@@ -264,3 +264,26 @@ def test_the_row_key_rides_on_the_first_message_only():
     rows = grpo_dataset("resource", [0], "agent_a", as_list=True)
     p = rows[0]["prompt"]
     assert json.loads(p[0][ROW_KEY])["seat"] == "agent_a" and all(m[ROW_KEY] == "" for m in p[1:])
+
+
+def test_grpo_example_trains_one_step_of_trl_on_the_tiny_model(tiny_model, capsys):
+    """One GRPOTrainer step of examples/train_grpo.py (the GPU recipe) on the tiny model
+    on CPU: constrained answers are legal moves (valid 1.00), and the mean return of the
+    group's 2 two-round games against tit_for_tat is a mean of two of its achievable
+    returns (AA 6, AB 8, BA 5, BB 6)."""
+    pytest.importorskip("trl")
+    pytest.importorskip("llguidance")
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_grpo.py"
+    spec = importlib.util.spec_from_file_location("example_train_grpo", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = example.main(["--model", tiny_model, "--steps", "1", "--group", "2", "--seeds-per-step", "1",
+                        "--rounds", "2", "--max-new-tokens", "4", "--constrained"])
+    (h,) = out["history"]
+    assert h["step"] == 1 and h["valid"] == 1.0
+    assert h["return"] in {(a + b) / 2 for a in (5, 6, 8) for b in (5, 6, 8)}
+    assert "step    1  return" in capsys.readouterr().out
+
