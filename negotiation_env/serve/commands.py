@@ -28,7 +28,7 @@ __all__ = ["add_subcommands", "build_game"]
 CODES = (exitcodes.OK,
          (exitcodes.USAGE, "usage error: a bad flag, seat, policy, config field or session file, no human seat, "
                            "or --host off loopback without --token"),
-         (exitcodes.MODEL, "a model seat did not answer its first short call"),
+         (exitcodes.MODEL, "a model seat did not answer its first short call, or the 'serve' extra is missing"),
          exitcodes.STORAGE)
 
 
@@ -77,8 +77,13 @@ class _Appender:
 
 
 def _serve(args: argparse.Namespace, console: Console) -> int:
-    from ..cli import ModelUnavailable, PlayError
     from ..console import print_error
+
+    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        return print_error(f"serve needs the 'serve' extra ({', '.join(missing)} not installed): "
+                           "pip install 'negotiation_env[serve]'", exitcodes.MODEL)
+    from ..cli import ModelUnavailable, PlayError
     from ..storage import describe
     from .app import GameHall, Server, is_loopback, serve_app
 
