@@ -55,7 +55,7 @@ SEAT_PAGE = """<!DOCTYPE html>
 SCRIPT = r"""(function () {
   'use strict';
   var base = location.pathname.replace(/\/+$/, '');
-  var shownMessages = '', shownAsk = '', busy = false;
+  var shownMessages = '', shownAsk = '', scrolledTo = '', busy = false;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -85,7 +85,7 @@ SCRIPT = r"""(function () {
       box.appendChild(div);
     });
     var last = box.lastElementChild;
-    if (last) { last.scrollIntoView({block: 'end'}); }
+    if (last) { last.scrollIntoView({block: 'start'}); }
   }
 
   function send(body) {
@@ -181,6 +181,7 @@ SCRIPT = r"""(function () {
       renderControl(asking ? s.control : null);
     }
     showProblem(asking ? s.problem : '');
+    if (asking && key !== scrolledTo) { scrolledTo = key; ask.scrollIntoView({block: 'end'}); }
     var end = byId('ending');
     var text = s.ending || '';
     if (s.reward !== null && s.reward !== undefined) { text += ' Your total reward: ' + s.reward + '.'; }
@@ -222,7 +223,7 @@ body[data-status="your-turn"] .status { background: #dfd; font-weight: bold; }
 .msg.role-user { border-color: #48c; }
 .role { font-size: .8rem; color: #666; text-transform: uppercase; }
 pre.content { white-space: pre-wrap; word-wrap: break-word; font-family: inherit; margin: .2rem 0; }
-#ask { position: sticky; bottom: 0; background: #fff; border-top: 2px solid #4a4; padding: .6rem 0; }
+#ask { border-top: 2px solid #4a4; padding: .6rem 0; }
 #phase { font-weight: bold; margin-bottom: .4rem; }
 .problem { color: #a00; margin: .4rem 0; }
 form.control { margin: .4rem 0; display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; }
