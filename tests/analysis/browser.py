@@ -135,7 +135,16 @@ class Browser:
 
     def wait_for(self, expression: str, timeout: float | None = None) -> None:
         deadline = time.monotonic() + (timeout or self.timeout)
-        while not self.eval(f"!!({expression})"):
+        # false while the expression throws (a document still loading has no body yet)
+        # or the page has no context to run it in (between two documents)
+        check = f"(function(){{try{{return !!({expression});}}catch(e){{return false;}}}})()"
+        while True:
+            try:
+                if self.eval(check):
+                    return
+            except RuntimeError as e:
+                if "CDP error" not in str(e):
+                    raise
             if time.monotonic() > deadline:
                 raise TimeoutError(f"page never satisfied: {expression}")
             time.sleep(0.05)
