@@ -189,6 +189,8 @@ def serve_app(hall: Hall, *, token: str | None = None, max_body: int = MAX_BODY)
         return HTMLResponse(page, headers=_headers())
 
     async def join(request: Request) -> Response:
+        if hall.landing() is None:
+            return PlainTextResponse("open the link you were given", status_code=404, headers=_headers())
         body = await _body(request, max_body)
         if body is None:
             return _too_large(max_body)

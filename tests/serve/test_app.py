@@ -65,6 +65,7 @@ def test_a_seat_sees_only_its_own_observation_and_the_control(hall):
         assert line not in text
     assert [f["name"] for f in s["control"]["fields"]] == list(game.names.display)
     assert c.get("/").status_code == 404
+    assert c.post("/join", data={"consent": "yes"}).status_code == 404  # a single game has no landing page
     assert c.get("/s/not-a-secret/state").status_code == 404
 
 
@@ -184,7 +185,7 @@ def test_a_study_records_consent_codes_and_ordinary_traces(tmp_path, capsys):
     assert trace["policies"]["agent_a"]["spec"] == "human" and trace["status"] == "complete"
     assert trace["run"]["game_key"] == trace["game_id"]
     # the report reads the folder unchanged
-    assert cli.main(["report", str(out), "--out", str(tmp_path / "report")]) == 0
+    assert cli.main(["report", str(out), "--out", str(tmp_path / "report"), "--no-plots"]) == 0
     capsys.readouterr()
     # a restart keeps the finished game: the link shows it done, nothing is played again
     again = Study(f, out)
@@ -255,4 +256,41 @@ def test_play_trace_is_the_schema_of_a_run(tmp_path, monkeypatch, capsys):
     assert trace["policies"]["agent_a"]["spec"] == "human"
     assert trace["policies"]["agent_b"]["spec"] == "scripted:oracle"
     assert trace["returns"]["agent_a"] == 12.0 and trace["status"] == "complete"
-    assert cli.main(["report", str(f), "--out", str(tmp_path / "r")]) == 0
+    assert cli.main(["report", str(f), "--out", str(tmp_path / "r"), "--no-plots"]) == 0
+
+
+@pytest.mark.parametrize("game, values", [
+    ("rulemaking", {"move": "Counter", "issue": None, "rationale": "a shorter deadline"}),
+    ("dond", {"action": "propose", "books": "1", "hats": "0", "balls": "0", "message": "one book for me"}),
+    ("matrix", {"ok": "OK"}),
+    ("resource", {"r1": "0"}),
+])
+def test_each_games_control_gives_an_answer_the_game_accepts(game, values):
+    import negotiation_env
+
+    first = negotiation_env.env(game=game).possible_agents[0]
+    h = _hall(["serve", "--game", game, "--seat", f"{first}=human"])
+    try:
+        c = TestClient(serve_app(h))
+        link = f"/s/{next(iter(h.links))}"
+        s = _state(c, link)
+        assert s["status"] == "your-turn" and s["control"] is not None
+        if values.get("issue", "") is None:
+            values = {**values, "issue": s["control"]["fields"][1]["options"][0]}
+        names = [f["name"] for f in s["control"]["fields"]]
+        assert set(values) <= set(names)
+        r = c.post(f"{link}/answer", json={"control": values})
+        assert r.json() == {"ok": True}, r.json()
+    finally:
+        h.close()
+
+
+def test_the_server_writes_no_access_log_and_binds_loopback(hall):
+    from negotiation_env.serve.app import Server
+
+    server = Server(serve_app(hall))
+    try:
+        assert server.server.config.access_log is False  # no link (and no secret in it) reaches a log
+        assert server.host == "127.0.0.1" and server.port > 0
+    finally:
+        server.sock.close()
