@@ -1,6 +1,6 @@
 """Regenerate the screenshots of docs/serve.md (headless Chromium required).
 
-    python docs/serve_screenshots.py     # writes docs/img/serve_resource_turn.png,
+    python docs/serve_screenshots.py     # writes docs/img/serve_resource_turn.png, serve_study_consent.png,
                                          # serve_resource_over.png, serve_matrix_choice.png
 
 Runs the browser tests of the served pages (``tests/serve/test_browser.py``: a resource

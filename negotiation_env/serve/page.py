@@ -56,6 +56,7 @@ SCRIPT = r"""(function () {
   'use strict';
   var base = location.pathname.replace(/\/+$/, '');
   var shownMessages = '', shownAsk = '', scrolledTo = '', busy = false;
+  var live = !!window.EventSource;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -98,7 +99,7 @@ SCRIPT = r"""(function () {
         busy = false;
         if (!res.ok) { showProblem(res.body.error || 'not accepted'); }
         else { byId('answer').value = ''; }
-        refresh();
+        if (!live) { refresh(); }
       })
       .catch(function (e) { busy = false; showProblem('could not reach the server: ' + e); });
   }
@@ -201,11 +202,14 @@ SCRIPT = r"""(function () {
     send({text: byId('answer').value});
   });
 
-  refresh();
-  if (window.EventSource) {
+  // one source of states, so that an older answer never overwrites a newer one: the event
+  // stream (it sends the current state on every (re)connection), else polling
+  if (live) {
     var es = new EventSource(base + '/events');
     es.onmessage = function (e) { render(JSON.parse(e.data)); };
+    es.onerror = function () { byId('status').textContent = 'connection lost; reconnecting...'; };
   } else {
+    refresh();
     setInterval(refresh, 1500);
   }
 })();

@@ -146,7 +146,11 @@ class Browser:
                 if "CDP error" not in str(e):
                     raise
             if time.monotonic() > deadline:
-                raise TimeoutError(f"page never satisfied: {expression}")
+                try:
+                    page = self.eval("location.href + ' ' + (document.body ? document.body.innerText : '')")[:1500]
+                except (RuntimeError, TimeoutError):
+                    page = "(unreadable)"
+                raise TimeoutError(f"page never satisfied: {expression}; the page: {page}")
             time.sleep(0.05)
 
     def click(self, selector: str) -> None:

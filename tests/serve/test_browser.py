@@ -155,3 +155,31 @@ def test_two_people_play_a_matrix_game_and_markup_shows_as_text(browser, tmp_pat
     finally:
         server.stop()
     assert hall.table.trace.returns == {"agent_0": expected.payoffs[0], "agent_1": expected.payoffs[1]}
+
+
+def test_a_participant_consents_and_gets_a_code_and_a_seat(browser, tmp_path):
+    from negotiation_env.serve.study import Study
+
+    from .test_app import SESSION
+
+    f = tmp_path / "study.toml"
+    f.write_text(SESSION)
+    study = Study(f, tmp_path / "study")
+    server = Server(serve_app(study, token="tok-9"), on_close=study.close).start()
+    b = browser
+    try:
+        # with a token: the landing link carries it, the cookie carries it on (the form, the seat page)
+        b.new_page(f"{server.url}/?token=tok-9", ready="document.getElementById('join') !== null",
+                   own_context=True)
+        assert "<b>No</b> personal data" in b.eval("document.getElementById('consent').textContent")
+        _shot(b, "study_consent", tmp_path)
+        b.click("#agree")
+        b.click("#join")
+        b.wait_for(f"location.pathname.startsWith('/s/') && {TURN}")
+        code = b.eval("document.getElementById('code').textContent")
+        assert code.startswith("participant code: ") and len(code.split(": ")[1]) == 6
+        assert "round 1 of 1, cheap talk" in b.eval("document.getElementById('phase').textContent")
+    finally:
+        server.stop()
+    (p,) = study.participants
+    assert code.endswith(p.code)
