@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -57,25 +56,6 @@ def build_game(args: argparse.Namespace, console: Console, on_trace=None):
     return Table(args.game, env, built, infos, args.seed, on_trace=on_trace)
 
 
-class _Appender:
-    """Appends finished games to ``DIR/traces.jsonl``, one thread at a time."""
-
-    def __init__(self, out: Path):
-        from ..traces.writer import TraceWriter
-
-        out.mkdir(parents=True, exist_ok=True)
-        self.path = out / exitcodes.TRACES_FILE
-        self.writer = TraceWriter(self.path)
-        self.lock = threading.Lock()
-
-    def __call__(self, trace) -> None:
-        with self.lock:
-            self.writer.write(trace)
-
-    def close(self) -> None:
-        self.writer.close()
-
-
 def _serve(args: argparse.Namespace, console: Console) -> int:
     from ..console import print_error
 
@@ -86,6 +66,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     from ..cli import ModelUnavailable, PlayError
     from ..storage import describe
     from .app import GameHall, Server, is_loopback, serve_app
+    from .table import TraceAppender
 
     if args.watch is not None:
         if importlib.util.find_spec("negotiation_env.serve.watch") is None:
@@ -112,7 +93,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
             app, closer, what = serve_app(hall, token=args.token), hall.close, "the study"
         elif args.watch is None:
             if args.out is not None:
-                appender = _Appender(Path(args.out))
+                from ..traces.writer import TraceFileLocked
+
+                try:
+                    appender = TraceAppender(Path(args.out))
+                except TraceFileLocked as e:
+                    return print_error(f"--out {args.out}: {e}", exitcodes.USAGE)
             try:
                 table = build_game(args, console, on_trace=appender)
             except (PlayError, ModelUnavailable) as e:

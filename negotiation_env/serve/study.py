@@ -43,7 +43,7 @@ from ..core.config import ConfigError
 from ..play import HUMAN, seat_info
 from ..traces.recorder import utc_now
 from .app import find_secret
-from .page import landing_page, message_page
+from .page import landing_page
 from .table import Table
 
 __all__ = ["Study", "StudyError", "STATE_FILE", "HUMAN_SPEC", "human"]
@@ -99,7 +99,7 @@ class Study:
     def __init__(self, path: str | Path, out: Path):
         from ..runner.config import RunConfigError, parse_config, read_config_data
         from ..runner.plan import make_plan
-        from .commands import _Appender
+        from .table import TraceAppender
 
         try:
             data = read_config_data(path)
@@ -139,7 +139,12 @@ class Study:
         self.finished: set[str] = set()
         out.mkdir(parents=True, exist_ok=True)
         self._load_state()
-        self.appender = _Appender(out)
+        from ..traces.writer import TraceFileLocked
+
+        try:
+            self.appender = TraceAppender(out)
+        except TraceFileLocked as e:
+            raise StudyError(f"{out}: {e}") from None
         for spec in self.specs:  # unfinished games whose seats are all taken restart now
             if spec.key not in self.finished and self._seated(spec.key) == self._humans(spec):
                 self._start(spec)
@@ -282,6 +287,3 @@ class Study:
         for t in list(self.tables.values()):
             t.stop()
         self.appender.close()
-
-    def message(self, text: str) -> str:
-        return message_page(self.title, text)

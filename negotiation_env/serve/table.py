@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import queue
 import threading
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..play import HUMAN, ShortFormError, controls, ending, phase_line, short_form
 from ..traces.recorder import TraceRecorder
 from ..traces.schema import GameTrace, PolicyInfo, RunInfo
 
-__all__ = ["Table", "WebSeat", "Stopped", "NotYourTurn"]
+__all__ = ["Table", "WebSeat", "Stopped", "NotYourTurn", "TraceAppender"]
 
 _STOP = object()
 
@@ -173,6 +174,8 @@ class Table:
                 self.on_trace(trace)
             except OSError as e:  # the disk refused the trace: the page says so
                 problem = f"the game could not be saved ({type(e).__name__}: {e.strerror or e})"
+            except RuntimeError as e:  # another process holds the trace file (TraceFileLocked)
+                problem = f"the game could not be saved ({type(e).__name__}: {e})"
         with self.cond:
             self.trace = trace
             self.status, self.why = ("error", problem) if problem else (status, why)
@@ -231,3 +234,23 @@ class Table:
         with self.cond:
             self.cond.wait_for(lambda: self.version != since, timeout)
             return self.version
+
+
+class TraceAppender:
+    """Appends finished games to ``DIR/traces.jsonl``, one thread at a time."""
+
+    def __init__(self, out: Path):
+        from ..exitcodes import TRACES_FILE
+        from ..traces.writer import TraceWriter
+
+        out.mkdir(parents=True, exist_ok=True)
+        self.path = out / TRACES_FILE
+        self.writer = TraceWriter(self.path)
+        self.lock = threading.Lock()
+
+    def __call__(self, trace) -> None:
+        with self.lock:
+            self.writer.write(trace)
+
+    def close(self) -> None:
+        self.writer.close()

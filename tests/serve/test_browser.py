@@ -22,7 +22,8 @@ from rich.console import Console  # noqa: E402
 
 from negotiation_env import cli  # noqa: E402
 from negotiation_env.serve.app import GameHall, Server, serve_app  # noqa: E402
-from negotiation_env.serve.commands import _Appender, build_game  # noqa: E402
+from negotiation_env.serve.commands import build_game
+from negotiation_env.serve.table import TraceAppender  # noqa: E402
 from tests.analysis.browser import Browser, chromium_path  # noqa: E402
 
 pytestmark = pytest.mark.skipif(chromium_path() is None, reason="needs headless Chromium")
@@ -49,7 +50,7 @@ def browser():
 
 
 def _serve(argv, out=None):
-    appender = _Appender(out) if out is not None else None
+    appender = TraceAppender(out) if out is not None else None
     table = build_game(cli.build_parser().parse_args(["serve", *argv]), Console(), on_trace=appender)
     hall = GameHall(table)
     server = Server(serve_app(hall), on_close=hall.close).start()
