@@ -39,7 +39,7 @@ from starlette.routing import Route
 from .page import HEADERS, SCRIPT, SEAT_PAGE, STYLE, landing_page, message_page
 from .table import NotYourTurn, Table
 
-__all__ = ["Hall", "GameHall", "serve_app", "Server", "is_loopback", "MAX_BODY", "TOKEN_COOKIE", "find_secret"]
+__all__ = ["Hall", "GameHall", "serve_app", "with_token", "Server", "is_loopback", "MAX_BODY", "TOKEN_COOKIE", "find_secret"]
 
 #: the largest request body accepted (an answer is a few hundred characters; the games
 #: cut what they keep far below this)
@@ -270,6 +270,11 @@ def serve_app(hall: Hall, *, token: str | None = None, max_body: int = MAX_BODY)
         Route("/s/{secret}/answer", answer, methods=["POST"]),
         Route("/static/play.js", script), Route("/static/play.css", style),
     ])
+    return with_token(app, token)
+
+
+def with_token(app: Any, token: str | None) -> Any:
+    """``app`` behind the access token (module docstring); ``app`` itself without one."""
     return _TokenGate(app, token) if token else app
 
 

@@ -65,7 +65,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                            "pip install 'negotiation_env[serve]'", exitcodes.MODEL)
     from ..cli import ModelUnavailable, PlayError
     from ..storage import describe
-    from .app import GameHall, Server, is_loopback, serve_app
+    from .app import GameHall, Server, is_loopback, serve_app, with_token
     from .table import TraceAppender
 
     if args.watch is not None:
@@ -74,7 +74,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                                "(negotiation_env.serve.watch is missing)", exitcodes.USAGE)
         from .watch import watch_app  # type: ignore[import-not-found]
 
-        app, hall, closer, what = watch_app(args.watch), None, None, "watching the run"
+        app, hall, closer, what = with_token(watch_app(args.watch), args.token), None, None, "watching the run"
     if not is_loopback(args.host) and not args.token:
         return print_error(f"--host {args.host} listens beyond this machine: give --token T as well (every "
                            "request must then carry it), or keep the default 127.0.0.1", exitcodes.USAGE)
