@@ -3,9 +3,11 @@
     negotiation-env --version
     negotiation-env games [GAME] [--json]    # env ids, seats, conditions, config fields with defaults
     negotiation-env play [--game G] [--a SPEC] [--b SPEC] [--seat AGENT=SPEC]... [--others SPEC] [--set F=V]...
-                         [--seed 0] [--text] [--human-retries N]   (resource also: --scenario mc080_1 --rounds 4 --turns 5 --theme T)
+                         [--seed 0] [--text] [--human-retries N] [--trace FILE]   (resource also: --scenario mc080_1 --rounds 4 --turns 5 --theme T)
                          # SPEC: a scripted name, scripted:NAME, hf:PATH, openai:MODEL@URL,
                          # python:MODULE:FACTORY (found from the current folder) or human (you, at the terminal)
+    negotiation-env serve [--game G] [--seat AGENT=SPEC|human]... [--host H --token T] [--out DIR]
+                          # play in the browser; --session FILE serves a study (negotiation_env.serve)
     negotiation-env scenarios [list]     # the shipped pool with solver figures
     negotiation-env scenarios generate --ratio 0.8 --n 20 --seed 0 --out DIR [--band 0.80 0.83]
     negotiation-env scenarios pool (--out DIR | --check)   # the shipped pool, regenerated
@@ -246,6 +248,29 @@ def _play(args: argparse.Namespace, console: Console) -> int:
             raise PlayError("--human-retries: no seat is human (give --a human, --b human or --seat AGENT=human)")
     except (PlayError, ModelUnavailable) as e:
         return print_error(str(e), 2 if isinstance(e, PlayError) else 3)
+    writer = None
+    if args.trace is not None:  # the game recorded as a served game records it (negotiation_env.serve)
+        from .play import seat_info
+        from .storage import describe
+        from .traces.recorder import TraceRecorder
+        from .traces.writer import TraceWriter
+
+        infos = {agent: seat_info(text, None if isinstance(policies[agent], HumanSeat) else policies[agent],
+                                  None if args.seed is None else args.seed + i)
+                 for i, (agent, (_, text)) in enumerate(seats.items())}
+        try:
+            writer = TraceWriter(args.trace)
+        except OSError as e:
+            return print_error(f"--trace: {describe(e)}", exitcodes.STORAGE)
+        env = TraceRecorder(env, policies=policies, policy_info=infos, writer=writer)
+    try:
+        return _play_game(args, console, err, env, policies, seats, agents)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _play_game(args, console, err, env, policies, seats, agents) -> int:
     env.reset(seed=args.seed)
     game = env.unwrapped.game
     for agent, policy in policies.items():
@@ -265,6 +290,8 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         err.print(f"game stopped ({why}) at {agent}'s turn; nothing was scored", markup=False, highlight=False)
         return 1
     except Exception as e:  # noqa: BLE001 - a policy under development may raise anything: the game ends in error
+        if callable(getattr(env, "abort", None)):  # --trace: the game is recorded as ended in error
+            env.abort(e)
         console.print(env.render(), markup=False, highlight=False)
         return print_error(f"the game ended in error at {agent}'s turn ({seats[agent][1]}): "
                            f"{type(e).__name__}: {e}", EXIT_GAME_ERROR)
@@ -603,6 +630,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--human-retries", type=_retries, default=None, metavar="N",
                       help="a human seat's refused answers to one prompt before the game's own rule for an invalid "
                            "answer (its retries, then its fallback) applies (default: asked again until accepted)")
+    play.add_argument("--trace", default=None, metavar="FILE",
+                      help="append the game's trace to FILE (JSON Lines, the schema of a run's traces.jsonl)")
     play.add_argument("--text", action="store_true",
                       help="scripted policies answer with raw text, as an LLM would (default: structured actions)")
     play.set_defaults(func=_play)
@@ -652,6 +681,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_analysis_subcommands(sub)
     from .train.commands import add_subcommands as add_train_subcommands  # train sft, train rl
+    from .serve.commands import add_subcommands as add_serve_subcommands  # serve
+
+    add_serve_subcommands(sub)
 
     add_train_subcommands(sub)
     from .exitcodes import add_epilogs

@@ -73,7 +73,7 @@ COMMAND_CODES: dict[str, tuple[int | tuple[int, str], ...]] = {
     "play": (OK, (NOTHING, "the game stopped before its end (stdin closed, Ctrl-C: nothing was scored), or an "
                            "error ended it"),
              (USAGE, "usage error: a bad flag, seat, policy or config field (the message names it)"),
-             (MODEL, "a model seat did not answer its first short call")),
+             (MODEL, "a model seat did not answer its first short call"), STORAGE),
     "scenarios": (OK,),
     "scenarios list": (OK,),
     "scenarios generate": (OK, (NOTHING, "no scenario could be generated, or a written file failed verification"),

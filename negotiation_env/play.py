@@ -21,7 +21,11 @@ from typing import Any, Callable, Mapping
 
 from rich.console import Console
 
-__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending", "PlayHooks", "PlayFlag", "play_hooks"]
+__all__ = ["HumanSeat", "read_answer", "phase_line", "short_form", "ending", "PlayHooks", "PlayFlag", "play_hooks",
+           "Control", "ControlField", "controls", "ShortFormError", "HUMAN", "seat_info"]
+
+#: the seat spec of a person (``play --seat AGENT=human``, a session file's ``human``)
+HUMAN = "human"
 
 
 def _complete_json(text: str) -> bool:
@@ -347,6 +351,139 @@ def _resource_result(game, seats: Mapping[str, str], totals: Mapping[str, float]
     return title, columns, justify, rows
 
 
+# --------------------------------------------------------------------------- structured controls
+
+
+@dataclass(frozen=True)
+class ControlField:
+    """One input of a :class:`Control`: a choice among ``options``, a whole number in
+    [``minimum``, ``maximum``] or free text."""
+
+    name: str
+    label: str
+    #: ``"choice"``, ``"int"`` or ``"text"``
+    kind: str
+    options: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "kind": self.kind, "options": list(self.options),
+                "min": self.minimum, "max": self.maximum}
+
+
+@dataclass(frozen=True)
+class Control:
+    """A structured way to give the answer a seat is asked for now (beside free text):
+    its fields, and ``compose``, which turns the field values (text, as a form sends
+    them) into the answer text, a short form or the game's JSON, which is then judged
+    like a typed answer (:func:`short_form`, then ``Game.check_answer``). ``compose``
+    raises :class:`ShortFormError` for values it cannot read."""
+
+    title: str
+    fields: tuple[ControlField, ...]
+    compose: Callable[[Mapping[str, str]], str]
+
+    def describe(self) -> dict[str, Any]:
+        """The control as JSON (what a web page renders)."""
+        return {"title": self.title, "fields": [f.describe() for f in self.fields]}
+
+    def answer(self, values: Mapping[str, Any]) -> str:
+        """The answer text of ``values`` (one text per field; a missing field is empty)."""
+        if not isinstance(values, Mapping):
+            raise ShortFormError("the control's values must be an object of field name -> value")
+        known = {f.name for f in self.fields}
+        unknown = sorted(str(k) for k in values if k not in known)
+        if unknown:
+            raise ShortFormError(f"unknown control field(s) {', '.join(unknown)}; the fields: {', '.join(sorted(known))}")
+        texts: dict[str, str] = {}
+        for f in self.fields:
+            v = values.get(f.name, "")
+            v = "" if v is None else str(v).strip()
+            if f.kind == "choice" and v and v not in f.options:
+                raise ShortFormError(f"{f.label}: {v!r} is not one of {', '.join(f.options)}")
+            if f.kind == "int" and v:
+                if not re.fullmatch(r"\d{1,9}", v):
+                    raise ShortFormError(f"{f.label}: expected a whole number >= 0, got {v!r}")
+                n = int(v)
+                if (f.minimum is not None and n < f.minimum) or (f.maximum is not None and n > f.maximum):
+                    raise ShortFormError(f"{f.label}: {n} is outside {f.minimum}..{f.maximum}")
+            texts[f.name] = v
+        return self.compose(texts)
+
+
+def controls(game_name: str, game, agent: str) -> Control | None:
+    """The structured control for what ``agent`` is asked now, or None where the game
+    has none for this phase (free text only)."""
+    hooks = _hooks(game_name)
+    return None if hooks is None or hooks.controls is None else hooks.controls(game, agent)
+
+
+def _int(texts: Mapping[str, str], name: str) -> int:
+    return int(texts.get(name) or 0)
+
+
+def _matrix_controls(game, agent: str) -> Control | None:
+    phase = game.info(agent).get("phase")
+    if phase == "action":
+        return Control("your choice", (ControlField("action", "option", "choice", ("A", "B")),),
+                       lambda t: t["action"])
+    if phase == "acknowledge":
+        return Control("acknowledge the rules", (ControlField("ok", "acknowledge", "choice", ("OK",)),),
+                       lambda t: t["ok"])
+    return None
+
+
+def _resource_controls(game, agent: str) -> Control | None:
+    phase = game.info(agent).get("phase")
+    if phase not in ("talk", "decision"):
+        return None
+    display = game.names.display
+    fields = tuple(ControlField(rid, name, "int", minimum=0) for rid, name in display.items())
+
+    def compose(texts: Mapping[str, str]) -> str:
+        pairs = " ".join(f"{_int(texts, rid)} {rid}" for rid in display if _int(texts, rid))
+        return f"buy {pairs}" if pairs else "buy nothing"
+
+    title = "purchase (ends the talk)" if phase == "talk" else "purchase"
+    return Control(title, fields, compose)
+
+
+def _rulemaking_controls(game, agent: str) -> Control | None:
+    from .games.rulemaking.rules import MOVES
+
+    issues = tuple(i.id for i in game.scenario.issues)
+    fields = (ControlField("move", "move", "choice", tuple(MOVES)),
+              ControlField("issue", "issue (optional)", "choice", issues),
+              ControlField("rationale", "rationale", "text"))
+
+    def compose(texts: Mapping[str, str]) -> str:
+        if not texts["move"]:
+            raise ShortFormError("choose a move")
+        return json.dumps({"move": texts["move"], "issue": texts["issue"] or None, "rationale": texts["rationale"]})
+
+    return Control("your move", fields, compose)
+
+
+# --------------------------------------------------------------------------- seats in a trace
+
+
+def seat_info(text: str, policy: Any, seed: int | None, options: Mapping[str, Any] | None = None):
+    """The trace's description of the seat given ``text`` (a scripted name, a runner
+    spec or :data:`HUMAN`) and played by ``policy``: the same for a terminal and a
+    served game, so their traces agree. A person's seat has spec and label ``human``
+    and no settings or seed."""
+    from .traces.recorder import describe_policy
+
+    if text == HUMAN:
+        return describe_policy(None, spec=HUMAN, label=HUMAN)
+    spec = text if ":" in text else f"scripted:{text}"
+    info = describe_policy(policy, spec=spec, label=text, seed=seed)
+    if options is not None:
+        info.settings = {"options": dict(options), **info.settings}
+    return info
+
+
 # --------------------------------------------------------------------------- each game's hooks
 
 
@@ -394,6 +531,9 @@ class PlayHooks:
     #: per seat with its policy and total reward
     result_table: Callable[[Any, Mapping[str, str], Mapping[str, float], int],
                            tuple[str, list[str], list[str], list[list[str]]]] | None = None
+    #: (game, agent) -> the structured :class:`Control` for what the agent is asked now,
+    #: or None (free text only); None: the game has no controls
+    controls: Callable[[Any, str], Control | None] | None = None
 
 
 def play_hooks(game_name: str) -> PlayHooks | None:
@@ -411,7 +551,7 @@ def _theme(value: str) -> str | None:
     return None if value == "none" else value
 
 
-MATRIX = PlayHooks(_matrix_phase_line, _matrix_short_form, _matrix_ending)
+MATRIX = PlayHooks(_matrix_phase_line, _matrix_short_form, _matrix_ending, controls=_matrix_controls)
 RESOURCE = PlayHooks(
     _resource_phase_line, _resource_short_form, _resource_ending,
     config_flags=(PlayFlag("--scenario", "scenario", "shipped scenario name or JSON path (default mc080_1)",
@@ -420,5 +560,6 @@ RESOURCE = PlayHooks(
                   PlayFlag("--turns", "cheap_talk_turns", "cheap-talk turns per agent (default 5; 0: unlimited)",
                            type=int, default=5),
                   PlayFlag("--theme", "theme", "theme name, 'random' or 'none' (default: random)", convert=_theme)),
-    result_table=_resource_result)
-RULEMAKING = PlayHooks(_rulemaking_phase_line, _rulemaking_short_form, _rulemaking_ending)
+    result_table=_resource_result, controls=_resource_controls)
+RULEMAKING = PlayHooks(_rulemaking_phase_line, _rulemaking_short_form, _rulemaking_ending,
+                       controls=_rulemaking_controls)

@@ -106,7 +106,7 @@ def test_every_command_lists_its_exit_codes_in_help():
     sub = next(a for a in parser._actions if a.dest == "command")
     helps = {name: p.format_help() for name, p in sub.choices.items()}
     assert sorted(helps) == ["experiments", "export", "games", "judge", "leaderboard", "play", "report", "run",
-                             "scenarios", "train", "view"]
+                             "scenarios", "serve", "train", "view"]
     for name, text in helps.items():
         assert "\nexit codes:\n  0    " in text, name
     assert "\n  2    usage error, a missing source, or a folder that is not a run (no traces.jsonl)\n" in helps["view"]

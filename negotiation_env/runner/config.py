@@ -77,7 +77,7 @@ from ..core.visible import shown
 from ..core.secrets import CREDENTIAL_ADVICE, find_credential, redact_text
 
 __all__ = ["RunConfig", "GameBlock", "PolicyEntry", "ConditionEntry", "RunConfigError", "load_config",
-           "parse_config", "POLICY_KINDS", "DEFAULT_CONFIG", "MAX_CONFIG_BYTES", "MAX_CONFIG_DEPTH",
+           "parse_config", "read_config_data", "POLICY_KINDS", "DEFAULT_CONFIG", "MAX_CONFIG_BYTES", "MAX_CONFIG_DEPTH",
            "MAX_CONFIG_VALUES"]
 
 #: the largest config file read (the shipped ones are under 2 KB)
@@ -431,6 +431,17 @@ def load_config(path: str | Path | None = None) -> RunConfig:
     """Read and validate a ``.toml``, ``.yaml`` or ``.yml`` run config (default: the
     shipped scripted resource cohort, ``configs/default.toml``)."""
     p = Path(path) if path is not None else DEFAULT_CONFIG
+    data = read_config_data(p)
+    try:
+        return parse_config(data)
+    except RunConfigError as e:
+        raise RunConfigError(str(e).replace("run config:", f"run config {p}:", 1)) from None
+
+
+def read_config_data(path: str | Path) -> Any:
+    """What a ``.toml``, ``.yaml`` or ``.yml`` config file holds, read within the bounds
+    (module docstring) but not validated (:func:`parse_config` does that)."""
+    p = Path(path)
     if not p.is_file():
         raise RunConfigError(f"run config: no such file {str(p)!r}")
     suffix = p.suffix.lower()
@@ -464,10 +475,7 @@ def load_config(path: str | Path | None = None) -> RunConfig:
         data = _load_yaml(text, p)
     else:
         raise RunConfigError(f"run config {p}: unknown format {suffix!r}; use .toml, .yaml or .yml")
-    try:
-        return parse_config(data)
-    except RunConfigError as e:
-        raise RunConfigError(str(e).replace("run config:", f"run config {p}:", 1)) from None
+    return data
 
 
 def _load_yaml(text: str, p: Path) -> Any:

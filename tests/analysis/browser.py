@@ -98,13 +98,34 @@ class Browser:
                 self._buf += chunk
 
     # -- page helpers
-    def open(self, url: str) -> None:
-        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+    def open(self, url: str, ready: str = "document.querySelector('#list') !== null") -> str:
+        """Open ``url`` in a new tab, make it the current page and wait for ``ready``
+        (default: the viewer's list); its session id (for :meth:`use`)."""
+        return self.new_page(url, ready)
+
+    def new_page(self, url: str, ready: str = "true", *, own_context: bool = False) -> str:
+        """Like :meth:`open`; ``own_context``: in a browser context of its own (its own
+        cookies and storage, as a second person's browser)."""
+        params: dict[str, Any] = {"url": "about:blank"}
+        if own_context:
+            params["browserContextId"] = self.send("Target.createBrowserContext", session=False)["browserContextId"]
+        target = self.send("Target.createTarget", params, session=False)["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
                                  session=False)["sessionId"]
         self.send("Page.enable")
         self.send("Page.navigate", {"url": url})
-        self.wait_for("document.readyState === 'complete' && document.querySelector('#list') !== null")
+        self.wait_for(f"document.readyState === 'complete' && ({ready})")
+        return self.session
+
+    def use(self, session: str) -> None:
+        """Make the page of ``session`` (from :meth:`open`) the current one."""
+        self.session = session
+
+    def reload(self, ready: str = "true") -> None:
+        """Reload the current page and wait for the new document's ``ready``."""
+        self.eval("window.__before_reload = true")
+        self.send("Page.reload", {"ignoreCache": True})
+        self.wait_for(f"!window.__before_reload && document.readyState === 'complete' && ({ready})")
 
     def eval(self, expression: str) -> Any:
         res = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
@@ -114,9 +135,22 @@ class Browser:
 
     def wait_for(self, expression: str, timeout: float | None = None) -> None:
         deadline = time.monotonic() + (timeout or self.timeout)
-        while not self.eval(f"!!({expression})"):
+        # false while the expression throws (a document still loading has no body yet)
+        # or the page has no context to run it in (between two documents)
+        check = f"(function(){{try{{return !!({expression});}}catch(e){{return false;}}}})()"
+        while True:
+            try:
+                if self.eval(check):
+                    return
+            except RuntimeError as e:
+                if "CDP error" not in str(e):
+                    raise
             if time.monotonic() > deadline:
-                raise TimeoutError(f"page never satisfied: {expression}")
+                try:
+                    page = self.eval("location.href + ' ' + (document.body ? document.body.innerText : '')")[:1500]
+                except (RuntimeError, TimeoutError):
+                    page = "(unreadable)"
+                raise TimeoutError(f"page never satisfied: {expression}; the page: {page}")
             time.sleep(0.05)
 
     def click(self, selector: str) -> None:

@@ -17,7 +17,7 @@ import json
 import re
 from typing import Any
 
-from ...play import PlayHooks, ShortFormError
+from ...play import Control, ControlField, PlayHooks, ShortFormError
 from .prompts import bundle_text
 
 __all__ = ["HOOKS", "phase_line", "short_form", "ending"]
@@ -70,4 +70,23 @@ def ending(game: Any) -> tuple[str, bool]:
     return f"{where}: no deal, {why.get(o.get('end_reason'), o.get('end_reason'))} ({pts})", False
 
 
-HOOKS = PlayHooks(phase_line, short_form, ending)
+def controls(game: Any, agent: str) -> Control:
+    """A proposal (how many of each item the agent keeps), an accept where an offer
+    stands, a walk-away where the game allows it, and a message."""
+    actions = ["propose"] + (["accept"] if game.offer_for(agent) is not None else []) + \
+        (["walk_away"] if game.config.walk_away else [])
+    fields = (ControlField("action", "action", "choice", tuple(actions)),
+              *(ControlField(item, f"{item} you keep", "int", minimum=0) for item in ("books", "hats", "balls")),
+              ControlField("message", "message", "text"))
+
+    def compose(texts: dict) -> str:
+        action = texts["action"] or "propose"
+        answer: dict[str, Any] = {"message": texts["message"], "action": action}
+        if action == "propose":
+            answer["take"] = {item: int(texts[item] or 0) for item in ("books", "hats", "balls")}
+        return json.dumps(answer)
+
+    return Control("your move", fields, compose)
+
+
+HOOKS = PlayHooks(phase_line, short_form, ending, controls=controls)
