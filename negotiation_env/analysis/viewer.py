@@ -69,7 +69,7 @@ from .hooks import analysis_of
 from ..storage import write_text
 
 __all__ = ["render_html", "write_viewer", "view_run", "DEFAULT_FILE", "short_ids", "seats_text", "search_text",
-           "run_summary", "SHORT_ID_MAX"]
+           "run_summary", "SHORT_ID_MAX", "game_section", "VIEWER_CSS"]
 
 DEFAULT_FILE = "viewer.html"
 
@@ -147,7 +147,9 @@ def _generic_detail(t: Mapping[str, Any]) -> str:
     return f'<ol class="steps">{"".join(items)}</ol>{rounds}'
 
 
-def _game_section(i: int, t: Mapping[str, Any]) -> str:
+def game_section(i: int, t: Mapping[str, Any]) -> str:
+    """One game's section of the viewer: its header, seats, outcome and round-by-round
+    transcript, every agent string escaped (the page that watches a run shows the same)."""
     game = t.get("game")
     agents = list(t.get("agents") or [])
     seats = "<br>".join(f"{esc(a)}: {esc(lab)}" for a, lab in zip(agents, lineup(t)))
@@ -530,7 +532,7 @@ def _leaderboard_panel(boards: Sequence[Any], level: float, problem: str | None 
     return f'<div id="board" hidden>{"".join(parts)}</div>'
 
 
-_CSS = """
+VIEWER_CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
 header{padding:10px 16px;background:#243b53;color:#fff}header h1{font-size:18px;margin:0}
 #wrap{display:flex;align-items:flex-start}#list{width:50%;min-width:560px;padding:10px;border-right:1px solid #ddd;
@@ -706,13 +708,13 @@ def render_html(traces: Iterable[Any], *, title: str = "negotiation_env transcri
         filters.append(f'<label>{esc(label)} <select data-key="{key}" id="f-{key}"><option value="">all</option>'
                        f"{opts}</select></label>")
     notes = "".join(f'<p class="warn">skipped trace line: {esc(p)}</p>' for p in problems)
-    sections = "".join(_game_section(i, t) for i, t in enumerate(ts))
+    sections = "".join(game_section(i, t) for i, t in enumerate(ts))
     csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
+        f"<title>{esc(title)}</title><style>{VIEWER_CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1></header><div id=\"wrap\"><nav id=\"list\">"
         f'<div class="filters">{"".join(filters)}</div>'
         '<div class="search"><input type="search" id="search" placeholder="search the transcripts" '

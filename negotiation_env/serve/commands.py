@@ -69,12 +69,17 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     from .table import TraceAppender
 
     if args.watch is not None:
-        if importlib.util.find_spec("negotiation_env.serve.watch") is None:
-            return print_error("--watch: watching a run is not available in this installation "
-                               "(negotiation_env.serve.watch is missing)", exitcodes.USAGE)
-        from .watch import watch_app  # type: ignore[import-not-found]
+        from .watch import watch_app
 
-        app, hall, closer, what = with_token(watch_app(args.watch), args.token), None, None, "watching the run"
+        if not Path(args.watch).is_dir():
+            return print_error(f"--watch {args.watch}: no run folder there (start the run first, or watch it "
+                               "from the start with `negotiation-env run ... --serve`)", exitcodes.USAGE)
+        try:
+            # the watch app checks the token itself (and answers any host name with one)
+            app = watch_app(args.watch, token=args.token)
+        except ValueError as e:
+            return print_error(f"--watch {args.watch}: {e}", exitcodes.USAGE)
+        hall, closer, what = None, None, f"the run in {args.watch}"
     if not is_loopback(args.host) and not args.token:
         return print_error(f"--host {args.host} listens beyond this machine: give --token T as well (every "
                            "request must then carry it), or keep the default 127.0.0.1", exitcodes.USAGE)

@@ -47,8 +47,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..analysis.cells import condition_label, outcome_tags
-from ..analysis.viewer import _CSS as VIEWER_CSS
-from ..analysis.viewer import _game_section, esc, seats_text, short_ids
+from ..analysis.viewer import VIEWER_CSS, esc, game_section, seats_text, short_ids
 from ..core.jsontext import JSONTextError, loads_document, loads_record
 from ..exitcodes import TRACES_FILE
 from ..runner.engine import RUN_FILE, CellStats, RunSummary, summarize_trace
@@ -271,7 +270,7 @@ class RunWatch:
                 rec = loads_record(raw.decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):
                 return None
-        return _game_section(i, rec)
+        return game_section(i, rec)
 
 
 # ---------------------------------------------------------------------- the page

@@ -113,14 +113,11 @@ def test_host_off_loopback_needs_a_token(capsys):
     assert "no seat is human" in capsys.readouterr().err
 
 
-def test_serve_watch_without_the_module_is_refused(capsys, monkeypatch):
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "negotiation_env.serve.watch" else real(name, *a))
-    assert cli.main(["serve", "--watch", "somewhere"]) == 2
-    assert "--watch: watching a run is not available" in capsys.readouterr().err
+def test_serve_watch_refuses_a_missing_run_and_a_short_token(capsys, tmp_path):
+    assert cli.main(["serve", "--watch", str(tmp_path / "nowhere")]) == 2
+    assert "no run folder there" in capsys.readouterr().err
+    assert cli.main(["serve", "--watch", str(tmp_path), "--host", "0.0.0.0", "--token", "short"]) == 2
+    assert "a watch token must be a string of at least 16 characters" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- studies
