@@ -181,9 +181,14 @@ def test_a_study_records_consent_codes_and_ordinary_traces(tmp_path, capsys):
     assert trace["meta"]["participants"] == {"agent_a": code}
     assert trace["policies"]["agent_a"]["spec"] == "human" and trace["status"] == "complete"
     assert trace["run"]["game_key"] == trace["game_id"]
-    # the report reads the folder unchanged
+    # report, view, export and leaderboard read the folder unchanged
     assert cli.main(["report", str(out), "--out", str(tmp_path / "report"), "--no-plots"]) == 0
+    assert cli.main(["view", str(out), "--out", str(tmp_path / "viewer.html")]) == 0
+    assert cli.main(["export", str(out), "--kind", "sft", "--out", str(tmp_path / "sft.jsonl")]) == 0
     capsys.readouterr()
+    assert cli.main(["leaderboard", str(out), "--resamples", "0", "--out", str(tmp_path / "lb"), "--format", "json"]) == 0
+    (board,) = json.loads(capsys.readouterr().out)["games"]
+    assert sorted(r["policy"] for r in board["rows"]) == ["human", "scripted:oracle"] and board["games"] == 1
     # a restart keeps the finished game: the link shows it done, nothing is played again
     again = Study(f, out)
     c2 = TestClient(serve_app(again))
