@@ -37,7 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.chat import ChatGame
 from ...core.game import NO_REWARDS
@@ -400,8 +400,10 @@ class RulemakingGame(ChatGame):
         try:
             mv = self._parse(action, key)
         except ParseError as e:
-            # kept bounded: the retry messages re-send it with every retry (core.answers)
-            return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
+            # kept bounded in events and the record (core.answers); the retry messages keep a
+            # text answer as sent (a model reads back what it generated)
+            sent = cut(action, ANSWER_CHARS)[0] if isinstance(action, str) else sanitize(raw)
+            return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e), sent)
         raw = self._kept(agent, raw, ANSWER_CHARS)
         for w in mv.warnings:
             self._event(agent, "output_format_warning", message=w)
@@ -433,13 +435,13 @@ class RulemakingGame(ChatGame):
             return str(e)
         return None
 
-    def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
+    def _invalid(self, agent: str, raw: str, error: str, sent: str) -> dict[str, float]:
         self._retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=self._retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         if self._retries <= self.config.max_retries:
             self._retry_msgs += [
-                {"role": "assistant", "content": sanitize(raw)},
+                {"role": "assistant", "content": sent},
                 {"role": "user", "content": prompts.INVALID.format(error=error)},
             ]
             return NO_REWARDS
