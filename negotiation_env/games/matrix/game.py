@@ -118,8 +118,9 @@ class MatrixConfig:
         so a message can never start a line of its own and pass as env text). Only the
         communication treatment shows messages; ``"one_line"`` with ``treatment="none"``
         is warned about.
-    max_message_chars: messages longer than this are cut (``output_truncated`` event);
-        any answer is kept in the agent's own history at most this long.
+    max_message_chars: messages longer than this are cut (``output_truncated`` event)
+        where they are read and shown to the partner; the agent's own history keeps its
+        answer as sent.
     think_tags: how ``<think>`` reasoning is cut out of a text answer before it is read
         (parser module docstring). ``"f6"`` (the default, the paper's F.6 as written):
         complete spans, each closed by the first ``</think>`` after it, then an unclosed
