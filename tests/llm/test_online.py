@@ -84,6 +84,47 @@ def test_from_model_tokens_are_what_the_model_read_and_sampled(model_and_tokeniz
         assert comps[0].completion_ids == comps[1].completion_ids
 
 
+def test_complete_generates_from_given_prompt_ids(model_and_tokenizer):
+    from baselines.llm.hf import HFPolicy
+
+    model, tok = model_and_tokenizer
+    policy = HFPolicy.from_model(model, tok, temperature=0.0, max_new_tokens=6)
+    obs = _matrix_obs()
+    a = policy.complete([obs], seeds=[1])[0]
+    assert policy.encode(policy.prompt_text(obs)) == a.prompt_ids and policy.decode(a.prompt_ids) == \
+        policy.prompt_text(obs)
+    b = policy.complete([obs, obs], seeds=[1, 1], prompt_ids=[a.prompt_ids, None])
+    assert [c.prompt_ids for c in b] == [a.prompt_ids] * 2
+    assert b[0].completion_ids == b[1].completion_ids == a.completion_ids  # greedy: the same answer
+    # a longer prompt given as ids (left-padded next to a shorter one) is read as given
+    longer = a.prompt_ids + a.completion_ids + policy.encode("\n<|user|>\nAgain.<|end|>\n<|assistant|>\n")
+    c = policy.complete([obs, obs], seeds=[1, 1], prompt_ids=[longer, None])
+    assert c[0].prompt_ids == longer and c[1].completion_ids == a.completion_ids
+    assert c[0].completion_ids == policy.complete([obs], seeds=[1], prompt_ids=[longer])[0].completion_ids
+    with pytest.raises(ValueError, match="1 prompt_ids for 2 observations"):
+        policy.complete([obs, obs], prompt_ids=[None])
+    from baselines.llm.api import APIPolicy
+
+    with pytest.raises(ValueError, match="APIPolicy cannot generate from token ids"):  # refused before any call
+        APIPolicy("m", "http://127.0.0.1:9/v1").complete([obs], prompt_ids=[a.prompt_ids])
+
+
+def test_continue_prompt_appends_the_rest_of_the_rendering_or_refuses():
+    from negotiation_env.online.tokens import continue_prompt
+
+    def encode(text):  # one token per character
+        return [ord(ch) for ch in text]
+
+    def decode(ids):
+        return "".join(map(chr, ids))
+
+    prompt, completion = encode("<u>hi</u><a>"), encode(" yes</a>")
+    ids = continue_prompt(prompt, completion, "<u>hi</u><a> yes</a><u>more</u><a>", encode, decode)
+    assert ids == prompt + completion + encode("<u>more</u><a>") and decode(ids).endswith("more</u><a>")
+    # the answer stored stripped (or a template dropping what the model read): no prefix, no ids
+    assert continue_prompt(prompt, completion, "<u>hi</u><a>yes</a><u>more</u><a>", encode, decode) is None
+
+
 def test_from_model_refuses_unknown_options_and_non_models(model_and_tokenizer):
     from baselines.llm.hf import HFPolicy
 
