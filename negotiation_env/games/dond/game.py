@@ -314,7 +314,8 @@ class DondGame(ChatGame):
         st.retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
-        self._commit(agent, cut(action, ANSWER_CHARS)[0] if isinstance(action, str) else sanitize(raw))
+        # a text answer as sent (a model reads back what it generated), up to the bound of a refused one
+        self._commit(agent, raw if isinstance(action, str) else sanitize(raw))
         if st.retries <= self.config.max_retries:
             self._say(agent, prompts.INVALID.format(error=error))
             return NO_REWARDS

@@ -393,7 +393,7 @@ class MatrixGame(ChatGame):
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         cfg = self.config
-        self._commit(agent, cut(action, ANSWER_CHARS)[0] if isinstance(action, str) else raw)
+        self._commit(agent, raw)  # a text answer as sent, up to the bound of a refused one
         if cfg.on_error == "retry" and st.retries <= cfg.max_retries:
             instruction = prompts.MESSAGE_PROMPT if self.phase == "message" else prompts.ACTION_PROMPT
             self._say(agent, prompts.INVALID.format(error=error, instruction=instruction))

@@ -747,8 +747,9 @@ class ResourceGame(ChatGame):
         except ParseError as e:
             # kept bounded: in the conversation it is re-sent with every retry (core.answers)
             raw = self._kept(agent, action if isinstance(action, str) else self._describe(action), REFUSED_ANSWER_CHARS)
-            # the agent's own history keeps a text answer as sent (a model reads back what it generated)
-            self._commit(agent, cut(action, ANSWER_CHARS)[0] if isinstance(action, str) else sanitize(raw))
+            # the agent's own history keeps a text answer as sent (a model reads back what it
+            # generated), up to the bound of a refused one
+            self._commit(agent, raw if isinstance(action, str) else sanitize(raw))
             return self._invalid(agent, raw, str(e))
         turn, cuts = self._bound(turn)
         sent = text

@@ -37,7 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS, cut
+from ...core.answers import ANSWER_CHARS, REFUSED_ANSWER_CHARS
 from ...core.config import ConfigError, check_choice, check_int, check_no_effect
 from ...core.chat import ChatGame
 from ...core.game import NO_REWARDS
@@ -400,10 +400,10 @@ class RulemakingGame(ChatGame):
         try:
             mv = self._parse(action, key)
         except ParseError as e:
-            # kept bounded in events and the record (core.answers); the retry messages keep a
-            # text answer as sent (a model reads back what it generated)
-            sent = cut(action, ANSWER_CHARS)[0] if isinstance(action, str) else sanitize(raw)
-            return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e), sent)
+            # kept bounded: the retry messages re-send it with every retry (core.answers); they
+            # keep a text answer as sent (a model reads back what it generated) up to that bound
+            kept = self._kept(agent, raw, REFUSED_ANSWER_CHARS)
+            return self._invalid(agent, kept, str(e), kept if isinstance(action, str) else sanitize(kept))
         raw = self._kept(agent, raw, ANSWER_CHARS)
         for w in mv.warnings:
             self._event(agent, "output_format_warning", message=w)
