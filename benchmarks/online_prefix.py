@@ -40,7 +40,8 @@ def classify(episode) -> collections.Counter:
             out["answer normalised"] += 1
         elif extends(a.prompt_ids, a.completion_ids, b.prompt_ids):
             out["extends"] += 1
-            out["from tokens"] += b.prompt_built == "extended"
+            if b.prompt_built == "extended":
+                out["from tokens"] += 1
         else:
             out["retokenised"] += 1
     return out
