@@ -9,8 +9,12 @@ episode into one of:
 * ``context rebuilt``: the conversation is not the previous one with messages added;
 * ``answer normalised``: the previous answer is stored in the conversation other than
   as sent (leading whitespace stripped, control characters replaced, cut);
-* ``retokenised``: the messages extend and the answer is stored as sent, but the
-  tokenizer encodes the answer's text to other tokens than the ones sampled.
+* ``retokenised``: the messages extend and the answer is stored as sent, but the prompt
+  does not start with the previous prompt and the sampled tokens (the answer's text
+  re-encoded to other tokens, or a template that renders earlier turns otherwise).
+
+A further column counts the later turns whose prompt was built from tokens
+(``Turn.prompt_built == "extended"``), a subset of ``extends``.
 
     python -m benchmarks.online_prefix --seeds 2 --max-steps 40 --out /tmp/prefix.json
 """
@@ -36,6 +40,8 @@ def classify(episode) -> collections.Counter:
             out["answer normalised"] += 1
         elif extends(a.prompt_ids, a.completion_ids, b.prompt_ids):
             out["extends"] += 1
+            if b.prompt_built == "extended":
+                out["from tokens"] += 1
         else:
             out["retokenised"] += 1
     return out
@@ -63,7 +69,7 @@ def main() -> None:
     learner = HFPolicy.from_model(AutoModelForCausalLM.from_pretrained(path), AutoTokenizer.from_pretrained(path),
                                   temperature=1.0, max_new_tokens=args.max_new_tokens)
     rows = {}
-    kinds = ("extends", "answer normalised", "retokenised", "context rebuilt")
+    kinds = ("extends", "answer normalised", "retokenised", "context rebuilt", "from tokens")
     print(f"{'game':<11} {'later turns':>11} " + " ".join(f"{k:>17}" for k in kinds) + f" {'seconds':>8}")
     for game in args.games.split(","):
         t0 = time.perf_counter()
@@ -73,7 +79,7 @@ def main() -> None:
         c: collections.Counter = collections.Counter()
         for e in eps:
             c.update(classify(e))
-        total = sum(c.values())
+        total = sum(c.values()) - c.get("from tokens", 0)
         rows[game] = {"later_turns": total, **{k: c.get(k, 0) for k in kinds},
                       "seconds": round(time.perf_counter() - t0, 1)}
         print(f"{game:<11} {total:>11} " + " ".join(f"{c.get(k, 0):>17}" for k in kinds)

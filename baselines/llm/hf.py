@@ -377,9 +377,34 @@ class HFPolicy(LLMPolicy):
             kw["enable_thinking"] = think
         return self.tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True, **kw)
 
-    def _encode(self, prompts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
-        enc = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+    def _encode(self, prompts: list[str | list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """The batch's ids and attention mask, left-padded: a prompt is its text (tokenized
+        here) or its token ids (taken as they are)."""
+        if all(isinstance(p, str) for p in prompts):
+            enc = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        else:
+            rows = [self.encode(p) if isinstance(p, str) else list(p) for p in prompts]
+            enc = self.tokenizer.pad({"input_ids": rows}, return_tensors="pt", padding=True)
         return enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device)
+
+    def encode(self, text: str) -> list[int]:
+        """The token ids of ``text`` as a prompt holds it (no special tokens added; a
+        special token's text inside it is that token)."""
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of ``ids``, special tokens included, with no clean-up of spaces: the
+        inverse of :meth:`encode` on the tokens a prompt or completion holds."""
+        return self.tokenizer.decode(list(ids), skip_special_tokens=False, clean_up_tokenization_spaces=False)
+
+    def prompt_text(self, observation: Any) -> str:
+        """The prompt this policy reads for ``observation``: the chat-template rendering of
+        its conversation (history window and reasoning switch applied, as :meth:`complete`
+        renders it)."""
+        think = reasoning_requested(observation, self.reasoning)
+        if self.constrained and think and self._format(observation) is not None:
+            think = False
+        return self.render(compact_conversation(conversation_of(observation), self.context_messages), think)
 
     def _limit(self) -> int | None:
         n = getattr(self.model.config, "max_position_embeddings", None)
@@ -422,11 +447,17 @@ class HFPolicy(LLMPolicy):
         cache[(key, cap)] = fmt
         return fmt
 
-    def _complete(self, observations, conversations, think, seeds):
+    #: :meth:`complete` takes ``prompt_ids``: token ids to generate from instead of the rendering
+    takes_prompt_ids = True
+
+    def _complete(self, observations, conversations, think, seeds, prompt_ids=None):
         if self.constrained:  # the answer is constrained from its first token: no reasoning span
             think = [False if t and self._format(o) is not None else t for o, t in zip(observations, think)]
-        prompts = [self.render(compact_conversation(c, self.context_messages), t) for c, t in zip(conversations, think)]
-        lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+        prompts: list[Any] = [self.render(compact_conversation(c, self.context_messages), t)
+                              if prompt_ids is None or prompt_ids[i] is None else list(prompt_ids[i])
+                              for i, (c, t) in enumerate(zip(conversations, think))]
+        lengths = [len(p) if isinstance(p, list) else len(self.tokenizer(p, add_special_tokens=False)["input_ids"])
+                   for p in prompts]
         budgets = [self.output_budget(o) for o in observations]
         out: list[Completion | None] = [None] * len(prompts)
         limit = self._limit()
@@ -458,7 +489,7 @@ class HFPolicy(LLMPolicy):
         """``completion`` (of a call that generated nothing) with its prompt's tokens and
         no completion tokens, when this policy records tokens."""
         if self.record_tokens:
-            completion.prompt_ids = list(self.tokenizer(prompt, add_special_tokens=False)["input_ids"])
+            completion.prompt_ids = list(prompt) if isinstance(prompt, list) else self.encode(prompt)
             completion.completion_ids, completion.logprobs = [], []
         return completion
 
@@ -476,7 +507,7 @@ class HFPolicy(LLMPolicy):
                 self.model.train()
 
     @torch.no_grad()
-    def _generate(self, prompts: list[str], seeds: list[int | None], observations: list[Any],
+    def _generate(self, prompts: list[Any], seeds: list[int | None], observations: list[Any],
                   max_new_tokens: int) -> list[Completion]:
         t0 = time.perf_counter()
         ids, mask = self._encode(prompts)
@@ -511,7 +542,9 @@ class HFPolicy(LLMPolicy):
         for k, (row, n_prompt) in enumerate(zip(new, prompt_lens)):
             cut = next((k for k, t in enumerate(row) if t in self._eos), None)
             gen = row if cut is None else row[:cut + 1]
-            body = [t for t in gen if t not in self._eos and t != self.tokenizer.pad_token_id]
+            # everything sampled but the end token (a padding token the model sampled is part
+            # of its text: the answer is what it generated)
+            body = [t for t in gen if t not in self._eos]
             raw = self.tokenizer.decode(body, skip_special_tokens=False)
             text, reasoning = split_reasoning(raw)
             reasoning_tokens = None

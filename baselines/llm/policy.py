@@ -138,9 +138,24 @@ class LLMPolicy(BasePolicy):
         completions = self.complete(observations, seeds=seeds)
         return [c.text for c in completions]
 
-    def complete(self, observations: Sequence[Any], *, seeds: Sequence[int | None] | None = None) -> list[Completion]:
-        """Like :meth:`act_batch`, returning the full :class:`Completion` records."""
+    #: whether :meth:`complete` takes ``prompt_ids`` (a back end that generates from token ids)
+    takes_prompt_ids = False
+
+    def complete(self, observations: Sequence[Any], *, seeds: Sequence[int | None] | None = None,
+                 prompt_ids: Sequence[Sequence[int] | None] | None = None) -> list[Completion]:
+        """Like :meth:`act_batch`, returning the full :class:`Completion` records.
+
+        ``prompt_ids`` (back ends with :attr:`takes_prompt_ids`): per observation, the
+        token ids to generate from instead of the rendering of its conversation (None: the
+        rendering), as an online trainer builds a seat's next prompt from its previous
+        prompt and the tokens it sampled."""
         obs = list(observations)
+        if prompt_ids is not None:
+            if not self.takes_prompt_ids:
+                raise ValueError(f"{type(self).__name__} cannot generate from token ids (prompt_ids); it renders "
+                                 "each conversation itself")
+            if len(prompt_ids) != len(obs):
+                raise ValueError(f"complete: {len(prompt_ids)} prompt_ids for {len(obs)} observations")
         convs = [conversation_of(o) for o in obs]
         think = [reasoning_requested(o, self.reasoning) for o in obs]
         if seeds is None:
@@ -148,7 +163,8 @@ class LLMPolicy(BasePolicy):
             self._calls += len(obs)
         elif len(seeds) != len(obs):
             raise ValueError(f"act_batch: {len(seeds)} seeds for {len(obs)} observations")
-        out = self._complete(obs, convs, think, list(seeds)) if obs else []
+        extra = {} if prompt_ids is None else {"prompt_ids": list(prompt_ids)}
+        out = self._complete(obs, convs, think, list(seeds), **extra) if obs else []
         self.last_completions = out
         return out
 

@@ -152,7 +152,9 @@ class ChatGame(Game):
 
     def _commit(self, agent: str, content: str) -> None:
         """Commit the agent's pending prompt (one user message) and its answer as its
-        history keeps it (``content``, sanitized by the caller)."""
+        history keeps it (``content``): a text answer exactly as the agent sent it, so a
+        model reads back what it generated (the caller bounds it; display, parsing and
+        what other agents are shown use the sanitized, parsed form)."""
         st = self._states[agent]
         if st.pending:
             st.conversation.append(st.prompt_message())

@@ -61,8 +61,8 @@ class Completion:
         back end does not say. Stored in the trace step's ``tokens``.
     prompt_ids, completion_ids, logprobs: the tokens of the call, when the back end
         records them (``HFPolicy(record_tokens=True)``, :meth:`HFPolicy.from_model`),
-        else None: the prompt as the model read it (the chat-template rendering, no
-        padding), the sampled tokens up to and including the end-of-sequence token when
+        else None: the prompt as the model read it (the chat-template rendering, or the
+        token ids the caller gave, no padding), the sampled tokens up to and including the end-of-sequence token when
         one was sampled, and each sampled token's log-probability under the
         distribution it was drawn from (log-softmax of the processed logits divided by
         the sampling temperature, before top-p truncation; temperature 1 for greedy

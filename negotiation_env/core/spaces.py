@@ -4,8 +4,11 @@
 space, no punctuation), which rejects every prompt. Observation text uses
 :data:`OBS_CHARSET`: every printable character of the Basic Multilingual Plane plus
 newline and tab, in code-point order. Anything else (control characters, astral-plane
-characters such as emoji, lone surrogates) is replaced by U+FFFD in observations by
-:func:`sanitize`; the raw text stays in ``info`` and traces. Action text uses the
+characters such as emoji, lone surrogates) is replaced by U+FFFD in env text by
+:func:`sanitize`; the raw text stays in ``info`` and traces. An agent's own answers stay
+in its conversation exactly as it sent them (what a model generated is what it reads
+back), so a conversation message's content is :class:`AnswerText`, which accepts any
+text without a lone surrogate. Action text uses the
 printable-ASCII :data:`ACTION_CHARSET` so that ``sample()`` draws readable strings; the
 env accepts any string as a message regardless. An observation text space prints short,
 ``Text(0, 1000000, charset=<55,508 characters: printable BMP, newline and tab>)``, not
@@ -21,7 +24,7 @@ import string
 from gymnasium import spaces
 
 __all__ = ["OBS_CHARSET", "ACTION_CHARSET", "REPLACEMENT", "OBS_TEXT_MAX", "sanitize", "quote_speech",
-           "terminal_line", "quoted_line", "obs_text",
+           "terminal_line", "quoted_line", "obs_text", "AnswerText", "encodable",
            "action_text", "chat_observation_space"]
 
 REPLACEMENT = "\ufffd"
@@ -153,6 +156,30 @@ class ObsText(spaces.Text):
 #: how :class:`ObsText` names :data:`OBS_CHARSET` in its repr
 _CHARSET_NAME = "printable BMP, newline and tab"
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (so UTF-8, and any tokenizer, can carry it)."""
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
+class AnswerText(ObsText):
+    """The text of a conversation message: env text (inside :data:`OBS_CHARSET`) or an
+    agent's own answer, which its later context keeps exactly as the agent sent it
+    (control characters, emoji and other astral-plane characters included). ``contains``
+    accepts any string of at most ``max_length`` characters without a lone surrogate
+    (the env replaces those at the boundary); ``sample`` draws from :data:`OBS_CHARSET`."""
+
+    def contains(self, x) -> bool:
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length and encodable(x)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, AnswerText) and super().__eq__(other)
+
+    def __repr__(self) -> str:
+        return f"AnswerText({self.min_length}, {self.max_length})"
+
 
 def obs_text(max_length: int) -> spaces.Text:
     return ObsText(max_length)
@@ -169,9 +196,10 @@ OBS_TEXT_MAX = 1_000_000
 def chat_observation_space(features: spaces.Box, **extra: spaces.Space) -> spaces.Dict:
     """The observation space every game shares: ``prompt`` (the pending prompt),
     ``conversation`` (the whole chat the env holds for the agent, as role/content
-    messages), ``features`` (the game's numeric view), ``active`` (0/1), plus any
+    messages; a message's content is :class:`AnswerText`: the agent's own answers are
+    kept as it sent them), ``features`` (the game's numeric view), ``active`` (0/1), plus any
     game-specific ``extra`` entries."""
-    message = spaces.Dict({"role": obs_text(16), "content": obs_text(OBS_TEXT_MAX)})
+    message = spaces.Dict({"role": obs_text(16), "content": AnswerText(OBS_TEXT_MAX)})
     return spaces.Dict({
         "prompt": obs_text(OBS_TEXT_MAX),
         "conversation": spaces.Sequence(message, stack=False),

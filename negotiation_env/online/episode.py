@@ -32,9 +32,19 @@ class Turn:
     """One answer of the learner seat.
 
     context: the conversation the seat saw (chat messages, system prompt first), which
-        ``prompt_ids`` renders. text: the answer the env received.
+        ``prompt_ids`` renders. text: the answer the env received: the model's whole
+        answer as generated (the completion's ``raw`` text: reasoning spans and
+        surrounding whitespace included, the end-of-sequence token left out), which the
+        env parses by its own rules and keeps verbatim in the seat's later context.
     valid: the env accepted the answer (no validation error among ``events``).
-    reward: the seat's reward from this answer until its next one (or the game's end)."""
+    reward: the seat's reward from this answer until its next one (or the game's end).
+    prompt_built: how ``prompt_ids`` was made: ``"extended"``, the previous turn's
+        ``prompt_ids`` and ``completion_ids`` followed by the tokens of what the chat
+        template renders after them (the context is the previous one, the answer as sent,
+        then new messages; :func:`~.tokens.continue_prompt`), or ``"rendered"``, the
+        tokens of the context's whole rendering (a first turn, a context the game
+        rebuilt or reset, or a learner that does not build prompts from tokens). Either
+        way ``prompt_ids`` decodes to the rendering of ``context``."""
 
     prompt_ids: list[int]
     completion_ids: list[int]
@@ -44,6 +54,7 @@ class Turn:
     events: list[dict[str, Any]]
     reward: float = 0.0
     context: list[dict[str, str]] = field(default_factory=list, repr=False)
+    prompt_built: str = "rendered"
 
 
 def extends(prefix_ids: Sequence[int], completion_ids: Sequence[int], prompt_ids: Sequence[int]) -> bool:

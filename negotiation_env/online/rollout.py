@@ -1,7 +1,8 @@
 """Playing many games with a model being trained in some seats: :func:`rollouts`.
 
-The games are played in lock-step, as the runner's :mod:`~negotiation_env.runner.lockstep`
-plays them: up to ``batch_games`` games are open at once; each round advances every open
+The games are played in lock-step through the runner's round helper
+(:class:`~negotiation_env.runner.slots.Slots`, as :mod:`~negotiation_env.runner.lockstep`
+plays them): up to ``batch_games`` games are open at once; each round advances every open
 game to its next decision of a batched policy (playing the turns of per-game scripted
 policies on the way), answers all pending decisions of one policy object with one call
 (the learner's turns in every open game form one batch), and applies the answers. A
@@ -24,6 +25,15 @@ fields filled: ``baselines.llm.hf.HFPolicy.from_model(model, tokenizer, ...)`` i
 ``baselines.llm.api.APIPolicy(..., record_tokens=True)`` another (where the server returns
 token ids and logprobs).
 
+Exact tokens. The env gets the learner's whole answer as generated (the completion's
+``raw`` text) and keeps it verbatim in the seat's context. A learner that generates from
+given token ids (``takes_prompt_ids``, with ``prompt_text``, ``encode`` and ``decode``:
+``HFPolicy``) gets each later prompt built from tokens when the seat's context is its
+previous context, its answer as sent, then new messages: the previous prompt and
+completion tokens, then the tokens of what the template renders after them
+(:func:`~.tokens.continue_prompt`), so re-tokenising never breaks the episode's stream.
+A context the game rebuilds or resets is rendered afresh (``Turn.prompt_built``).
+
 Seeds. Game ``(seed, repeat)`` resets its env with ``seed``, so every repeat of a seed
 starts from the same state (a GRPO group shares its initial state). The learner in seat
 ``s`` gets the policy seed ``derive_seed(seed, "rollout", repeat, s)``, so repeats differ
@@ -36,14 +46,15 @@ whatever the batch size, up to floating-point effects of batching (padding) on s
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core.policy import call_seed
 from ..runner.plan import derive_seed
+from ..runner.slots import Slots, by_policy, takes_seeds
 from ..traces.schema import is_error_event
 from .episode import Episode, Turn
+from .tokens import continue_prompt
 
 __all__ = ["LEARNER", "rollouts"]
 
@@ -89,16 +100,6 @@ class _Ask:
     agent: str
     obs: Any
     seed: int
-
-
-def _takes_seeds(policy: Any) -> bool:
-    fn = getattr(policy, "act_batch", None)
-    if not callable(fn):
-        return False
-    try:
-        return "seeds" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 class _Seats:
@@ -181,12 +182,11 @@ def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[A
     if len(seats) != len(agents):
         raise ValueError(f"the {game} game has {len(agents)} seats ({', '.join(agents)}); seats names {len(seats)}")
     resolved = _Seats(game, seats)
-    todo = iter([(s, r) for s in seeds for r in range(first_repeat, first_repeat + repeats)])
+    plan = [(s, r) for s in seeds for r in range(first_repeat, first_repeat + repeats)]
     done: dict[tuple[int, int], list[Episode]] = {}
-    live: list[_Play] = []
-    exhausted = False
 
-    def start(seed: int, repeat: int) -> _Play:
+    def start(item: tuple[int, int]) -> _Play:
+        seed, repeat = item
         env = negotiation_env.env(game=game, **cfg)
         env.reset(seed=seed)
         policies, pseeds, batched = resolved.build(seed, repeat, agents)
@@ -195,37 +195,17 @@ def rollouts(learner: Any, *, game: str, seeds: Sequence[int], seats: Sequence[A
                      calls=dict.fromkeys(agents, 0), turns={a: [] for a in learners}, pre=dict.fromkeys(learners, 0.0),
                      batched=batched)
 
+    slots: Slots[_Play, _Ask] = Slots(plan, batch_games, start, lambda p: _advance(p, max_steps))
     while True:
-        asks: list[_Ask] = []
-        still: list[_Play] = []
-        waiting = list(reversed(live))
-        while True:
-            if waiting:
-                p = waiting.pop()
-            elif not exhausted and len(still) < batch_games:
-                nxt = next(todo, None)
-                if nxt is None:
-                    exhausted = True
-                    continue
-                p = start(*nxt)
-            else:
-                break
-            ask = _advance(p, max_steps)
-            if ask is None:
-                done[(p.seed, p.repeat)] = _episodes(p, game, cfg)
-            else:
-                asks.append(ask)
-                still.append(p)
-        live = still
-        if not live:
+        asks, ended = slots.round()
+        for p, err in ended:
+            if err is not None:
+                raise err
+            done[(p.seed, p.repeat)] = _episodes(p, game, cfg)
+        if not slots.live:
             break
-        groups: dict[Any, tuple[Any, list[_Ask]]] = {}
-        for a in asks:
-            pol = a.play.policies[a.agent]
-            key = LEARNER if isinstance(pol, str) else id(pol)
-            groups.setdefault(key, (pol, []))[1].append(a)
-        for key, (policy, group) in groups.items():
-            if key == LEARNER:
+        for policy, group in by_policy(asks, lambda a: a.play.policies[a.agent]):
+            if policy is LEARNER:
                 _learner_answers(learner, group)
             else:
                 for a, action in zip(group, _fixed_answers(policy, group)):
@@ -256,29 +236,68 @@ def _advance(p: _Play, max_steps: int) -> _Ask | None:
     return None
 
 
+def _builds_prompts(learner: Any) -> bool:
+    """Whether the learner generates from token ids given to it and shows how it
+    renders, tokenizes and detokenizes (``HFPolicy`` does; a server-backed one does not)."""
+    return bool(getattr(learner, "takes_prompt_ids", False)) and all(
+        callable(getattr(learner, m, None)) for m in ("prompt_text", "encode", "decode"))
+
+
+def _next_prompt(learner: Any, a: _Ask) -> list[int] | None:
+    """The learner seat's next prompt built from tokens (:func:`~.tokens.continue_prompt`)
+    when its context is its previous context, its answer as it sent it, then new
+    messages; None when the context was rebuilt (the prompt is the rendering)."""
+    turns = a.play.turns[a.agent]
+    conv = a.obs.get("conversation") if isinstance(a.obs, Mapping) else None
+    if not turns or conv is None:
+        return None
+    prev = turns[-1]
+    n = len(prev.context)
+    if len(conv) <= n + 1 or [dict(m) for m in conv[:n]] != prev.context:
+        return None
+    answer = conv[n]
+    if answer.get("role") != "assistant" or answer.get("content") != prev.text:
+        return None
+    return continue_prompt(prev.prompt_ids, prev.completion_ids, learner.prompt_text(a.obs), learner.encode,
+                           learner.decode)
+
+
 def _learner_answers(learner: Any, group: list[_Ask]) -> None:
-    completions = learner.complete([a.obs for a in group], seeds=[a.seed for a in group])
+    obs, seeds = [a.obs for a in group], [a.seed for a in group]
+    if _builds_prompts(learner):
+        given = [_next_prompt(learner, a) for a in group]
+        completions = learner.complete(obs, seeds=seeds, prompt_ids=given)
+    else:
+        given = [None] * len(group)
+        completions = learner.complete(obs, seeds=seeds)
     if len(completions) != len(group):
         raise ValueError(f"the learner returned {len(completions)} completions for {len(group)} observations")
-    for a, c in zip(group, completions):
+    for a, c, ids in zip(group, completions, given):
         if c.prompt_ids is None or c.completion_ids is None or c.logprobs is None:
             raise ValueError("the learner's completions carry no token ids: build it with "
                              "HFPolicy.from_model(model, tokenizer, ...), HFPolicy(..., record_tokens=True), or "
                              "APIPolicy(..., record_tokens=True) against a server that returns token ids and "
                              "logprobs (vLLM 0.10.2 and later, SGLang)")
+        if ids is not None and list(c.prompt_ids) != ids:
+            raise ValueError("the learner generated from other prompt tokens than the ones it was given")
+        # the env gets the whole answer as generated (reasoning spans and surrounding
+        # whitespace included): it parses it by its own rules and keeps it verbatim in the
+        # seat's context, so the next prompt holds exactly the sampled text
+        sent = c.raw if c.raw is not None else c.text
         env = a.play.env
-        env.step(c.text)
+        env.step(sent)
         a.play.steps += 1
         events = list(env.infos[a.agent].get("events") or [])
         conv = a.obs.get("conversation") if isinstance(a.obs, Mapping) else None
         a.play.turns[a.agent].append(Turn(
             prompt_ids=list(c.prompt_ids), completion_ids=list(c.completion_ids), logprobs=list(c.logprobs),
-            text=c.text, valid=not any(is_error_event(e) for e in events), events=events,
-            context=[dict(m) for m in conv] if conv is not None else []))
+            text=sent, valid=not any(is_error_event(e) for e in events), events=events,
+            context=[dict(m) for m in conv] if conv is not None else [],
+            prompt_built="rendered" if ids is None else "extended"))
 
 
 def _fixed_answers(policy: Any, group: list[_Ask]) -> list[Any]:
-    if _takes_seeds(policy):
+    if takes_seeds(policy):
         actions = list(policy.act_batch([a.obs for a in group], seeds=[a.seed for a in group]))
         if len(actions) != len(group):
             raise ValueError(f"act_batch returned {len(actions)} actions for {len(group)} observations")

@@ -15,8 +15,9 @@ tokens), plus ``game_return``, ``valid_share``, ``turn_rewards`` and
 ``joint_efficiency`` for the reward functions (:func:`game_return`, :func:`valid_share`,
 :func:`joint_efficiency`). TRL takes one sequence per prompt, so an episode reaches it as
 one token stream, which is exact only for an append-only episode
-(:attr:`~.episode.Episode.append_only`). For an episode that is not (a rebuilt context,
-an answer the tokenizer encodes otherwise than it was sampled), ``on_break`` decides:
+(:attr:`~.episode.Episode.append_only`). For an episode that is not (the game rebuilt
+or reset the seat's context, or the chat template renders earlier turns otherwise than
+the model read them), ``on_break`` decides:
 ``"error"`` (default) raises :class:`~.episode.NotAppendOnly` naming the game, seat,
 seed and turn; ``"prefix"`` trains on the turns before the first break (still exact:
 every token is in the context the model generated it from), scored by the whole game's
@@ -141,7 +142,8 @@ def rollout_func(seats: Sequence[Any], *, generation: Mapping[str, Any] | None =
                     raise NotAppendOnly(
                         f"the {game} game (seat {seat}, seed {seed}) gave an episode that is not append-only: turn "
                         f"{b}'s prompt does not start with turn {b - 1}'s prompt and completion (the env rebuilt "
-                        "the context, or the answer's text tokenizes otherwise than it was sampled), so one token "
+                        "the context, or the chat template renders earlier turns otherwise than the model read "
+                        "them), so one token "
                         "stream would train on a context the model never read; pass on_break='prefix' to train on "
                         "the turns before the break, or train per turn with rollouts() and to_samples()")
                 kept = _prefix(ep)

@@ -9,7 +9,8 @@ and ``python:`` policies on the way, then answers all pending decisions with **o
 the process, so its turns in all open games form one batch), then applies each answer
 to its game. A game that ends gives its slot to the next planned game in the same
 round, so every batch is full until the plan runs out and never waits on a scripted
-turn.
+turn (the round is :class:`~.slots.Slots`, shared with
+:func:`negotiation_env.online.rollouts`).
 
 The traces are the ones ``play_game`` writes, game by game: the same recorder, the same
 loop, and per game the same policy seeds. A policy whose ``act_batch`` takes ``seeds``
@@ -29,7 +30,6 @@ whose item raises is closed as ``"error"`` like ``play_game`` does.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -38,6 +38,7 @@ from ..traces.recorder import TraceRecorder
 from .playing import error_trace, open_game, step_cap_reason
 from .plan import GameSpec
 from .policies import HEAVY_KINDS
+from .slots import Slots, by_policy, takes_seeds
 
 __all__ = ["play_lockstep"]
 
@@ -71,16 +72,6 @@ class _Ask:
     game: _Game
     agent: str
     obs: Any
-
-
-def _takes_seeds(policy: Any) -> bool:
-    fn = getattr(policy, "act_batch", None)
-    if fn is None:
-        return False
-    try:
-        return "seeds" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _open(spec: GameSpec) -> _Game | dict[str, Any]:
@@ -137,8 +128,8 @@ def _record(ask: _Ask, usage: Any, reasoning: Any, events: Any = None) -> None:
     seat.last_events = events
 
 
-def _answer_one(policy: Any, ask: _Ask, seed: Any, takes_seeds: bool) -> Any:
-    if takes_seeds:
+def _answer_one(policy: Any, ask: _Ask, seed: Any, seeded: bool) -> Any:
+    if seeded:
         action = policy.act_batch([ask.obs], seeds=[seed])[0]
         usage = getattr(policy, "last_batch_usage", None)
         reasoning = getattr(policy, "last_batch_reasoning", None)
@@ -152,7 +143,7 @@ def _answer_one(policy: Any, ask: _Ask, seed: Any, takes_seeds: bool) -> Any:
 
 def _answer(policy: Any, asks: list[_Ask]) -> list[tuple[Any, BaseException | None]]:
     """``(action, error)`` for every ask of one policy object, in order."""
-    takes_seeds = _takes_seeds(policy)
+    seeded = takes_seeds(policy)
     seeds = []
     for a in asks:
         stream = a.game.streams[id(policy)]
@@ -160,10 +151,10 @@ def _answer(policy: Any, asks: list[_Ask]) -> list[tuple[Any, BaseException | No
         stream[1] += 1
     # batch when each item's usage can be told apart, or when there is no usage to tell
     reports = hasattr(policy, "last_usage") or hasattr(policy, "last_reasoning")
-    if takes_seeds or (len(asks) > 1 and not reports and callable(getattr(policy, "act_batch", None))):
+    if seeded or (len(asks) > 1 and not reports and callable(getattr(policy, "act_batch", None))):
         try:
             obs = [a.obs for a in asks]
-            actions = policy.act_batch(obs, seeds=seeds) if takes_seeds else policy.act_batch(obs)
+            actions = policy.act_batch(obs, seeds=seeds) if seeded else policy.act_batch(obs)
             if len(actions) != len(asks):
                 raise ValueError(f"act_batch returned {len(actions)} actions for {len(asks)} observations")
             usage = list(getattr(policy, "last_batch_usage", None) or [None] * len(asks))
@@ -177,7 +168,7 @@ def _answer(policy: Any, asks: list[_Ask]) -> list[tuple[Any, BaseException | No
     out: list[tuple[Any, BaseException | None]] = []
     for a, s in zip(asks, seeds):
         try:
-            out.append((_answer_one(policy, a, s, takes_seeds), None))
+            out.append((_answer_one(policy, a, s, seeded), None))
         except Exception as e:  # noqa: BLE001 - as play_game: a policy may raise anything
             out.append((None, e))
     return out
@@ -185,53 +176,21 @@ def _answer(policy: Any, asks: list[_Ask]) -> list[tuple[Any, BaseException | No
 
 def play_lockstep(specs: Iterable[GameSpec], batch_games: int) -> Iterator[dict[str, Any]]:
     """Play ``specs`` with up to ``batch_games`` games in lock-step; yield each game's
-    trace dict as soon as it ends (completion order). Never raises for a game's failure:
-    the failure is that game's trace."""
-    if isinstance(batch_games, bool) or not isinstance(batch_games, int) or batch_games < 1:
-        raise ValueError(f"batch_games must be an integer >= 1; got {batch_games!r}")
-    todo = iter(specs)
-    live: list[_Game] = []
-    exhausted = False
+    trace dict as soon as its round ends (completion order). Never raises for a game's
+    failure: the failure is that game's trace."""
+    slots: Slots[_Game | dict[str, Any], _Ask] = Slots(
+        specs, batch_games, _open, lambda g: None if isinstance(g, dict) else _advance(g))
     while True:
         # advance every open game to its next model call; a game that ends gives its slot
-        # to the next planned game at once, advanced in the same round
-        asks: list[_Ask] = []
-        still: list[_Game] = []
-        waiting = list(reversed(live))
-        while True:
-            if waiting:
-                g = waiting.pop()
-            elif not exhausted and len(still) < batch_games:
-                spec = next(todo, None)
-                if spec is None:
-                    exhausted = True
-                    continue
-                opened = _open(spec)
-                if isinstance(opened, dict):
-                    yield opened
-                    continue
-                g = opened
-            else:
-                break
-            try:
-                ask = _advance(g)
-            except Exception as e:  # noqa: BLE001
-                yield _finish(g, e)
-                continue
-            if ask is None:
-                yield _finish(g)
-            else:
-                asks.append(ask)
-                still.append(g)
-        live = still
-        if not live:
+        # to the next planned game at once, advanced in the same round (a game that could
+        # not be opened is its error trace, ended at once)
+        asks, ended = slots.round()
+        for g, err in ended:
+            yield g if isinstance(g, dict) else _finish(g, err)
+        if not slots.live:
             return
-        groups: dict[int, tuple[Any, list[_Ask]]] = {}
-        for a in asks:
-            p = a.game.policies[a.agent]
-            groups.setdefault(id(p), (p, []))[1].append(a)
         failed: dict[int, BaseException] = {}
-        for policy, group in groups.values():
+        for policy, group in by_policy(asks, lambda a: a.game.policies[a.agent]):
             for a, (action, err) in zip(group, _answer(policy, group)):
                 if err is not None:
                     failed[id(a.game)] = err
@@ -242,6 +201,7 @@ def play_lockstep(specs: Iterable[GameSpec], batch_games: int) -> Iterator[dict[
                 except Exception as e:  # noqa: BLE001
                     failed[id(a.game)] = e
         if failed:
-            for g in [g for g in live if id(g) in failed]:
+            gone = [g for g in slots.live if id(g) in failed]
+            for g in gone:
                 yield _finish(g, failed[id(g)])
-            live = [g for g in live if id(g) not in failed]
+            slots.drop(gone)

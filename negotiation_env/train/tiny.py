@@ -11,7 +11,11 @@ retry and fallback paths.
 
 The chat template follows the Qwen3 convention for native reasoning: with
 ``enable_thinking=False`` the generation prompt ends with an empty ``<think></think>``
-block; with ``enable_thinking=True`` (or unset) it does not. Given ``tools``, it lists
+block; with ``enable_thinking=True`` (or unset) it does not. It is prefix-preserving, as
+TRL's training variants of such templates are: with ``enable_thinking=False`` every
+earlier assistant message is rendered after the same empty block its generation prompt
+held, so a conversation's rendering starts with the rendering of each earlier turn and
+the answer sampled there. Given ``tools``, it lists
 them (as JSON) in the system message and renders an assistant's ``tool_calls`` as
 ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` and a tool result as a
 ``tool`` message; without tools it renders exactly the plain conversation. The
@@ -35,7 +39,9 @@ CHAT_TEMPLATE = (
     "{% for t in tools %}{{ (t['function'] if t['function'] is defined else t) | tojson }}\n{% endfor %}"
     "Call one as <tool_call>{\"name\": NAME, \"arguments\": ARGUMENTS}</tool_call><|end|>\n{% endif %}"
     "{% for m in messages %}{% if not (tools and loop.first and m['role'] == 'system') %}"
-    "<|{{ m['role'] }}|>\n{{ m['content'] if m['content'] is not none else '' }}"
+    "<|{{ m['role'] }}|>\n"
+    "{% if m['role'] == 'assistant' and enable_thinking is defined and not enable_thinking %}<think>\n\n</think>\n\n"
+    "{% endif %}{{ m['content'] if m['content'] is not none else '' }}"
     "{% if m['tool_calls'] is defined and m['tool_calls'] %}{% for c in m['tool_calls'] %}"
     "{% set f = c['function'] if c['function'] is defined else c %}"
     "<tool_call>{\"name\": {{ f['name'] | tojson }}, \"arguments\": "

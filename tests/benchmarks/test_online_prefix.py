@@ -9,8 +9,9 @@ from benchmarks.online_prefix import classify
 SYS = {"role": "system", "content": "rules"}
 
 
-def turn(context, text, prompt_ids, completion_ids):
-    return T(context=context, text=text, prompt_ids=prompt_ids, completion_ids=completion_ids)
+def turn(context, text, prompt_ids, completion_ids, prompt_built="rendered"):
+    return T(context=context, text=text, prompt_ids=prompt_ids, completion_ids=completion_ids,
+             prompt_built=prompt_built)
 
 
 def test_each_cause_is_counted_once_in_the_order_given():
@@ -25,3 +26,6 @@ def test_each_cause_is_counted_once_in_the_order_given():
                       (rebuilt, "context rebuilt")):
         assert classify(T(turns=[first, nxt])) == {kind: 1}
     assert sum(classify(T(turns=[first, extends, rebuilt])).values()) == 2
+    # a prompt built from tokens extends, and is counted as such besides
+    built = turn(grown, "B", [1, 2, 3, 4], [5], prompt_built="extended")
+    assert classify(T(turns=[first, built])) == {"extends": 1, "from tokens": 1}

@@ -6,7 +6,7 @@ import pytest
 from gymnasium import spaces
 
 import negotiation_env
-from negotiation_env.core.spaces import OBS_CHARSET, ObsText
+from negotiation_env.core.spaces import OBS_CHARSET, AnswerText, ObsText
 
 
 def test_obs_text_repr_names_the_charset_without_printing_it():
@@ -17,6 +17,15 @@ def test_obs_text_repr_names_the_charset_without_printing_it():
     assert ObsText(10) == plain and ObsText(11) != plain
     assert ObsText(10).contains("héllo\tΩ\n") and not ObsText(3).contains("four")
     assert len(repr(plain)) > 55_508  # what the short repr replaces
+
+
+def test_answer_text_holds_any_answer_a_tokenizer_can_carry():
+    space = AnswerText(12)
+    sent = " \x07A\U0001F600\r\n\u202e"  # control, astral, bidi characters: outside OBS_CHARSET
+    assert space.contains(sent) and not ObsText(12).contains(sent)
+    assert not space.contains("a\ud800") and not space.contains("x" * 13) and not space.contains(b"A")
+    assert space.contains(space.sample()) and space == AnswerText(12) and space != ObsText(12)
+    assert repr(space) == "AnswerText(0, 12)"
 
 
 @pytest.mark.parametrize("game", sorted(negotiation_env.GAMES))

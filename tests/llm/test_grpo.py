@@ -248,9 +248,11 @@ def test_a_stream_that_breaks_is_refused_or_cut(tiny_model, tok):
             self.model = _model(tiny_model)
             self.processing_class = tok
 
-    prompts = [r["prompt"] for r in grpo_dataset("rulemaking", [0], "continental_bank", as_list=True)] * 2
+    prompts = [r["prompt"] for r in grpo_dataset("rulemaking", [0], "continental_bank", as_list=True,
+                                                  config={"max_retries": 0})] * 2
     seats = ["scripted:conceder", LEARNER, "scripted:conceder", "scripted:conceder", "scripted:conceder"]
-    # every rulemaking turn's context is built afresh: a second turn breaks the stream
+    # every rulemaking decision's context is built afresh (its retries extend it: none
+    # here): a second turn breaks the stream
     with pytest.raises(NotAppendOnly, match="rulemaking game \\(seat continental_bank, seed 0\\).*on_break"):
         rollout_func(seats, generation={"max_new_tokens": 4}, max_steps=12)(prompts, _Trainer())
     out = rollout_func(seats, generation={"max_new_tokens": 4}, on_break="prefix", max_steps=12)(prompts, _Trainer())

@@ -40,6 +40,10 @@ def _template_ids(tok, conversation, **kwargs) -> list[int]:
     return list(ids["input_ids"] if hasattr(ids, "keys") else ids)
 
 
+def _text(tok, ids) -> str:
+    return tok.decode(list(ids), skip_special_tokens=False, clean_up_tokenization_spaces=False)
+
+
 def _recomputed_logprobs(model, prompt_ids, completion_ids, temperature) -> list[float]:
     ids = torch.tensor([prompt_ids + completion_ids])
     with torch.no_grad():
@@ -78,6 +82,47 @@ def test_from_model_tokens_are_what_the_model_read_and_sampled(model_and_tokeniz
         assert max(abs(a - b) for a, b in zip(c.logprobs, expected)) < 1e-4
     if temperature == 0.0:  # greedy: each token is the argmax, and both rows agree
         assert comps[0].completion_ids == comps[1].completion_ids
+
+
+def test_complete_generates_from_given_prompt_ids(model_and_tokenizer):
+    from baselines.llm.hf import HFPolicy
+
+    model, tok = model_and_tokenizer
+    policy = HFPolicy.from_model(model, tok, temperature=0.0, max_new_tokens=6)
+    obs = _matrix_obs()
+    a = policy.complete([obs], seeds=[1])[0]
+    assert policy.encode(policy.prompt_text(obs)) == a.prompt_ids and policy.decode(a.prompt_ids) == \
+        policy.prompt_text(obs)
+    b = policy.complete([obs, obs], seeds=[1, 1], prompt_ids=[a.prompt_ids, None])
+    assert [c.prompt_ids for c in b] == [a.prompt_ids] * 2
+    assert b[0].completion_ids == b[1].completion_ids == a.completion_ids  # greedy: the same answer
+    # a longer prompt given as ids (left-padded next to a shorter one) is read as given
+    longer = a.prompt_ids + a.completion_ids + policy.encode("\n<|user|>\nAgain.<|end|>\n<|assistant|>\n")
+    c = policy.complete([obs, obs], seeds=[1, 1], prompt_ids=[longer, None])
+    assert c[0].prompt_ids == longer and c[1].completion_ids == a.completion_ids
+    assert c[0].completion_ids == policy.complete([obs], seeds=[1], prompt_ids=[longer])[0].completion_ids
+    with pytest.raises(ValueError, match="1 prompt_ids for 2 observations"):
+        policy.complete([obs, obs], prompt_ids=[None])
+    from baselines.llm.api import APIPolicy
+
+    with pytest.raises(ValueError, match="APIPolicy cannot generate from token ids"):  # refused before any call
+        APIPolicy("m", "http://127.0.0.1:9/v1").complete([obs], prompt_ids=[a.prompt_ids])
+
+
+def test_continue_prompt_appends_the_rest_of_the_rendering_or_refuses():
+    from negotiation_env.online.tokens import continue_prompt
+
+    def encode(text):  # one token per character
+        return [ord(ch) for ch in text]
+
+    def decode(ids):
+        return "".join(map(chr, ids))
+
+    prompt, completion = encode("<u>hi</u><a>"), encode(" yes</a>")
+    ids = continue_prompt(prompt, completion, "<u>hi</u><a> yes</a><u>more</u><a>", encode, decode)
+    assert ids == prompt + completion + encode("<u>more</u><a>") and decode(ids).endswith("more</u><a>")
+    # the answer stored stripped (or a template dropping what the model read): no prefix, no ids
+    assert continue_prompt(prompt, completion, "<u>hi</u><a>yes</a><u>more</u><a>", encode, decode) is None
 
 
 def test_from_model_refuses_unknown_options_and_non_models(model_and_tokenizer):
@@ -120,14 +165,76 @@ def test_every_sample_is_the_rendering_of_the_context_the_seat_saw(learner, mode
     kwargs = {} if flag is None else {"enable_thinking": bool(int(flag))}
     for t in turns:
         assert t.context[0]["role"] == "system"
-        assert t.prompt_ids == _template_ids(tok, t.context, **kwargs)
+        # what the model read is the rendering of the context, to the character
+        assert _text(tok, t.prompt_ids) == tok.apply_chat_template(t.context, tokenize=False,
+                                                                   add_generation_prompt=True, **kwargs)
+        if t.prompt_built == "rendered":
+            assert t.prompt_ids == _template_ids(tok, t.context, **kwargs)
         body = t.completion_ids[:-1] if t.completion_ids and t.completion_ids[-1] == tok.eos_token_id \
             else t.completion_ids
-        assert split_reasoning(tok.decode(body, skip_special_tokens=False))[0] == t.text
+        # the env got the answer as sampled (the end token left out), reasoning and all
+        assert _text(tok, body) == t.text
+        assert split_reasoning(t.text)[0] == split_reasoning(tok.decode(body, skip_special_tokens=False))[0]
         assert len(t.logprobs) == len(t.completion_ids) and all(math.isfinite(x) and x <= 0 for x in t.logprobs)
     for e in eps:
         assert e.append_only == (not e.breaks)
         assert [s.prompt_ids for s in to_samples(e)] == [t.prompt_ids for t in e.turns]
+    check_token_exact(tok, eps)
+
+
+def check_token_exact(tok, episodes) -> int:
+    """The invariants of token-built prompts on ``episodes``; returns how many later turns
+    extend the previous one at the message level.
+
+    Every later turn whose context is the previous context, the previous answer exactly
+    as sent, then new messages, has its prompt built from tokens: it starts with the
+    previous prompt and the sampled tokens (re-tokenising never breaks the stream). An
+    episode is append-only exactly when no turn's context was rebuilt, and its stream
+    carries the sampled tokens and log-probabilities at the model's mask positions."""
+    extending = 0
+    for e in episodes:
+        assert e.turns[0].prompt_built == "rendered"
+        for prev, t in zip(e.turns, e.turns[1:]):
+            n = len(prev.context)
+            grows = (len(t.context) > n + 1 and t.context[:n] == prev.context
+                     and t.context[n] == {"role": "assistant", "content": prev.text})
+            assert t.prompt_built == ("extended" if grows else "rendered"), (prev.text, t.context[n:n + 1])
+            if grows:
+                extending += 1
+                assert t.prompt_ids[:len(prev.prompt_ids) + len(prev.completion_ids)] == \
+                    prev.prompt_ids + prev.completion_ids
+        assert e.append_only == all(t.prompt_built == "extended" for t in e.turns[1:])
+        if e.append_only:
+            s = to_stream(e)
+            assert s.prompt_ids + s.completion_ids == e.turns[-1].prompt_ids + e.turns[-1].completion_ids
+            at = 0
+            for k, t in enumerate(e.turns):
+                start = len(t.prompt_ids) - len(s.prompt_ids)
+                assert not any(s.env_mask[at:start])  # the env's tokens between two answers
+                assert s.completion_ids[start:start + len(t.completion_ids)] == t.completion_ids
+                assert s.logprobs[start:start + len(t.completion_ids)] == t.logprobs
+                assert all(s.env_mask[start:start + len(t.completion_ids)])
+                at = start + len(t.completion_ids)
+            assert at == len(s.completion_ids)
+    return extending
+
+
+#: main conditions besides each game's defaults (covered above): no talk in the matrix
+#: game; a shifting partner in the resource game, whose reset agent's context starts afresh
+#: every round (short rounds: the tiny model's answers are refused, and forfeit at once)
+@pytest.mark.parametrize("game,config", [
+    ("matrix", {"treatment": "none"}),
+    ("resource", {"partner": "shifting", "num_rounds": 2, "cheap_talk_turns": 1, "max_retries": 0})])
+def test_token_exact_under_the_main_conditions(learner, model_and_tokenizer, game, config):
+    _model, tok = model_and_tokenizer
+    eps = rollouts(learner, game=game, config=config, seeds=[0], seats=[LEARNER, LEARNER], max_steps=40)
+    for t in (t for e in eps for t in e.turns):
+        assert _text(tok, t.prompt_ids) == tok.apply_chat_template(t.context, tokenize=False,
+                                                                   add_generation_prompt=True)
+    assert check_token_exact(tok, eps) > 0
+    if game == "resource":  # the shifting agent's context is reset every round: rebuilt, not append-only
+        reset = next(e for e in eps if e.seat == "agent_b")
+        assert any(t.prompt_built == "rendered" for t in reset.turns[1:]) and not reset.append_only
 
 
 def test_a_frozen_model_plays_a_fixed_seat(learner, greedy):
@@ -191,9 +298,10 @@ def test_an_append_only_episode_is_one_stream_masked_on_the_model_tokens(model_a
 
 
 def test_rebuilt_contexts_are_not_append_only_and_refuse_a_stream(learner):
-    # every rulemaking turn's conversation is built afresh
-    eps = rollouts(learner, game="rulemaking", seeds=[0], seats=[LEARNER] * 5, max_steps=12)
-    e = next(e for e in eps if len(e.turns) > 1)
+    # every rulemaking decision's conversation is built afresh (its retries extend it: none here)
+    eps = rollouts(learner, game="rulemaking", config={"max_retries": 0}, seeds=[0], seats=[LEARNER] * 5,
+                   max_steps=12)
+    e = next(e for e in eps if any(t.prompt_built == "rendered" for t in e.turns[1:]))
     assert not e.append_only
     with pytest.raises(NotAppendOnly, match="not append-only.*to_samples"):
         to_stream(e)

@@ -46,7 +46,6 @@ from ...core.config import ConfigError, check_bool, check_int
 from ...core.game import NO_REWARDS
 from ...core.memo import Memo, action_key
 from ...core.spaces import OBS_TEXT_MAX, action_text, chat_observation_space, obs_text, quoted_line, sanitize
-from ...core.thinking import STRICT, strip_think
 from . import answer_schema, prompts
 from .features import LAYOUT, PHASES
 from .parser import MOVES, IllegalMove, Move, ParseError, Parsed, legality, parse_structured, parse_text
@@ -303,10 +302,10 @@ class DondGame(ChatGame):
         for w in parsed.warnings:
             self._event(agent, "output_format_warning", message=w, text=raw)
         self._states[agent].retries = 0
-        # the agent's history keeps its answer without reasoning spans; a structured one as
-        # the move read from it (a Move is its own content key)
-        answer = strip_think(action, STRICT).strip() if text else self._describe(move.as_dict(), ("move", move))
-        self._commit(agent, sanitize(cut(answer, ANSWER_CHARS)[0]))
+        # the agent's history keeps a text answer as sent (a model reads back what it
+        # generated); a structured one as the move read from it (a Move is its own content key)
+        self._commit(agent, cut(action, ANSWER_CHARS)[0] if text
+                     else sanitize(self._describe(move.as_dict(), ("move", move))))
         thinking = None if parsed.thinking is None else cut(parsed.thinking, ANSWER_CHARS)[0]
         return self._apply(agent, move, raw, False, thinking)
 
@@ -315,7 +314,8 @@ class DondGame(ChatGame):
         st.retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
-        self._commit(agent, sanitize(strip_think(action, STRICT).strip() if isinstance(action, str) else raw))
+        # a text answer as sent (a model reads back what it generated), up to the bound of a refused one
+        self._commit(agent, raw if isinstance(action, str) else sanitize(raw))
         if st.retries <= self.config.max_retries:
             self._say(agent, prompts.INVALID.format(error=error))
             return NO_REWARDS

@@ -118,8 +118,9 @@ class MatrixConfig:
         so a message can never start a line of its own and pass as env text). Only the
         communication treatment shows messages; ``"one_line"`` with ``treatment="none"``
         is warned about.
-    max_message_chars: messages longer than this are cut (``output_truncated`` event);
-        any answer is kept in the agent's own history at most this long.
+    max_message_chars: messages longer than this are cut (``output_truncated`` event)
+        where they are read and shown to the partner; the agent's own history keeps its
+        answer as sent.
     think_tags: how ``<think>`` reasoning is cut out of a text answer before it is read
         (parser module docstring). ``"f6"`` (the default, the paper's F.6 as written):
         complete spans, each closed by the first ``</think>`` after it, then an unclosed
@@ -316,8 +317,9 @@ class MatrixGame(ChatGame):
     def _commit(self, agent: str, answer: str) -> None:
         """Commit the pending prompt and the agent's ``answer``, noting where the answer
         stands in its history (:meth:`decision_context`)."""
-        # the agent's own history keeps its answer without reasoning spans, bounded like a message
-        super()._commit(agent, sanitize(answer[: self.config.max_message_chars]))
+        # the agent's own history keeps its answer as sent (a model reads back what it
+        # generated); the partner and the transcript see the parsed, sanitized value
+        super()._commit(agent, answer)
         st = self._states[agent]
         st.answered[(self.round, self.phase)] = len(st.conversation) - 1
 
@@ -335,7 +337,7 @@ class MatrixGame(ChatGame):
             raw = self._kept(agent, raw, ANSWER_CHARS)
             text = action if isinstance(action, str) else (action.get("message") if isinstance(action, dict) else None)
             answer = strip_think(text, self.config.think_tags).strip() if isinstance(text, str) else ""
-            self._commit(agent, answer)
+            self._commit(agent, raw if isinstance(action, str) else answer)
             st.last_turn = self._turn(answer, None, raw, False, text)
             self._submitted[agent] = answer
             if not self.acting():
@@ -360,9 +362,7 @@ class MatrixGame(ChatGame):
                         message="the message is shown verbatim over several lines; message_text='one_line' "
                                 "would escape its line breaks")
         st.retries = 0
-        answer = (value if self.phase == "message" or not isinstance(action, str)
-                  else strip_think(action, self.config.think_tags).strip())
-        self._commit(agent, answer)
+        self._commit(agent, raw if isinstance(action, str) else value)
         return self._accept(agent, value, raw, False, action)
 
     def check_answer(self, agent: str, action: Any) -> str | None:
@@ -393,7 +393,7 @@ class MatrixGame(ChatGame):
         self._event(agent, "validation_error", message=error, text=raw, attempt=st.retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         cfg = self.config
-        self._commit(agent, strip_think(action, cfg.think_tags).strip() if isinstance(action, str) else raw)
+        self._commit(agent, raw)  # a text answer as sent, up to the bound of a refused one
         if cfg.on_error == "retry" and st.retries <= cfg.max_retries:
             instruction = prompts.MESSAGE_PROMPT if self.phase == "message" else prompts.ACTION_PROMPT
             self._say(agent, prompts.INVALID.format(error=error, instruction=instruction))

@@ -747,16 +747,21 @@ class ResourceGame(ChatGame):
         except ParseError as e:
             # kept bounded: in the conversation it is re-sent with every retry (core.answers)
             raw = self._kept(agent, action if isinstance(action, str) else self._describe(action), REFUSED_ANSWER_CHARS)
-            self._commit(agent, sanitize(raw))
+            # the agent's own history keeps a text answer as sent (a model reads back what it
+            # generated), up to the bound of a refused one
+            self._commit(agent, raw if isinstance(action, str) else sanitize(raw))
             return self._invalid(agent, raw, str(e))
         turn, cuts = self._bound(turn)
-        if cuts:  # what the agent sees of its own answer is the bounded turn, not the runaway text
+        sent = text
+        if cuts:  # the partner and the record get the bounded turn, not the runaway text
             text = self._turn_text(turn)
             for f, n in cuts:
                 self._event(agent, "output_truncated", field=f, length=n,
                             limit=self.config.max_message_chars if f == "speech" else self.config.max_thinking_chars)
         text = self._kept(agent, text, ANSWER_CHARS)
-        self._commit(agent, sanitize(text))
+        # the agent's own history keeps a text answer as sent (a model reads back what it
+        # generated); a structured one as its turn text
+        self._commit(agent, cut(sent, ANSWER_CHARS)[0] if isinstance(action, str) else sanitize(text))
         for w in turn.warnings:
             self._event(agent, "output_format_warning", message=w, text=text)
         st.retries = 0

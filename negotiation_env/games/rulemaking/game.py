@@ -400,8 +400,10 @@ class RulemakingGame(ChatGame):
         try:
             mv = self._parse(action, key)
         except ParseError as e:
-            # kept bounded: the retry messages re-send it with every retry (core.answers)
-            return self._invalid(agent, self._kept(agent, raw, REFUSED_ANSWER_CHARS), str(e))
+            # kept bounded: the retry messages re-send it with every retry (core.answers); they
+            # keep a text answer as sent (a model reads back what it generated) up to that bound
+            kept = self._kept(agent, raw, REFUSED_ANSWER_CHARS)
+            return self._invalid(agent, kept, str(e), kept if isinstance(action, str) else sanitize(kept))
         raw = self._kept(agent, raw, ANSWER_CHARS)
         for w in mv.warnings:
             self._event(agent, "output_format_warning", message=w)
@@ -433,13 +435,13 @@ class RulemakingGame(ChatGame):
             return str(e)
         return None
 
-    def _invalid(self, agent: str, raw: str, error: str) -> dict[str, float]:
+    def _invalid(self, agent: str, raw: str, error: str, sent: str) -> dict[str, float]:
         self._retries += 1
         self._event(agent, "validation_error", message=error, text=raw, attempt=self._retries)
         self.transcript.append(f"[invalid] {agent}: {error}")
         if self._retries <= self.config.max_retries:
             self._retry_msgs += [
-                {"role": "assistant", "content": sanitize(raw)},
+                {"role": "assistant", "content": sent},
                 {"role": "user", "content": prompts.INVALID.format(error=error)},
             ]
             return NO_REWARDS

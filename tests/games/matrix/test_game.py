@@ -274,7 +274,7 @@ def test_retry_mode_reprompts_then_falls_back_and_goes_on():
     rec.step("<think>hmm</think>perhaps")
     assert rec.agent_selection == A0
     obs = rec.observe(A0)
-    assert obs["conversation"][-2] == {"role": "assistant", "content": "perhaps"}
+    assert obs["conversation"][-2] == {"role": "assistant", "content": "<think>hmm</think>perhaps"}  # as sent
     assert obs["prompt"].startswith("Your previous response was invalid: no action found; respond with only: A or B\n\n"
                                     "ACTION PHASE: Choose an action (A or B).")
     assert LAYOUT.get(obs["features"], "retries")[0] == 1
@@ -315,7 +315,8 @@ def test_prose_around_the_action_is_tolerated_with_a_warning():
     ev = env.infos[A0]["events"]
     assert [e["type"] for e in ev] == ["output_format_warning"]
     assert env.infos[A0]["last_turn"]["thinking"] == "B is tempting"
-    assert env.observe(A0)["conversation"][-1] == {"role": "assistant", "content": "I will go with A."}
+    assert env.observe(A0)["conversation"][-1] == {"role": "assistant",
+                                                   "content": "<think>B is tempting</think>I will go with A."}
     env.step({"action": 1})
     assert game_of(env).outcomes[0]["actions"] == {A0: "A", A1: "B"}
 
@@ -463,8 +464,16 @@ def test_render_modes():
     assert "Prisoner's Dilemma" in text and "Result round 1: AB" in text
 
 
-def test_a_runaway_answer_is_bounded_in_the_agents_own_history():
+def test_the_agents_own_history_keeps_its_answer_as_sent():
+    # a model reads back exactly what it generated: reasoning, whitespace and characters
+    # outside the observation charset stay (only ANSWER_CHARS bounds it)
     env = aec(max_message_chars=50, treatment="none", num_rounds=1)
-    env.step("<think>" + "x" * 10_000 + "</think>" + "I pick A " + "y" * 10_000)
-    assert env.observe(A0)["conversation"][-1] == {"role": "assistant", "content": ("I pick A " + "y" * 41)}
+    sent = " <think>" + "x" * 10_000 + "</think>" + "I pick A \x07\U0001F600 " + "y" * 10_000 + "\n"
+    env.step(sent)
+    assert env.observe(A0)["conversation"][-1] == {"role": "assistant", "content": sent}
     assert game_of(env).decisions[A0] == "A"
+    assert env.observation_space(A0).contains(env.observe(A0))
+    from negotiation_env.core.answers import ANSWER_CHARS
+
+    env.step("B" + " " * ANSWER_CHARS)
+    assert len(env.observe(A1)["conversation"][-1]["content"]) < ANSWER_CHARS + 100
