@@ -62,8 +62,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .cells import as_dict
-from .ratings import MissingExtra, PairGame, comparison_of, crn_block, pair_games
+from .ratings import MissingExtra, PairGame, crn_block, described_pair_games
 from .tables import Table
 
 __all__ = ["MetaGame", "metagame", "fit_metagame", "payoff_matrix", "missing_pairs", "max_entropy_nash",
@@ -524,13 +523,7 @@ def metagame(traces: Iterable[Any], *, game: str | None = None, alpha: float | N
     """The meta-game of the policies in ``traces``: of one ``game``, or pooled over every
     two-seat game when ``game`` is None (the games of
     :func:`~negotiation_env.analysis.ratings.pair_games`)."""
-    traces_list = list(traces)
-    games, left = pair_games(traces_list, game, block=block)
-    if game is not None:
-        desc = comparison_of(game)
-    else:
-        played = sorted({str(as_dict(t).get("game")) for t in traces_list})
-        desc = "; ".join(f"{g}: {comparison_of(g)}" for g in played)
+    games, left, desc = described_pair_games(traces, game, block=block)
     if not games:
         raise ValueError("no usable two-seat games for a meta-game" + (f" ({len(left)} left out)" if left else ""))
     return fit_metagame(games, alpha=alpha, m=m, level=level, n_resamples=n_resamples, seed=seed,

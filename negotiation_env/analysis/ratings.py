@@ -61,7 +61,7 @@ from .hooks import GameAnalysis, analysis_of
 
 __all__ = ["PairGame", "Ratings", "pair_games", "crn_block", "bradley_terry", "elo_scale", "fit_ratings",
            "ratings", "comparison_of", "ELO_SCALE", "game_order", "OpenSkillRating", "openskill_ratings",
-           "OPENSKILL_MODELS", "MissingExtra"]
+           "OPENSKILL_MODELS", "MissingExtra", "described_pair_games"]
 
 #: Elo points per unit of natural-log strength
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -294,13 +294,11 @@ def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: i
                    list(left_out), notes)
 
 
-def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.9, n_resamples: int = 1000,
-            seed: int = 0, anchor: str | None = None, prior: float = 0.5,
-            block: Callable[[Mapping[str, Any]], Hashable] = crn_block,
-            progress: Callable[[int, int], None] | None = None) -> Ratings:
-    """Ratings of the policies in ``traces``: of one ``game``, or pooled over every
-    two-seat game when ``game`` is None (see the module docstring for the comparison,
-    the fit and the intervals)."""
+def described_pair_games(traces: Iterable[Any], game: str | None = None, *,
+                         block: Callable[[Mapping[str, Any]], Hashable] = crn_block
+                         ) -> tuple[list[PairGame], list[str], str]:
+    """:func:`pair_games` and, in words, the comparison that made each result: the
+    game's, or each game's in turn when ``game`` is None (games pooled)."""
     traces_list = list(traces)
     games, left = pair_games(traces_list, game, block=block)
     if game is not None:
@@ -308,6 +306,17 @@ def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.
     else:
         played = sorted({str(as_dict(t).get("game")) for t in traces_list})
         desc = "; ".join(f"{g}: {comparison_of(g)}" for g in played)
+    return games, left, desc
+
+
+def ratings(traces: Iterable[Any], *, game: str | None = None, level: float = 0.9, n_resamples: int = 1000,
+            seed: int = 0, anchor: str | None = None, prior: float = 0.5,
+            block: Callable[[Mapping[str, Any]], Hashable] = crn_block,
+            progress: Callable[[int, int], None] | None = None) -> Ratings:
+    """Ratings of the policies in ``traces``: of one ``game``, or pooled over every
+    two-seat game when ``game`` is None (see the module docstring for the comparison,
+    the fit and the intervals)."""
+    games, left, desc = described_pair_games(traces, game, block=block)
     if not games:
         raise ValueError("no usable two-seat games to rate" + (f" ({len(left)} left out)" if left else ""))
     return fit_ratings(games, level=level, n_resamples=n_resamples, seed=seed, anchor=anchor, prior=prior,
