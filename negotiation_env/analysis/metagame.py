@@ -62,7 +62,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .ratings import MissingExtra, PairGame, crn_block, described_pair_games
+from .ratings import MissingExtra, PairGame, block_resamples, crn_block, described_pair_games
 from .tables import Table
 
 __all__ = ["MetaGame", "metagame", "fit_metagame", "payoff_matrix", "missing_pairs", "max_entropy_nash",
@@ -440,19 +440,9 @@ class MetaGame:
 def _resample(games: Sequence[PairGame], policies: Sequence[str], n: int, seed: int,
               stat: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap draws of ``stat(M)`` over the games' blocks within each pairing."""
-    pairings: dict[tuple[str, str], dict[Hashable, list[PairGame]]] = {}
-    for idx, g in enumerate(games):
-        key = tuple(sorted((g.a, g.b)))
-        pairings.setdefault(key, {}).setdefault(g.block if g.block is not None else ("game", idx), []).append(g)
-    block_lists = [list(b.values()) for b in pairings.values()]
-    rng = np.random.default_rng(seed)
     k = len(policies)
     first, second = np.empty((n, k)), np.empty((n, k))
-    for r in range(n):
-        sample: list[PairGame] = []
-        for blocks in block_lists:
-            for b in rng.integers(0, len(blocks), size=len(blocks)):
-                sample.extend(blocks[b])
+    for r, sample in enumerate(block_resamples(games, n, seed)):
         first[r], second[r] = stat(payoff_matrix(sample, policies)[0])
     return first, second
 

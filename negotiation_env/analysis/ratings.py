@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -61,7 +61,7 @@ from .hooks import GameAnalysis, analysis_of
 
 __all__ = ["PairGame", "Ratings", "pair_games", "crn_block", "bradley_terry", "elo_scale", "fit_ratings",
            "ratings", "comparison_of", "ELO_SCALE", "game_order", "OpenSkillRating", "openskill_ratings",
-           "OPENSKILL_MODELS", "MissingExtra", "described_pair_games"]
+           "OPENSKILL_MODELS", "MissingExtra", "described_pair_games", "block_resamples"]
 
 #: Elo points per unit of natural-log strength
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -232,6 +232,24 @@ def _win_matrix(games: Sequence[PairGame], index: Mapping[str, int], prior: floa
     return w + prior / 2.0 * met
 
 
+def block_resamples(games: Sequence[PairGame], n_resamples: int, seed: int) -> Iterator[list[PairGame]]:
+    """``n_resamples`` bootstrap resamples of ``games``: within each pairing (the unordered
+    pair of policies, self-play included), as many of its blocks as it has, drawn with
+    replacement (a game without a block is a block of its own)."""
+    pairings: dict[tuple[str, str], dict[Hashable, list[PairGame]]] = {}
+    for n, g in enumerate(games):
+        blk = g.block if g.block is not None else ("game", n)
+        pairings.setdefault(tuple(sorted((g.a, g.b))), {}).setdefault(blk, []).append(g)
+    block_lists = [list(b.values()) for b in pairings.values()]
+    rng = np.random.default_rng(seed)
+    for _ in range(n_resamples):
+        sample: list[PairGame] = []
+        for blocks in block_lists:
+            for b in rng.integers(0, len(blocks), size=len(blocks)):
+                sample.extend(blocks[b])
+        yield sample
+
+
 def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: int = 1000, seed: int = 0,
                 anchor: str | None = None, prior: float = 0.5, comparison: str = GameAnalysis.rating_comparison,
                 left_out: Sequence[str] = (), progress: Callable[[int, int], None] | None = None) -> Ratings:
@@ -268,20 +286,8 @@ def fit_ratings(games: Sequence[PairGame], *, level: float = 0.9, n_resamples: i
     low = np.full(k, np.nan)
     high = np.full(k, np.nan)
     if n_resamples:
-        # blocks per pairing: the unit of resampling
-        pairings: dict[tuple[int, int], dict[Hashable, list[PairGame]]] = {}
-        for n, g in enumerate(cross):
-            key = tuple(sorted((index[g.a], index[g.b])))
-            blk = g.block if g.block is not None else ("game", n)
-            pairings.setdefault(key, {}).setdefault(blk, []).append(g)
-        block_lists = [list(b.values()) for b in pairings.values()]
-        rng = np.random.default_rng(seed)
         draws = np.empty((n_resamples, k))
-        for r in range(n_resamples):
-            sample: list[PairGame] = []
-            for blocks in block_lists:
-                for b in rng.integers(0, len(blocks), size=len(blocks)):
-                    sample.extend(blocks[b])
+        for r, sample in enumerate(block_resamples(cross, n_resamples, seed)):
             draws[r] = elo_scale(bradley_terry(_win_matrix(sample, index, prior)), anchor=a_idx)
             if progress is not None:
                 progress(r + 1, n_resamples)
