@@ -391,35 +391,28 @@ def _serve_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _is_loopback(host: str) -> bool:
-    import ipaddress
-
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def _start_watch(args: argparse.Namespace, messages: Console) -> Any:
     """Start the watch server of ``--serve`` (:class:`negotiation_env.serve.watch.WatchServer`)
     and print its link. Another interface than loopback (``--serve-host``) gets a fresh
     random token, which the link carries and every request must present."""
     import secrets
 
+    from ..serve import is_loopback
+
     try:
         from ..serve.watch import WatchServer
     except ImportError as e:
         raise RunnerError(f"--serve needs Starlette and uvicorn: pip install 'negotiation_env[serve]' ({e})") from None
     host = args.serve_host or "127.0.0.1"
-    token = None if _is_loopback(host) else secrets.token_urlsafe(24)
+    token = None if is_loopback(host) else secrets.token_urlsafe(24)
     port = DEFAULT_WATCH_PORT if args.port is None else args.port
     try:
         server = WatchServer(args.out, host=host, port=port, token=token).start()
     except OSError as e:
         raise RunnerError(f"--serve could not listen on {host}:{port}: {e.strerror or e} (choose another --port; "
                           "--port 0 takes any free one)") from None
+    except RuntimeError as e:
+        raise RunnerError(f"--serve: the watch server on {host}:{port} did not start ({e})") from None
     note = "" if token is None else " (the link carries its access token: share it only with who may watch)"
     if host in ("0.0.0.0", "::", ""):
         note += "; from another machine, put this machine's address in the link"

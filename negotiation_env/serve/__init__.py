@@ -18,3 +18,18 @@ OpenAPI pages this app does not use.
 * :mod:`.study`: sessions for studies (consent, participant codes, traces on disk).
 * :mod:`.commands`: the ``serve`` command.
 """
+
+import ipaddress
+
+__all__ = ["is_loopback"]
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (an address, bracketed or not, or a name) is a loopback address or
+    ``localhost``: what a server may listen on without an access token."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

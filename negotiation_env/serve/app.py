@@ -23,7 +23,6 @@ access log, so no link (and no secret in it) reaches a log.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import secrets
 import socket
@@ -36,6 +35,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
     StreamingResponse
 from starlette.routing import Route
 
+from . import is_loopback  # noqa: F401 - part of this module's API
 from .page import HEADERS, SCRIPT, SEAT_PAGE, STYLE, landing_page, message_page
 from .table import NotYourTurn, Table
 
@@ -48,16 +48,6 @@ TOKEN_COOKIE = "negotiation_env_token"
 #: how often the event stream looks for a change (seconds), and sends a keep-alive comment
 _POLL_S = 0.1
 _KEEPALIVE_S = 15.0
-
-
-def is_loopback(host: str) -> bool:
-    """``host`` is a loopback address or ``localhost``."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def find_secret(given: str, known: Mapping[str, Any]) -> Any:
@@ -289,7 +279,11 @@ class Server:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        try:
+            self.sock.bind((host, port))
+        except OSError:
+            self.sock.close()
+            raise
         self.host, self.port = host, self.sock.getsockname()[1]
         config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                                 lifespan="off")
@@ -321,10 +315,10 @@ class Server:
             time.sleep(0.02)
         return self
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
         if self.on_close is not None:
             self.on_close()
         self.server.should_exit = True
         if self._thread is not None:
-            self._thread.join(10)
+            self._thread.join(timeout)
         self.sock.close()

@@ -564,7 +564,8 @@ def watch_app(run_dir: str | Path, *, token: str | None = None, poll: float = PO
 
 
 class WatchServer:
-    """:func:`watch_app` served by uvicorn in a background thread (``run --serve``).
+    """:func:`watch_app` served by uvicorn in a background thread (``run --serve``), on the
+    server of ``negotiation-env serve`` (:class:`negotiation_env.serve.app.Server`).
 
     The socket is bound when the server is made, so a port in use fails at once with
     :class:`OSError`; :attr:`url` is the link to open (with the token, if any).
@@ -572,37 +573,19 @@ class WatchServer:
 
     def __init__(self, run_dir: str | Path, *, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
                  poll: float = POLL_SECONDS):
-        import socket
-
-        import uvicorn
+        from .app import Server
 
         self.watch = RunWatch(run_dir)
         self.app = watch_app(run_dir, token=token, poll=poll, watch=self.watch)
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self._sock = socket.socket(family, socket.SOCK_STREAM)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self._sock.bind((host, port))
-        except OSError:
-            self._sock.close()
-            raise
-        self.port = self._sock.getsockname()[1]
+        self._server = Server(self.app, host, port)
+        self.port = self._server.port
         shown = f"[{host}]" if ":" in host else ("127.0.0.1" if host in ("0.0.0.0", "") else host)
         self.url = f"http://{shown}:{self.port}/" + (f"?token={token}" if token else "")
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                                lifespan="off")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._serve, name="negotiation-env-watch", daemon=True)
-
-    def _serve(self) -> None:
-        self._server.run(sockets=[self._sock])
 
     def start(self) -> "WatchServer":
-        self._thread.start()
+        self._server.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
         self.watch.end()
-        self._server.should_exit = True
-        self._thread.join(timeout)
-        self._sock.close()
+        self._server.stop(timeout)
