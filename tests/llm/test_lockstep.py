@@ -32,6 +32,22 @@ def hf_config(path, games=3, **options):
         "config": {"num_rounds": 1, "cheap_talk_turns": 1, "max_retries": 1}}]}
 
 
+@pytest.fixture
+def batch_sizes(monkeypatch):
+    """The size of every batch HFPolicy generates, in order."""
+    from baselines.llm.hf import HFPolicy
+
+    sizes: list[int] = []
+    real = HFPolicy._generate
+
+    def spy(self, prompts, *rest):
+        sizes.append(len(prompts))
+        return real(self, prompts, *rest)
+
+    monkeypatch.setattr(HFPolicy, "_generate", spy)
+    return sizes
+
+
 def test_scripted_run_in_lockstep_writes_identical_traces(tmp_path):
     run(small_config(games_per_cell=1), tmp_path / "serial")
     summary = run(small_config(games_per_cell=1), tmp_path / "lock", batch_games=5)
@@ -63,20 +79,10 @@ def test_hf_lockstep_traces_equal_one_game_at_a_time(tiny_model, options):
     assert len({tuple(x) for x in per_game}) > 1
 
 
-def test_hf_calls_are_batched_across_games(tiny_model, monkeypatch):
-    from baselines.llm.hf import HFPolicy
-
-    sizes = []
-    real = HFPolicy._generate
-
-    def spy(self, prompts, *rest):
-        sizes.append(len(prompts))
-        return real(self, prompts, *rest)
-
-    monkeypatch.setattr(HFPolicy, "_generate", spy)
+def test_hf_calls_are_batched_across_games(tiny_model, batch_sizes):
     specs = make_plan(parse_config(hf_config(tiny_model, games=4))).specs
     traces = list(play_lockstep(specs, 8))
-    assert len(traces) == 8 and max(sizes) >= 8  # both seats of self-play games, across games
+    assert len(traces) == 8 and max(batch_sizes) >= 8  # both seats of self-play games, across games
 
 
 def test_a_failing_game_does_not_stop_the_others():
@@ -123,29 +129,20 @@ def test_cli_batch_games(tmp_path):
     assert records(tmp_path / "o") == records(tmp_path / "ref")
 
 
-def test_hf_batch_stays_full_across_scripted_turns_and_finished_games(tiny_model, monkeypatch):
-    from baselines.llm.hf import HFPolicy
-
-    sizes = []
-    real = HFPolicy._generate
-
-    def spy(self, prompts, *rest):
-        sizes.append(len(prompts))
-        return real(self, prompts, *rest)
-
-    monkeypatch.setattr(HFPolicy, "_generate", spy)
+def test_hf_batch_stays_full_across_scripted_turns_and_finished_games(tiny_model, batch_sizes):
     cfg = hf_config(tiny_model, games=3)
     cfg["games"][0]["pairings"] = [["tiny", "scripted:oracle"], ["scripted:oracle", "tiny"]]
     specs = make_plan(parse_config(cfg)).specs
     serial = {d["game_id"]: strip(d) for d in map(play_game, specs)}
-    sizes.clear()
+    batch_sizes.clear()
     batched = {d["game_id"]: strip(d) for d in play_lockstep(specs, 4)}
     assert batched == serial
     # the model speaks first in half the games and second in the others: the oracle's
     # turns are played on the way, so every batch is full (4) while planned games
     # remain, then it only shrinks
-    assert sizes[0] == 4 and sizes == sorted(sizes, reverse=True), sizes
-    assert sum(sizes) == 30 and len(sizes) == 10  # 6 games of 5 model calls: 5 full rounds, then 2 games left
+    assert batch_sizes[0] == 4 and batch_sizes == sorted(batch_sizes, reverse=True), batch_sizes
+    # 6 games of 5 model calls: 5 full rounds, then 2 games left
+    assert sum(batch_sizes) == 30 and len(batch_sizes) == 10
 
 
 def test_hf_games_in_threads_write_the_traces_of_one_game_at_a_time(tiny_model, tmp_path):

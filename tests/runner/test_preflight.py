@@ -97,7 +97,10 @@ def test_without_the_probe_the_dead_server_is_only_built(tmp_path):
 # --------------------------------------------------------------------------- a live server
 
 
-def test_a_live_server_passes_the_probe_and_the_run_completes(tmp_path, capsys, monkeypatch):
+@pytest.fixture
+def live_server(monkeypatch):
+    """A fake OpenAI-compatible server answering "A" to every call, and the run config's
+    policy entry of an ``openai:`` policy on it (its key in NEGENV_PF_KEY)."""
     pytest.importorskip("openai")
     from tests.fakeserver import FakeServer
 
@@ -106,22 +109,26 @@ def test_a_live_server_passes_the_probe_and_the_run_completes(tmp_path, capsys, 
     server = FakeServer()
     server.reply = lambda req: "A"
     try:
-        live = {"spec": f"openai:test-model@{server.url}", "label": "live",
-                "options": {"api_key_env": "NEGENV_PF_KEY", "timeout": 5, "max_retries": 1}}
-        cfg = write(tmp_path, matrix_config(live, games=2))
-        rc = main(["run", cfg, "--out", str(tmp_path / "run")])
-        printed = capsys.readouterr()
-        assert rc == 0, printed.err
-        probe = server.requests[0]
-        assert probe["max_tokens"] == 1 and probe["messages"] == [{"role": "user", "content": "Reply with OK."}]
-        assert "seed" not in probe  # the probe uses no call seed: the games' seeds are untouched
-        assert "answered the probe" in printed.out and "2/2 games (complete)" in printed.out
-        traces = (tmp_path / "run" / "traces.jsonl").read_text().splitlines()
-        assert len(traces) == 2
-        assert len(server.requests) > 1  # the games asked the same server
-        assert KEY not in printed.out + printed.err + "".join(traces)
+        yield server, {"spec": f"openai:test-model@{server.url}", "label": "live",
+                       "options": {"api_key_env": "NEGENV_PF_KEY", "timeout": 5, "max_retries": 1}}
     finally:
         server.close()
+
+
+def test_a_live_server_passes_the_probe_and_the_run_completes(tmp_path, capsys, live_server):
+    server, live = live_server
+    cfg = write(tmp_path, matrix_config(live, games=2))
+    rc = main(["run", cfg, "--out", str(tmp_path / "run")])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    probe = server.requests[0]
+    assert probe["max_tokens"] == 1 and probe["messages"] == [{"role": "user", "content": "Reply with OK."}]
+    assert "seed" not in probe  # the probe uses no call seed: the games' seeds are untouched
+    assert "answered the probe" in printed.out and "2/2 games (complete)" in printed.out
+    traces = (tmp_path / "run" / "traces.jsonl").read_text().splitlines()
+    assert len(traces) == 2
+    assert len(server.requests) > 1  # the games asked the same server
+    assert KEY not in printed.out + printed.err + "".join(traces)
 
 
 # --------------------------------------------------------------------------- building
@@ -225,28 +232,17 @@ def test_plan_builds_without_calling_and_probes_when_asked(tmp_path, capsys):
     assert url in err and "cannot connect" in err
 
 
-def test_a_client_that_sends_fewer_requests_than_the_run_plays_is_named(tmp_path, capsys, monkeypatch):
+def test_a_client_that_sends_fewer_requests_than_the_run_plays_is_named(tmp_path, capsys, live_server):
     """An openai: policy sends at most its max_concurrency requests at once; a run playing
     more games at once says so on the policy's preflight line, with the option to raise."""
-    pytest.importorskip("openai")
-    from tests.fakeserver import FakeServer
-
-    monkeypatch.setenv("NEGENV_PF_KEY", KEY)
-    monkeypatch.setattr("negotiation_env.runner.playing._POOL", None)
-    server = FakeServer()
-    server.reply = lambda req: "A"
-    try:
-        options = {"api_key_env": "NEGENV_PF_KEY", "timeout": 5, "max_retries": 1}
-        live = {"spec": f"openai:test-model@{server.url}", "label": "live", "options": options}
-        cfg = write(tmp_path, matrix_config(live, games=2))
-        assert main(["run", cfg, "--plan", "--concurrency", "16"]) == 0
-        out = " ".join(capsys.readouterr().out.split())  # the console wraps long lines
-        assert "at most 8 of its requests in flight (its max_concurrency) under --concurrency 16" in out
-        assert "set options.max_concurrency = 16" in out
-        raised = {**live, "options": {**options, "max_concurrency": 16}}
-        assert main(["run", write(tmp_path, matrix_config(raised, games=2)), "--plan", "--concurrency", "16"]) == 0
-        assert "max_concurrency" not in capsys.readouterr().out
-        assert main(["run", cfg, "--plan", "--concurrency", "8"]) == 0  # 8 of 8: nothing caps the run
-        assert "max_concurrency" not in capsys.readouterr().out
-    finally:
-        server.close()
+    _, live = live_server
+    cfg = write(tmp_path, matrix_config(live, games=2))
+    assert main(["run", cfg, "--plan", "--concurrency", "16"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the console wraps long lines
+    assert "at most 8 of its requests in flight (its max_concurrency) under --concurrency 16" in out
+    assert "set options.max_concurrency = 16" in out
+    raised = {**live, "options": {**live["options"], "max_concurrency": 16}}
+    assert main(["run", write(tmp_path, matrix_config(raised, games=2)), "--plan", "--concurrency", "16"]) == 0
+    assert "max_concurrency" not in capsys.readouterr().out
+    assert main(["run", cfg, "--plan", "--concurrency", "8"]) == 0  # 8 of 8: nothing caps the run
+    assert "max_concurrency" not in capsys.readouterr().out
