@@ -176,6 +176,14 @@ def _board(game: str, traces: Sequence[Mapping[str, Any]], *, level: float, n_re
     return board
 
 
+def _by_game(traces: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
+    """The traces as dicts, grouped by game name in the order first seen."""
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for d in (as_dict(t) for t in traces):
+        by_game.setdefault(str(d.get("game")), []).append(d)
+    return by_game
+
+
 def leaderboard(traces: Iterable[Any], *, game: str | None = None, level: float = 0.9, n_resamples: int = 1000,
                 seed: int = 0, anchor: str | None = None, prior: float = 0.5, openskill: str | None = None,
                 progress: Callable[[str, int, int], None] | None = None) -> list[GameBoard]:
@@ -186,10 +194,7 @@ def leaderboard(traces: Iterable[Any], *, game: str | None = None, level: float 
     ``anchor`` no rated game has."""
     if openskill is not None:  # a missing extra is said before any fitting
         openskill_ratings([], model=openskill)
-    dicts = [as_dict(t) for t in traces]
-    by_game: dict[str, list[dict[str, Any]]] = {}
-    for d in dicts:
-        by_game.setdefault(str(d.get("game")), []).append(d)
+    by_game = _by_game(traces)
     if game is not None:
         if game not in by_game:
             raise ValueError(f"no games of {game!r} in the traces (games: {', '.join(sorted(by_game)) or 'none'})")
@@ -276,9 +281,7 @@ def meta_boards(traces: Iterable[Any], boards: Sequence[GameBoard], *, level: fl
     from .metagame import metagame, require_openspiel
 
     require_openspiel()
-    by_game: dict[str, list[dict[str, Any]]] = {}
-    for d in (as_dict(t) for t in traces):
-        by_game.setdefault(str(d.get("game")), []).append(d)
+    by_game = _by_game(traces)
     out: dict[str, Any] = {}
     for b in boards:
         if b.ratings is None:
